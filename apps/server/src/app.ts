@@ -1,0 +1,68 @@
+import { APP_VERSION, JSON_BODY_LIMIT_BYTES, healthResult } from '@teltlk/protocol';
+import Fastify, { type FastifyBaseLogger } from 'fastify';
+import {
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { AppContext } from './context.js';
+import { requireSession } from './http/auth.js';
+import { apiDocs } from './http/docs.js';
+import { handleError, handleNotFound } from './http/errors.js';
+import { securityHeaders } from './http/security.js';
+import type { App } from './http/types.js';
+import { webRoutes } from './http/web.js';
+import { authRoutes, sessionRoutes } from './modules/auth/routes.js';
+import { devApiRoutes, devPageRoutes } from './modules/dev/routes.js';
+import { fileRoutes } from './modules/files/routes.js';
+import { metaRoutes } from './modules/meta/routes.js';
+import { userRoutes } from './modules/users/routes.js';
+
+/** The HTTP application over a built context; the caller listens (or injects, in tests). */
+export async function buildApp(ctx: AppContext): Promise<App> {
+  const logger: FastifyBaseLogger = ctx.logger;
+  const app = Fastify({
+    loggerInstance: logger,
+    bodyLimit: JSON_BODY_LIMIT_BYTES,
+    trustProxy: ctx.config.trustProxy,
+    // Keep-alive sockets would hold a graceful shutdown open until they time out.
+    forceCloseConnections: 'idle',
+    // Undecodable URLs and the like are answered before routing; give them the same error shape.
+    frameworkErrors: (error, request, reply) => void handleError(error, request, reply),
+  }).withTypeProvider<ZodTypeProvider>();
+  // JSON only: Fastify would otherwise hand text/plain bodies to the schemas as strings.
+  app.removeContentTypeParser('text/plain');
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler(handleNotFound);
+  app.decorateRequest('auth', null);
+
+  await securityHeaders(app);
+  await apiDocs(app);
+
+  app.get('/healthz', { schema: { tags: ['meta'], response: { 200: healthResult } } }, () => ({
+    status: 'ok' as const,
+    version: APP_VERSION,
+  }));
+
+  await app.register(
+    async (api: App) => {
+      authRoutes(api, ctx);
+      metaRoutes(api);
+      if (ctx.outbox) devApiRoutes(api, ctx.outbox);
+      // Everything registered in here needs a session; new routes are protected by default.
+      await api.register(async (secured: App) => {
+        secured.addHook('onRequest', requireSession(ctx.services.sessions));
+        sessionRoutes(secured, ctx);
+        await userRoutes(secured, ctx);
+      });
+    },
+    { prefix: '/api/v1' },
+  );
+
+  if (ctx.outbox) devPageRoutes(app, ctx.outbox);
+  await fileRoutes(app, ctx.files);
+  await webRoutes(app, ctx.config.webDistDir);
+  return app;
+}

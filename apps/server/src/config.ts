@@ -1,0 +1,93 @@
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+/**
+ * The server's whole configuration, read from environment variables here and nowhere else.
+ * Every variable is optional; the defaults run one machine with nothing else installed.
+ */
+
+/** The built web app, found next to this file's package so it works from src/ (tsx) and dist/. */
+const DEFAULT_WEB_DIST_DIR = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'expected true or false' })
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const urlWithScheme = (schemes: string[]) =>
+  z
+    .url({ error: `expected a URL starting with ${schemes.map((s) => `${s}://`).join(' or ')}` })
+    .refine((value) => schemes.includes(new URL(value).protocol.slice(0, -1)), {
+      error: `expected a URL starting with ${schemes.map((s) => `${s}://`).join(' or ')}`,
+    });
+
+const envSchema = z.object({
+  /** TCP port to listen on. */
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /** Address to bind; 0.0.0.0 listens on every interface. */
+  HOST: z.string().min(1).default('0.0.0.0'),
+  /** Folder for the SQLite database and uploaded files, resolved against the working directory. */
+  DATA_DIR: z.string().min(1).default('./data'),
+  /** Unset: a SQLite file `<DATA_DIR>/teltlk.db`. `postgres://…`: PostgreSQL. */
+  DATABASE_URL: urlWithScheme(['postgres', 'postgresql']).optional(),
+  /** `production` turns the dev outbox (codes readable over HTTP) off. */
+  NODE_ENV: z.string().default('development'),
+  /** pino level: fatal, error, warn, info, debug, trace or silent. */
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Unset: no email provider (codes go to the log and dev outbox). `smtp://` or `smtps://` URL for nodemailer. */
+  SMTP_URL: urlWithScheme(['smtp', 'smtps']).optional(),
+  /** Sender of verification emails. */
+  SMTP_FROM: z.string().min(3).default('Teltlk <no-reply@teltlk.local>'),
+  /** Unset: no SMS provider. Otherwise each SMS is POSTed as JSON `{ to, text }` to this URL. */
+  SMS_WEBHOOK_URL: urlWithScheme(['http', 'https']).optional(),
+  /** The built web app served at `/`; defaults to apps/web/dist of this checkout. */
+  WEB_DIST_DIR: z.string().min(1).default(DEFAULT_WEB_DIST_DIR),
+  /** `true` when behind a reverse proxy, so client addresses come from X-Forwarded-For. */
+  TRUST_PROXY: booleanFlag.default(false),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** PostgreSQL connection string, or null for the SQLite file in dataDir. */
+  databaseUrl: string | null;
+  production: boolean;
+  logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  smtpUrl: string | null;
+  smtpFrom: string;
+  smsWebhookUrl: string | null;
+  webDistDir: string;
+  trustProxy: boolean;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Reads the configuration; throws ConfigError naming every bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  // An empty variable means "not set", as in most shells' `VAR= command`.
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value !== ''),
+  );
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: resolve(process.cwd(), e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL ?? null,
+    production: e.NODE_ENV === 'production',
+    logLevel: e.LOG_LEVEL,
+    smtpUrl: e.SMTP_URL ?? null,
+    smtpFrom: e.SMTP_FROM,
+    smsWebhookUrl: e.SMS_WEBHOOK_URL ?? null,
+    webDistDir: resolve(process.cwd(), e.WEB_DIST_DIR),
+    trustProxy: e.TRUST_PROXY,
+  };
+}

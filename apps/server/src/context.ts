@@ -1,0 +1,119 @@
+import { join } from 'node:path';
+import pino, { type Logger } from 'pino';
+import type { Config } from './config.js';
+import { migrateToLatest, openDatabase, type Dialect } from './db/database.js';
+import type { Db } from './db/schema.js';
+import { systemClock, type Clock } from './lib/clock.js';
+import { PasswordHasher, type PasswordHashingOptions } from './lib/passwords.js';
+import { CodeRepo, SessionRepo } from './modules/auth/repo.js';
+import { AuthService } from './modules/auth/service.js';
+import { CodeService } from './modules/auth/codes.js';
+import { SessionService } from './modules/auth/sessions.js';
+import { FileStore } from './modules/files/store.js';
+import { DevOutbox } from './modules/notify/outbox.js';
+import {
+  smtpEmailProvider,
+  webhookSmsProvider,
+  type EmailProvider,
+  type SmsProvider,
+} from './modules/notify/providers.js';
+import { NotifyService } from './modules/notify/service.js';
+import { UserRepo } from './modules/users/repo.js';
+import { UserService } from './modules/users/service.js';
+
+/** Everything the server runs on, built once at start (tests build their own). */
+export interface AppContext {
+  config: Config;
+  logger: Logger;
+  clock: Clock;
+  db: Db;
+  dialect: Dialect;
+  files: FileStore;
+  /** Codes that had no provider; null in production. */
+  outbox: DevOutbox | null;
+  services: {
+    notify: NotifyService;
+    sessions: SessionService;
+    codes: CodeService;
+    users: UserService;
+    auth: AuthService;
+  };
+  /** Brings the database schema up to date. */
+  migrate(): Promise<void>;
+  /** Closes the database; the HTTP server is closed by its owner first. */
+  close(): Promise<void>;
+}
+
+/** Replacements for tests: a movable clock, fake providers, a quiet logger, cheaper hashing. */
+export interface ContextOverrides {
+  clock?: Clock;
+  logger?: Logger;
+  /** null forces "no provider" even if the config names one. */
+  email?: EmailProvider | null;
+  sms?: SmsProvider | null;
+  passwordHashing?: PasswordHashingOptions;
+}
+
+/** Keys whose values never reach the log, wherever they appear. */
+export const LOG_REDACT_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'password',
+  'currentPassword',
+  'newPassword',
+  'token',
+  'ticket',
+  '*.password',
+  '*.currentPassword',
+  '*.newPassword',
+  '*.token',
+  '*.ticket',
+];
+
+export function createLogger(config: Config): Logger {
+  return pino({
+    level: config.logLevel,
+    redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' },
+  });
+}
+
+export function createContext(config: Config, overrides: ContextOverrides = {}): AppContext {
+  const logger = overrides.logger ?? createLogger(config);
+  const clock = overrides.clock ?? systemClock;
+  const { db, dialect } = openDatabase(config);
+  const files = new FileStore(join(config.dataDir, 'files'));
+  const outbox = config.production ? null : new DevOutbox();
+  const passwords = new PasswordHasher(overrides.passwordHashing);
+
+  const email =
+    overrides.email !== undefined
+      ? overrides.email
+      : config.smtpUrl
+        ? smtpEmailProvider(config.smtpUrl, config.smtpFrom)
+        : null;
+  const sms =
+    overrides.sms !== undefined
+      ? overrides.sms
+      : config.smsWebhookUrl
+        ? webhookSmsProvider(config.smsWebhookUrl)
+        : null;
+
+  const notify = new NotifyService({ email, sms, outbox, logger, clock });
+  const sessions = new SessionService(db, new SessionRepo(db), clock);
+  const users = new UserService({ db, repo: new UserRepo(db), sessions, files, passwords, clock });
+  const codes = new CodeService({ db, repo: new CodeRepo(db), users, notify, clock, logger });
+  const auth = new AuthService({ db, users, sessions, codes, passwords });
+
+  return {
+    config,
+    logger,
+    clock,
+    db,
+    dialect,
+    files,
+    outbox,
+    services: { notify, sessions, codes, users, auth },
+    migrate: () => migrateToLatest(db),
+    close: () => db.destroy(),
+  };
+}

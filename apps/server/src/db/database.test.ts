@@ -1,0 +1,145 @@
+import { CODE_RESEND_SECONDS, type Me, type VerifyCodeResult } from '@teltlk/protocol';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SECOND } from '../lib/clock.js';
+import { createTestApp, dialects, PASSWORD, uniqueEmail, type TestApp } from '../test/harness.js';
+import { uniqueViolationColumn } from './database.js';
+import type { NewUser } from './schema.js';
+
+describe.each(dialects)('database on $dialect', ({ dialect }) => {
+  let t: TestApp;
+  beforeEach(async () => {
+    t = await createTestApp({ dialect });
+  });
+  afterEach(async () => {
+    await t.close();
+  });
+
+  const row = (id: string, overrides: Partial<NewUser> = {}): NewUser => ({
+    id,
+    teltlk_id: `t${id}`,
+    teltlk_id_lower: `t${id}`.toLowerCase(),
+    teltlk_id_changed_at: null,
+    phone: null,
+    email: `${id}@example.com`,
+    password_hash: 'x',
+    nickname: 'n',
+    avatar_path: null,
+    country: 'CN',
+    mother_tongue: 'zh',
+    invite_code: `INV${id}`.toUpperCase(),
+    invited_by: null,
+    ui_language: 'zh_CN',
+    mother_tongue_first: 1,
+    notifications: 1,
+    vibration: 1,
+    alert_sound: 1,
+    failed_logins: 0,
+    login_locked_until: null,
+    created_at: 1,
+    updated_at: 1,
+    ...overrides,
+  });
+
+  it('runs migrations idempotently and reads times back as numbers', async () => {
+    await t.ctx.migrate();
+    await t.ctx.db
+      .insertInto('users')
+      .values(row('a1', { created_at: 1_736_942_400_123 }))
+      .execute();
+    const user = await t.ctx.db
+      .selectFrom('users')
+      .select(['created_at', 'notifications'])
+      .executeTakeFirstOrThrow();
+    expect(user.created_at).toBe(1_736_942_400_123);
+    expect(user.notifications).toBe(1);
+  });
+
+  it.each([
+    ['email', { email: 'a1@example.com' }],
+    ['phone', { phone: '+8613800138000' }],
+    ['teltlk_id_lower', { teltlk_id_lower: 'ta1' }],
+    ['invite_code', { invite_code: 'INVA1' }],
+  ] as const)('names the column of a unique violation: %s', async (column, clash) => {
+    await t.ctx.db
+      .insertInto('users')
+      .values(row('a1', { phone: '+8613800138000' }))
+      .execute();
+    const error = await t.ctx.db
+      .insertInto('users')
+      .values(row('b2', clash))
+      .execute()
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
+    expect(uniqueViolationColumn(error)).toBe(column);
+  });
+
+  it('does not mistake other errors for unique violations', async () => {
+    const error = await t.ctx.db
+      .insertInto('users')
+      .values(row('c3', { invited_by: 'nobody' }))
+      .execute()
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
+    expect(error).not.toBeNull();
+    expect(uniqueViolationColumn(error)).toBeNull();
+    expect(uniqueViolationColumn(new Error('UNIQUE constraint failed: users.email'))).toBeNull();
+  });
+
+  it('turns two registrations of one address at once into one account and ACCOUNT_REGISTERED', async () => {
+    const email = uniqueEmail();
+    const tickets: string[] = [];
+    for (let i = 0; i < 2; i += 1) {
+      await t.call('POST', '/api/v1/auth/codes', {
+        body: { purpose: 'register', channel: 'email', destination: email },
+      });
+      const code = t.codeFor(email, 'register');
+      const verified = await t.call('POST', '/api/v1/auth/codes/verify', {
+        body: { purpose: 'register', channel: 'email', destination: email, code },
+      });
+      tickets.push(verified.json<VerifyCodeResult>().ticket);
+      t.clock.advance(CODE_RESEND_SECONDS * SECOND);
+    }
+    const responses = await Promise.all(
+      tickets.map((ticket) =>
+        t.call('POST', '/api/v1/auth/register', {
+          body: {
+            ticket,
+            nickname: 'Racer',
+            password: PASSWORD,
+            country: 'CN',
+            motherTongue: 'zh',
+          },
+        }),
+      ),
+    );
+    expect(responses.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    expect(
+      responses.find((r) => r.statusCode === 409)?.json<{ error: { code: string } }>().error.code,
+    ).toBe('ACCOUNT_REGISTERED');
+    const users = await t.ctx.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', email)
+      .execute();
+    expect(users).toHaveLength(1);
+  });
+
+  it('gives a contested Teltlk ID to exactly one of two users asking at once', async () => {
+    const [a, b] = [await t.register(), await t.register()];
+    const responses = await Promise.all(
+      [a, b].map((user) =>
+        t.call('PUT', '/api/v1/me/teltlk-id', {
+          token: user.token,
+          body: { teltlkId: 'Wanted01' },
+        }),
+      ),
+    );
+    expect(responses.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    const winner = responses.find((r) => r.statusCode === 200)?.json<Me>();
+    expect(winner?.teltlkId).toBe('Wanted01');
+  });
+});

@@ -1,0 +1,10 @@
+import type { Migration } from 'kysely';
+import * as m0001 from './0001-initial.js';
+
+/**
+ * Every migration in order. A static list rather than a folder scan, so the compiled
+ * build needs no file-system lookups. Append only.
+ */
+export const migrations: Record<string, Migration> = {
+  '0001-initial': m0001,
+};

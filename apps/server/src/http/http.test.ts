@@ -1,0 +1,485 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import {
+  APP_VERSION,
+  JSON_BODY_LIMIT_BYTES,
+  type CountryListResult,
+  type ErrorBody,
+  type OutboxResult,
+} from '@teltlk/protocol';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createTestApp,
+  dialects,
+  expectError,
+  PASSWORD,
+  uniqueEmail,
+  type RegisteredUser,
+  type TestApp,
+} from '../test/harness.js';
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+interface JsonRoute {
+  method: Method;
+  url: string;
+  auth: boolean;
+  /** Whether `{}` is a complete body (all-optional PATCH bodies). */
+  emptyIsValid: boolean;
+  /** A body with a wrong type in every field. */
+  wrongTypes: Record<string, unknown>;
+}
+
+/** Every route that takes a JSON body. A test below checks the list against the OpenAPI document. */
+const JSON_ROUTES: JsonRoute[] = [
+  {
+    method: 'POST',
+    url: '/api/v1/auth/codes',
+    auth: false,
+    emptyIsValid: false,
+    wrongTypes: { purpose: 1, channel: true, destination: [] },
+  },
+  {
+    method: 'POST',
+    url: '/api/v1/auth/codes/verify',
+    auth: false,
+    emptyIsValid: false,
+    wrongTypes: { purpose: 'register', channel: 'email', destination: 5, code: 123456 },
+  },
+  {
+    method: 'POST',
+    url: '/api/v1/auth/register',
+    auth: false,
+    emptyIsValid: false,
+    wrongTypes: {
+      ticket: 1,
+      nickname: 2,
+      password: 3,
+      country: 4,
+      motherTongue: 5,
+      inviteCode: 6,
+      uiLanguage: 7,
+    },
+  },
+  {
+    method: 'POST',
+    url: '/api/v1/auth/login',
+    auth: false,
+    emptyIsValid: false,
+    wrongTypes: { account: {}, password: 12345678 },
+  },
+  {
+    method: 'POST',
+    url: '/api/v1/auth/login/code',
+    auth: false,
+    emptyIsValid: false,
+    wrongTypes: { channel: 'phone', destination: 8613800000000, code: 1 },
+  },
+  {
+    method: 'POST',
+    url: '/api/v1/auth/password/reset',
+    auth: false,
+    emptyIsValid: false,
+    wrongTypes: { channel: 'email', destination: null, code: [], password: {} },
+  },
+  {
+    method: 'PATCH',
+    url: '/api/v1/me',
+    auth: true,
+    emptyIsValid: true,
+    wrongTypes: { nickname: 1, country: 2, motherTongue: 3 },
+  },
+  {
+    method: 'PUT',
+    url: '/api/v1/me/teltlk-id',
+    auth: true,
+    emptyIsValid: false,
+    wrongTypes: { teltlkId: 1234567 },
+  },
+  {
+    method: 'PUT',
+    url: '/api/v1/me/password',
+    auth: true,
+    emptyIsValid: false,
+    wrongTypes: { currentPassword: 1, newPassword: true },
+  },
+  {
+    method: 'PATCH',
+    url: '/api/v1/me/settings',
+    auth: true,
+    emptyIsValid: true,
+    wrongTypes: {
+      uiLanguage: 1,
+      motherTongueFirst: 'yes',
+      notifications: 0,
+      vibration: null,
+      alertSound: [],
+    },
+  },
+];
+
+/** Every route that needs a session, with a request that would succeed if signed in. */
+const PROTECTED: { method: Method; url: string; body?: unknown }[] = [
+  { method: 'POST', url: '/api/v1/auth/logout' },
+  { method: 'GET', url: '/api/v1/sessions' },
+  { method: 'DELETE', url: '/api/v1/sessions/abc' },
+  { method: 'GET', url: '/api/v1/me' },
+  { method: 'PATCH', url: '/api/v1/me', body: { nickname: 'X' } },
+  { method: 'PUT', url: '/api/v1/me/teltlk-id', body: { teltlkId: 'abcdefgh' } },
+  { method: 'POST', url: '/api/v1/me/avatar' },
+  {
+    method: 'PUT',
+    url: '/api/v1/me/password',
+    body: { currentPassword: PASSWORD, newPassword: 'N3wPassword' },
+  },
+  { method: 'GET', url: '/api/v1/me/settings' },
+  { method: 'PATCH', url: '/api/v1/me/settings', body: { vibration: false } },
+];
+
+/** Every route open without a session. */
+const PUBLIC = [
+  'GET /healthz',
+  'GET /api/v1/meta/countries',
+  'GET /api/v1/dev/outbox',
+  ...JSON_ROUTES.filter((route) => !route.auth).map((route) => `${route.method} ${route.url}`),
+];
+
+describe.each(dialects)('HTTP behaviour on $dialect', ({ dialect }) => {
+  let t: TestApp;
+  let user: RegisteredUser;
+  beforeAll(async () => {
+    t = await createTestApp({ dialect });
+    user = await t.register();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('answers the health check', async () => {
+    const response = await t.call('GET', '/healthz');
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ status: 'ok', version: APP_VERSION });
+  });
+
+  it('lists countries with dial codes, sorted by code', async () => {
+    const { countries } = (await t.call('GET', '/api/v1/meta/countries')).json<CountryListResult>();
+    expect(countries.length).toBeGreaterThan(200);
+    expect(countries).toContainEqual({ code: 'CN', dialCode: '86' });
+    expect(countries).toContainEqual({ code: 'TW', dialCode: '886' });
+    expect(countries).toContainEqual({ code: 'US', dialCode: '1' });
+    expect(countries.map((c) => c.code)).toEqual(countries.map((c) => c.code).sort());
+  });
+
+  it('answers unknown API routes and methods with NOT_FOUND', async () => {
+    expectError(await t.call('GET', '/api/v1/nope'), 'NOT_FOUND');
+    expectError(await t.call('POST', '/api/v1/meta/countries', { body: {} }), 'NOT_FOUND');
+    expectError(await t.call('DELETE', '/api/v1/me', { token: user.token }), 'NOT_FOUND');
+  });
+
+  it('describes every route in the OpenAPI document, each either public or behind a session', async () => {
+    const response = await t.call('GET', '/openapi.json');
+    expect(response.statusCode).toBe(200);
+    const doc = response.json<{
+      openapi: string;
+      paths: Record<
+        string,
+        Record<string, { security?: unknown[]; requestBody?: { content: Record<string, unknown> } }>
+      >;
+    }>();
+    expect(doc.openapi).toMatch(/^3\./);
+    const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, operation]) => ({
+        route: `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`,
+        operation,
+      })),
+    );
+    const secured = PROTECTED.map((r) => `${r.method} ${r.url.replace(/\/abc$/, '/:id')}`);
+    expect(operations.map((o) => o.route).sort()).toEqual([...PUBLIC, ...secured].sort());
+    for (const { route, operation } of operations) {
+      expect(Boolean(operation.security), route).toBe(secured.includes(route));
+    }
+    const withJson = operations
+      .filter((o) => o.operation.requestBody?.content['application/json'])
+      .map((o) => o.route);
+    expect(withJson.sort()).toEqual(JSON_ROUTES.map((r) => `${r.method} ${r.url}`).sort());
+  });
+
+  it('serves the API docs UI', async () => {
+    const page = await t.call('GET', '/docs/');
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/text\/html/);
+    expect((await t.call('GET', '/docs/static/swagger-initializer.js')).statusCode).toBe(200);
+  });
+
+  it('sends security headers that allow the app and nothing else', async () => {
+    const response = await t.call('GET', '/healthz');
+    const csp = String(response.headers['content-security-policy']);
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("style-src 'self'");
+    expect(csp).toContain("img-src 'self' data: blob:");
+    expect(csp).toContain("connect-src 'self' ws: wss:");
+    expect(csp).not.toContain('unsafe');
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
+  });
+
+  describe('every protected endpoint needs a session', () => {
+    it.each(PROTECTED)('$method $url', async ({ method, url, body }) => {
+      expectError(await t.call(method, url, { body }), 'UNAUTHENTICATED');
+      expectError(
+        await t.call(method, url, { body, headers: { authorization: `Basic ${user.token}` } }),
+        'UNAUTHENTICATED',
+      );
+      expectError(await t.call(method, url, { body, token: 'x'.repeat(43) }), 'UNAUTHENTICATED');
+      // A broken body does not get past the missing session either.
+      const broken = await t.app.inject({
+        method,
+        url,
+        payload: '{"a":',
+        headers: { 'content-type': 'application/json' },
+      });
+      expectError(broken, 'UNAUTHENTICATED');
+    });
+  });
+
+  describe('bad input never becomes a 500', () => {
+    const send = (route: JsonRoute, payload: string | Buffer, contentType = 'application/json') =>
+      t.app.inject({
+        method: route.method,
+        url: route.url,
+        payload,
+        headers: {
+          'content-type': contentType,
+          ...(route.auth ? { authorization: `Bearer ${user.token}` } : {}),
+        },
+      });
+
+    it.each(JSON_ROUTES)('$method $url', async (route) => {
+      expectError(await send(route, '{"purpose": "register",'), 'MALFORMED_REQUEST');
+      expectError(await send(route, ''), 'MALFORMED_REQUEST');
+      expectError(await send(route, '{"__proto__": {"admin": true}}'), 'MALFORMED_REQUEST');
+
+      const wrong = expectError(
+        await send(route, JSON.stringify(route.wrongTypes)),
+        'VALIDATION_FAILED',
+      );
+      expect(wrong.issues?.length).toBeGreaterThan(0);
+
+      for (const notAnObject of ['[]', '"text"', 'null', '42']) {
+        expectError(await send(route, notAnObject), 'VALIDATION_FAILED');
+      }
+
+      const empty = await send(route, '{}');
+      if (route.emptyIsValid) expect(empty.statusCode).toBe(200);
+      else expect(expectError(empty, 'VALIDATION_FAILED').issues?.length).toBeGreaterThan(0);
+
+      const big = JSON.stringify({ padding: 'x'.repeat(JSON_BODY_LIMIT_BYTES) });
+      expectError(await send(route, big), 'PAYLOAD_TOO_LARGE');
+
+      expectError(
+        await send(route, 'purpose=register', 'application/x-www-form-urlencoded'),
+        'UNSUPPORTED_MEDIA_TYPE',
+      );
+      expectError(await send(route, '{}', 'text/plain'), 'UNSUPPORTED_MEDIA_TYPE');
+      expectError(
+        await send(route, '--b\r\n\r\n--b--', 'multipart/form-data; boundary=b'),
+        'UNSUPPORTED_MEDIA_TYPE',
+      );
+    });
+
+    it('reports missing fields as required, with the shared rule keys', async () => {
+      const response = await t.call('POST', '/api/v1/auth/login', { body: {} });
+      const error = expectError(response, 'VALIDATION_FAILED');
+      expect(error.message).toBe('The request is not valid');
+      expect(error.issues).toEqual([
+        { path: 'account', rule: 'required' },
+        { path: 'password', rule: 'required' },
+      ]);
+      const register = expectError(
+        await t.call('POST', '/api/v1/auth/register', {
+          body: {
+            ticket: 'short',
+            nickname: 'Ada',
+            password: 'password',
+            country: 'GB',
+            motherTongue: 'en',
+          },
+        }),
+        'VALIDATION_FAILED',
+      );
+      expect(register.issues).toEqual([
+        { path: 'ticket', rule: 'ticket' },
+        { path: 'password', rule: 'passwordStrength' },
+      ]);
+    });
+
+    it('checks path parameters', async () => {
+      const long = expectError(
+        await t.call('DELETE', `/api/v1/sessions/${'a'.repeat(65)}`, { token: user.token }),
+        'VALIDATION_FAILED',
+      );
+      expect(long.issues).toEqual([{ path: 'id', rule: 'invalid' }]);
+    });
+
+    it('handles broken URLs and multipart bodies', async () => {
+      const badUrl = await t.call('GET', '/api/v1/me/%E0%A4%A');
+      expect(badUrl.statusCode).toBeLessThan(500);
+      expect(badUrl.json<ErrorBody>().error.code).toBeDefined();
+
+      const avatar = (payload: string, contentType: string) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/v1/me/avatar',
+          payload,
+          headers: { 'content-type': contentType, authorization: `Bearer ${user.token}` },
+        });
+      for (const [payload, contentType] of [
+        [
+          '--b\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n\r\nabc',
+          'multipart/form-data; boundary=b',
+        ],
+        ['garbage', 'multipart/form-data'],
+        ['garbage', 'multipart/form-data; boundary=b'],
+        [
+          '--b\r\nContent-Disposition: form-data; name="note"\r\n\r\nhello\r\n--b--\r\n',
+          'multipart/form-data; boundary=b',
+        ],
+      ] as const) {
+        const response = await avatar(payload, contentType);
+        expect(response.statusCode, `${contentType} ${payload}`).toBeGreaterThanOrEqual(400);
+        expect(response.statusCode, response.body).toBeLessThan(500);
+        expect(response.json<ErrorBody>().error.code).toMatch(/^[A-Z_]+$/);
+      }
+    });
+  });
+
+  describe('dev outbox', () => {
+    it('lists codes newest first as JSON', async () => {
+      const first = uniqueEmail();
+      const second = uniqueEmail();
+      await t.call('POST', '/api/v1/auth/codes', {
+        body: { purpose: 'register', channel: 'email', destination: first },
+      });
+      t.clock.advance(1000);
+      await t.call('POST', '/api/v1/auth/codes', {
+        body: { purpose: 'register', channel: 'email', destination: second },
+      });
+      const { messages } = (await t.call('GET', '/api/v1/dev/outbox')).json<OutboxResult>();
+      expect(messages[0]).toMatchObject({
+        destination: second,
+        purpose: 'register',
+        channel: 'email',
+      });
+      expect(messages[1]).toMatchObject({ destination: first });
+      expect(messages[0]?.createdAt).toBe(t.clock.now());
+    });
+
+    it('shows an escaped, self-refreshing HTML page', async () => {
+      t.ctx.outbox?.add({
+        channel: 'email',
+        destination: '<script>alert("x")</script>@example.com',
+        purpose: 'login',
+        code: '012345',
+        createdAt: t.clock.now(),
+      });
+      const page = await t.call('GET', '/dev/outbox');
+      expect(page.statusCode).toBe(200);
+      expect(page.headers['content-type']).toMatch(/text\/html/);
+      expect(page.body).toContain('http-equiv="refresh"');
+      expect(page.body).toContain('012345');
+      expect(page.body).not.toContain('<script>');
+      expect(page.body).toContain('&#60;script&#62;');
+    });
+  });
+});
+
+describe('production and static files', () => {
+  it('has no dev outbox in production, and codes do not land in memory', async () => {
+    const t = await createTestApp({ env: { NODE_ENV: 'production' } });
+    try {
+      expect(t.ctx.outbox).toBeNull();
+      expectError(await t.call('GET', '/api/v1/dev/outbox'), 'NOT_FOUND');
+      expect((await t.call('GET', '/dev/outbox')).statusCode).toBe(404);
+      const sent = await t.call('POST', '/api/v1/auth/codes', {
+        body: { purpose: 'register', channel: 'email', destination: uniqueEmail() },
+      });
+      expect(sent.statusCode).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('serves the built web app with the right caching', async () => {
+    const t = await createTestApp();
+    await t.close();
+    const web = join(t.dataDir, 'web');
+    await mkdir(join(web, 'assets'), { recursive: true });
+    await writeFile(join(web, 'index.html'), '<!doctype html><title>teltlk</title>');
+    await writeFile(join(web, 'assets', 'index-AbC123.js'), 'console.log(1)');
+    const served = await createTestApp({ env: { WEB_DIST_DIR: web } });
+    try {
+      const index = await served.call('GET', '/');
+      expect(index.statusCode).toBe(200);
+      expect(index.body).toContain('<title>teltlk</title>');
+      expect(index.headers['cache-control']).toBe('no-cache');
+      expect(index.headers['content-security-policy']).toContain("script-src 'self'");
+      const asset = await served.call('GET', '/assets/index-AbC123.js');
+      expect(asset.statusCode).toBe(200);
+      expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect((await served.call('GET', '/assets/missing.js')).statusCode).toBe(404);
+      expect((await served.call('GET', '/healthz')).statusCode).toBe(200);
+    } finally {
+      await served.close();
+    }
+  });
+
+  it('says how to build the web app when it is missing', async () => {
+    const t = await createTestApp();
+    try {
+      const response = await t.call('GET', '/');
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toMatch(/text\/plain/);
+      expect(response.body).toContain('npm run build');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('never logs passwords, tokens or the Authorization header, but logs undelivered codes', async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const t = await createTestApp({ logger: pino({ level: 'trace' }, sink) });
+    try {
+      const user = await t.register();
+      await t.call('POST', '/api/v1/auth/login', {
+        body: { account: user.destination, password: 'Wrong1234' },
+      });
+      await t.call('GET', '/api/v1/me', {
+        token: user.token,
+        headers: { 'x-test': 'header-check' },
+      });
+      const log = lines.join('');
+      expect(log).toContain('/api/v1/me');
+      expect(log).not.toContain(PASSWORD);
+      expect(log).not.toContain('Wrong1234');
+      expect(log).not.toContain(user.token);
+      const codeLine = lines
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .find((entry) => entry.code);
+      expect(codeLine).toMatchObject({
+        level: 30,
+        destination: user.destination,
+        purpose: 'register',
+      });
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,0 +1,42 @@
+import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+
+const BASE32 = '0123456789abcdefghjkmnpqrstvwxyz';
+
+/** A random row id: 20 characters of Crockford base32 (100 bits). */
+export function newId(): string {
+  const bytes = randomBytes(20);
+  let id = '';
+  for (const byte of bytes) id += BASE32[byte & 31];
+  return id;
+}
+
+/** A bearer secret (session token, registration ticket): 32 random bytes, base64url. */
+export function newSecret(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** Secrets are stored only as their sha256, so a leaked table grants nothing. */
+export function sha256(value: string): string {
+  return createHash('sha256').update(value).digest('hex');
+}
+
+/** Digits from the crypto generator, each uniformly 0–9. */
+export function randomDigits(length: number): string {
+  let digits = '';
+  for (let i = 0; i < length; i += 1) digits += String(randomInt(10));
+  return digits;
+}
+
+/** Picks `length` characters from `alphabet` uniformly. */
+export function randomFrom(alphabet: string, length: number): string {
+  let out = '';
+  for (let i = 0; i < length; i += 1) out += alphabet[randomInt(alphabet.length)];
+  return out;
+}
+
+/** Compares two hex digests without leaking where they differ. */
+export function sameDigest(a: string, b: string): boolean {
+  const left = Buffer.from(a, 'hex');
+  const right = Buffer.from(b, 'hex');
+  return left.length === right.length && timingSafeEqual(left, right);
+}

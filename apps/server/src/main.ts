@@ -1,0 +1,62 @@
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+import { createContext } from './context.js';
+import { HOUR } from './lib/clock.js';
+
+/** Gives in-flight requests this long to finish on shutdown before exiting anyway. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
+
+  const ctx = createContext(config);
+  await ctx.migrate();
+  const app = await buildApp(ctx);
+  await app.listen({ port: config.port, host: config.host });
+
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  console.log(`Teltlk is running at http://localhost:${port}`);
+
+  const housekeeping = setInterval(() => {
+    const { codes, sessions } = ctx.services;
+    Promise.all([codes.purge(), sessions.purge()]).catch((error: unknown) =>
+      ctx.logger.warn({ err: error }, 'housekeeping failed'),
+    );
+  }, HOUR);
+  housekeeping.unref();
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    ctx.logger.info({ signal }, 'shutting down');
+    clearInterval(housekeeping);
+    setTimeout(() => {
+      ctx.logger.error('shutdown took too long, exiting');
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS).unref();
+    app
+      .close()
+      .then(() => ctx.close())
+      .then(() => process.exit(0))
+      .catch((error: unknown) => {
+        ctx.logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      });
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
+main().catch((error: unknown) => {
+  console.error('Teltlk failed to start:', error);
+  process.exit(1);
+});

@@ -1,0 +1,207 @@
+import type { CodePurpose } from '@teltlk/protocol';
+import type { Insertable } from 'kysely';
+import type {
+  CodeRow,
+  Db,
+  SessionRow,
+  SessionsTable,
+  VerificationCodesTable,
+} from '../../db/schema.js';
+
+export class SessionRepo {
+  constructor(private readonly db: Db) {}
+
+  in(db: Db): SessionRepo {
+    return new SessionRepo(db);
+  }
+
+  async insert(row: Insertable<SessionsTable>): Promise<void> {
+    await this.db.insertInto('sessions').values(row).execute();
+  }
+
+  findByTokenHash(tokenHash: string): Promise<SessionRow | undefined> {
+    return this.db
+      .selectFrom('sessions')
+      .selectAll()
+      .where('token_hash', '=', tokenHash)
+      .executeTakeFirst();
+  }
+
+  async touch(id: string, now: number): Promise<void> {
+    await this.db.updateTable('sessions').set({ last_seen_at: now }).where('id', '=', id).execute();
+  }
+
+  listLive(userId: string, now: number): Promise<SessionRow[]> {
+    return this.db
+      .selectFrom('sessions')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', now)
+      .orderBy('last_seen_at', 'desc')
+      .orderBy('id')
+      .execute();
+  }
+
+  /** Revokes one live session of the user; false when there is none with that id. */
+  async revoke(userId: string, id: string, now: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('sessions')
+      .set({ revoked_at: now })
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  async revokeAllOfUser(userId: string, now: number, exceptId?: string): Promise<void> {
+    let query = this.db
+      .updateTable('sessions')
+      .set({ revoked_at: now })
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null);
+    if (exceptId) query = query.where('id', '!=', exceptId);
+    await query.execute();
+  }
+
+  async deleteEndedBefore(cutoff: number): Promise<void> {
+    await this.db
+      .deleteFrom('sessions')
+      .where((eb) => eb.or([eb('expires_at', '<', cutoff), eb('revoked_at', '<', cutoff)]))
+      .execute();
+  }
+}
+
+export class CodeRepo {
+  constructor(private readonly db: Db) {}
+
+  in(db: Db): CodeRepo {
+    return new CodeRepo(db);
+  }
+
+  async lastSentAt(destination: string): Promise<number | null> {
+    const row = await this.db
+      .selectFrom('verification_codes')
+      .select((eb) => eb.fn.max('created_at').as('last'))
+      .where('destination', '=', destination)
+      .executeTakeFirst();
+    return row?.last ?? null;
+  }
+
+  async countForDestinationSince(destination: string, since: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('verification_codes')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('destination', '=', destination)
+      .where('created_at', '>', since)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async countForIpSince(ip: string, since: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('verification_codes')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('ip', '=', ip)
+      .where('created_at', '>', since)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** Retires every other open code for this destination and purpose: only the newest one works. */
+  async supersede(
+    keepId: string,
+    destination: string,
+    purpose: CodePurpose,
+    now: number,
+  ): Promise<void> {
+    await this.db
+      .updateTable('verification_codes')
+      .set({ consumed_at: now })
+      .where('destination', '=', destination)
+      .where('purpose', '=', purpose)
+      .where('consumed_at', 'is', null)
+      .where('id', '!=', keepId)
+      .execute();
+  }
+
+  async insert(row: Insertable<VerificationCodesTable>): Promise<void> {
+    await this.db.insertInto('verification_codes').values(row).execute();
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.db.deleteFrom('verification_codes').where('id', '=', id).execute();
+  }
+
+  findOpen(destination: string, purpose: CodePurpose): Promise<CodeRow | undefined> {
+    return this.db
+      .selectFrom('verification_codes')
+      .selectAll()
+      .where('destination', '=', destination)
+      .where('purpose', '=', purpose)
+      .where('consumed_at', 'is', null)
+      .orderBy('created_at', 'desc')
+      .executeTakeFirst();
+  }
+
+  /** Counts a wrong guess; returns the attempts made so far. */
+  async addAttempt(id: string): Promise<number> {
+    const row = await this.db
+      .updateTable('verification_codes')
+      .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+      .where('id', '=', id)
+      .returning('attempts')
+      .executeTakeFirst();
+    return row?.attempts ?? 0;
+  }
+
+  /** Marks an open, unexpired code used (optionally attaching a ticket); false if someone was first. */
+  async consume(
+    id: string,
+    now: number,
+    ticket?: { hash: string; expiresAt: number },
+  ): Promise<boolean> {
+    const result = await this.db
+      .updateTable('verification_codes')
+      .set({
+        consumed_at: now,
+        ticket_hash: ticket?.hash ?? null,
+        ticket_expires_at: ticket?.expiresAt ?? null,
+      })
+      .where('id', '=', id)
+      .where('consumed_at', 'is', null)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  /** Marks a code unusable without using it: too many wrong guesses burn it. */
+  async retire(id: string, now: number): Promise<void> {
+    await this.db
+      .updateTable('verification_codes')
+      .set({ consumed_at: now })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** Uses a registration ticket up; returns where its code was sent, or undefined if it is not valid. */
+  takeTicket(
+    ticketHash: string,
+    now: number,
+  ): Promise<Pick<CodeRow, 'channel' | 'destination'> | undefined> {
+    return this.db
+      .updateTable('verification_codes')
+      .set({ ticket_hash: null })
+      .where('ticket_hash', '=', ticketHash)
+      .where('ticket_expires_at', '>', now)
+      .where('purpose', '=', 'register')
+      .returning(['channel', 'destination'])
+      .executeTakeFirst();
+  }
+
+  async deleteCreatedBefore(cutoff: number): Promise<void> {
+    await this.db.deleteFrom('verification_codes').where('created_at', '<', cutoff).execute();
+  }
+}

@@ -1,0 +1,107 @@
+import type {
+  AuthResult,
+  CodeLoginBody,
+  PasswordLoginBody,
+  RegisterBody,
+  ResetPasswordBody,
+} from '@teltlk/protocol';
+import type { Db, UserRow } from '../../db/schema.js';
+import { AppError } from '../../errors.js';
+import type { PasswordHasher } from '../../lib/passwords.js';
+import { GeneratedValueCollision, type UserService } from '../users/service.js';
+import type { CodeService } from './codes.js';
+import type { AuthInfo, ClientInfo, SessionService } from './sessions.js';
+
+/** A freshly generated Teltlk ID or invite code colliding twice in a row is all but impossible. */
+const REGISTER_TRIES = 3;
+
+/** Registration, sign-in (password or code), password reset and sign-out. */
+export class AuthService {
+  constructor(
+    private readonly deps: {
+      db: Db;
+      users: UserService;
+      sessions: SessionService;
+      codes: CodeService;
+      passwords: PasswordHasher;
+    },
+  ) {}
+
+  /** Uses the ticket, creates the account and its first session, all or nothing. */
+  async register(body: RegisterBody, client: ClientInfo): Promise<AuthResult> {
+    const { db, users, codes, passwords } = this.deps;
+    // Hashing is slow on purpose; do it before holding a transaction open.
+    const passwordHash = await passwords.hash(body.password);
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await db.transaction().execute(async (trx) => {
+          const { channel, destination } = await codes.takeTicket(body.ticket, trx);
+          const user = await users.create(
+            {
+              channel,
+              destination,
+              passwordHash,
+              nickname: body.nickname,
+              country: body.country,
+              motherTongue: body.motherTongue,
+              inviteCode: body.inviteCode,
+              uiLanguage: body.uiLanguage,
+            },
+            trx,
+          );
+          return this.signIn(user, client, trx);
+        });
+      } catch (error) {
+        if (!(error instanceof GeneratedValueCollision)) throw error;
+        if (attempt >= REGISTER_TRIES) throw new AppError('REGISTRATION_FAILED');
+      }
+    }
+  }
+
+  async login(body: PasswordLoginBody, client: ClientInfo): Promise<AuthResult> {
+    const { users, passwords } = this.deps;
+    const user = await users.findByAccount(body.account);
+    if (!user) {
+      await passwords.verifyDummy(body.password);
+      throw new AppError('ACCOUNT_NOT_FOUND');
+    }
+    await users.checkPassword(user, body.password);
+    return this.signIn(user, client);
+  }
+
+  async loginWithCode(body: CodeLoginBody, client: ClientInfo): Promise<AuthResult> {
+    const { users, codes } = this.deps;
+    return codes.redeem({ purpose: 'login', ...body }, async (trx) => {
+      const user = await users.findByDestination(body.channel, body.destination, trx);
+      if (!user) throw new AppError('ACCOUNT_NOT_FOUND');
+      return this.signIn(user, client, trx);
+    });
+  }
+
+  /** Sets the new password and signs every session of the account out. */
+  async resetPassword(body: ResetPasswordBody): Promise<void> {
+    const { users, codes, sessions, passwords } = this.deps;
+    const passwordHash = await passwords.hash(body.password);
+    await codes.redeem({ purpose: 'reset', ...body }, async (trx) => {
+      const user = await users.findByDestination(body.channel, body.destination, trx);
+      if (!user) throw new AppError('ACCOUNT_NOT_FOUND');
+      await users.setPasswordHash(user.id, passwordHash, trx);
+      await sessions.revokeAll(user.id, { db: trx });
+    });
+  }
+
+  async logout(auth: AuthInfo): Promise<void> {
+    await this.deps.sessions.revoke(auth, auth.sessionId);
+  }
+
+  private async signIn(user: UserRow, client: ClientInfo, db?: Db): Promise<AuthResult> {
+    const { users, sessions } = this.deps;
+    const session = await sessions.create(user.id, client, db);
+    return {
+      token: session.token,
+      expiresAt: session.expiresAt,
+      user: users.toMe(user),
+      settings: users.toSettings(user),
+    };
+  }
+}

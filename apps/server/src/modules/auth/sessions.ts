@@ -1,0 +1,100 @@
+import { SESSION_TTL_DAYS, type SessionInfo } from '@teltlk/protocol';
+import type { Db } from '../../db/schema.js';
+import { AppError } from '../../errors.js';
+import { DAY, MINUTE, type Clock } from '../../lib/clock.js';
+import { newId, newSecret, sha256 } from '../../lib/random.js';
+import type { SessionRepo } from './repo.js';
+
+/** Who is calling: resolved from the bearer token of a request. */
+export interface AuthInfo {
+  sessionId: string;
+  userId: string;
+}
+
+/** Where a sign-in came from, shown in the session list. */
+export interface ClientInfo {
+  ip: string | null;
+  userAgent: string | null;
+}
+
+export interface NewSession {
+  id: string;
+  token: string;
+  expiresAt: number;
+}
+
+const SESSION_TTL_MS = SESSION_TTL_DAYS * DAY;
+/** last_seen_at is a hint for the session list; writing it on every request would cost a write per call. */
+const LAST_SEEN_RESOLUTION_MS = MINUTE;
+/** The spec keeps the first 255 characters of a user agent. */
+const USER_AGENT_MAX = 255;
+
+export class SessionService {
+  constructor(
+    private readonly db: Db,
+    private readonly repo: SessionRepo,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(userId: string, client: ClientInfo, db: Db = this.db): Promise<NewSession> {
+    const now = this.clock.now();
+    const token = newSecret();
+    const session = {
+      id: newId(),
+      user_id: userId,
+      token_hash: sha256(token),
+      user_agent: client.userAgent?.slice(0, USER_AGENT_MAX) ?? null,
+      ip: client.ip,
+      created_at: now,
+      last_seen_at: now,
+      expires_at: now + SESSION_TTL_MS,
+      revoked_at: null,
+    };
+    await this.repo.in(db).insert(session);
+    return { id: session.id, token, expiresAt: session.expires_at };
+  }
+
+  /** Unknown token: UNAUTHENTICATED. A session that was valid but ended: TOKEN_EXPIRED. */
+  async authenticate(token: string): Promise<AuthInfo> {
+    const session = await this.repo.findByTokenHash(sha256(token));
+    if (!session) throw new AppError('UNAUTHENTICATED');
+    const now = this.clock.now();
+    if (session.revoked_at !== null || session.expires_at <= now) {
+      throw new AppError('TOKEN_EXPIRED');
+    }
+    if (now - session.last_seen_at >= LAST_SEEN_RESOLUTION_MS) {
+      await this.repo.touch(session.id, now);
+    }
+    return { sessionId: session.id, userId: session.user_id };
+  }
+
+  async list(auth: AuthInfo): Promise<SessionInfo[]> {
+    const sessions = await this.repo.listLive(auth.userId, this.clock.now());
+    return sessions.map((s) => ({
+      id: s.id,
+      current: s.id === auth.sessionId,
+      userAgent: s.user_agent,
+      ip: s.ip,
+      createdAt: s.created_at,
+      lastSeenAt: s.last_seen_at,
+    }));
+  }
+
+  /** Revokes one of the caller's own sessions; anyone else's is NOT_FOUND, as if it did not exist. */
+  async revoke(auth: AuthInfo, sessionId: string): Promise<void> {
+    if (!(await this.repo.revoke(auth.userId, sessionId, this.clock.now()))) {
+      throw new AppError('NOT_FOUND');
+    }
+  }
+
+  async revokeAll(userId: string, options: { except?: string; db?: Db } = {}): Promise<void> {
+    await this.repo
+      .in(options.db ?? this.db)
+      .revokeAllOfUser(userId, this.clock.now(), options.except);
+  }
+
+  /** Drops sessions that ended over a day ago; they can no longer be shown or used. */
+  async purge(): Promise<void> {
+    await this.repo.deleteEndedBefore(this.clock.now() - DAY);
+  }
+}

@@ -1,0 +1,34 @@
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, normalize, sep } from 'node:path';
+
+/** URL prefix the stored files are served under. */
+export const FILES_URL_PREFIX = '/files/';
+
+/**
+ * Uploaded files on local disk under `<DATA_DIR>/files`, addressed by a relative key such
+ * as `avatars/abc.webp`. Keys come from the server, never from clients.
+ */
+export class FileStore {
+  constructor(readonly root: string) {}
+
+  private pathOf(key: string): string {
+    const path = normalize(join(this.root, key));
+    if (!path.startsWith(this.root + sep)) throw new Error(`file key outside the store: ${key}`);
+    return path;
+  }
+
+  async put(key: string, data: Buffer): Promise<void> {
+    const path = this.pathOf(key);
+    await mkdir(dirname(path), { recursive: true });
+    // Write then rename would be atomic, but keys are fresh random names, so nobody reads a half file.
+    await writeFile(path, data);
+  }
+
+  async remove(key: string): Promise<void> {
+    await rm(this.pathOf(key), { force: true });
+  }
+
+  urlOf(key: string): string {
+    return FILES_URL_PREFIX + key;
+  }
+}

@@ -1,0 +1,311 @@
+import {
+  DEFAULT_UI_LANGUAGE,
+  TELTLK_ID_CHANGE_INTERVAL_DAYS,
+  type ChangePasswordBody,
+  type Channel,
+  type Me,
+  type Settings,
+  type UiLanguage,
+  type UpdateProfileBody,
+  type UpdateSettingsBody,
+  accountKind,
+} from '@teltlk/protocol';
+import { uniqueViolationColumn } from '../../db/database.js';
+import type { Db, UserRow, UserUpdate } from '../../db/schema.js';
+import { AppError } from '../../errors.js';
+import { DAY, SECOND, type Clock } from '../../lib/clock.js';
+import type { PasswordHasher } from '../../lib/passwords.js';
+import { newId } from '../../lib/random.js';
+import type { AuthInfo, SessionService } from '../auth/sessions.js';
+import type { FileStore } from '../files/store.js';
+import { toAvatarWebp } from './avatar.js';
+import type { UserRepo } from './repo.js';
+import { generateInviteCode, generateTeltlkId, loginLockSeconds } from './rules.js';
+
+export interface NewAccount {
+  channel: Channel;
+  destination: string;
+  passwordHash: string;
+  nickname: string;
+  country: string;
+  motherTongue: string;
+  inviteCode?: string;
+  uiLanguage?: UiLanguage;
+}
+
+/** A generated Teltlk ID or invite code was taken between our check and the insert; try again. */
+export class GeneratedValueCollision extends Error {
+  override name = 'GeneratedValueCollision';
+}
+
+const TELTLK_ID_INTERVAL_MS = TELTLK_ID_CHANGE_INTERVAL_DAYS * DAY;
+const GENERATION_TRIES = 10;
+
+/** Settings are 0/1 columns; undefined leaves a column as it is. */
+const flag = (value: boolean | undefined) => (value === undefined ? undefined : value ? 1 : 0);
+
+export class UserService {
+  constructor(
+    private readonly deps: {
+      db: Db;
+      repo: UserRepo;
+      sessions: SessionService;
+      files: FileStore;
+      passwords: PasswordHasher;
+      clock: Clock;
+    },
+  ) {}
+
+  findByDestination(
+    channel: Channel,
+    destination: string,
+    db: Db = this.deps.db,
+  ): Promise<UserRow | undefined> {
+    return this.deps.repo.in(db).findByDestination(channel, destination);
+  }
+
+  async isRegistered(channel: Channel, destination: string, db?: Db): Promise<boolean> {
+    return (await this.findByDestination(channel, destination, db)) !== undefined;
+  }
+
+  /** Finds the account a sign-in string names: a phone number, an email or a Teltlk ID (any case). */
+  findByAccount(account: string): Promise<UserRow | undefined> {
+    const value = account.trim();
+    switch (accountKind(value)) {
+      case 'email':
+        return this.deps.repo.findByDestination('email', value.toLowerCase());
+      case 'phone':
+        return this.deps.repo.findByDestination('phone', value);
+      case 'teltlkId':
+        return this.deps.repo.findByTeltlkId(value);
+    }
+  }
+
+  async get(userId: string): Promise<UserRow> {
+    const user = await this.deps.repo.findById(userId);
+    // Sessions are deleted with their user, so this only happens in a race with a deletion.
+    if (!user) throw new AppError('UNAUTHENTICATED');
+    return user;
+  }
+
+  /** Inserts a new account inside the caller's transaction. */
+  async create(input: NewAccount, db: Db): Promise<UserRow> {
+    const repo = this.deps.repo.in(db);
+    if (await repo.findByDestination(input.channel, input.destination)) {
+      throw new AppError('ACCOUNT_REGISTERED');
+    }
+    let invitedBy: string | null = null;
+    if (input.inviteCode) {
+      invitedBy = (await repo.findIdByInviteCode(input.inviteCode)) ?? null;
+      if (!invitedBy) throw new AppError('INVITE_CODE_INVALID');
+    }
+    const teltlkId = await this.unused(
+      generateTeltlkId,
+      async (id) => !(await repo.findByTeltlkId(id)),
+    );
+    const now = this.deps.clock.now();
+    const user: UserRow = {
+      id: newId(),
+      teltlk_id: teltlkId,
+      teltlk_id_lower: teltlkId.toLowerCase(),
+      teltlk_id_changed_at: null,
+      phone: input.channel === 'phone' ? input.destination : null,
+      email: input.channel === 'email' ? input.destination : null,
+      password_hash: input.passwordHash,
+      nickname: input.nickname,
+      avatar_path: null,
+      country: input.country,
+      mother_tongue: input.motherTongue,
+      invite_code: await this.unused(
+        generateInviteCode,
+        async (code) => !(await repo.findIdByInviteCode(code)),
+      ),
+      invited_by: invitedBy,
+      ui_language: input.uiLanguage ?? DEFAULT_UI_LANGUAGE,
+      mother_tongue_first: 1,
+      notifications: 1,
+      vibration: 1,
+      alert_sound: 1,
+      failed_logins: 0,
+      login_locked_until: null,
+      created_at: now,
+      updated_at: now,
+    };
+    try {
+      await repo.insert(user);
+    } catch (error) {
+      const column = uniqueViolationColumn(error);
+      if (column === 'email' || column === 'phone') throw new AppError('ACCOUNT_REGISTERED');
+      if (column === 'teltlk_id_lower' || column === 'invite_code') {
+        throw new GeneratedValueCollision(column);
+      }
+      throw error;
+    }
+    return user;
+  }
+
+  /**
+   * Checks a password against the account's lock: after a few consecutive failures each
+   * further one locks the account for longer; while locked, every attempt is refused.
+   */
+  async checkPassword(user: UserRow, password: string): Promise<void> {
+    const { repo, passwords, clock } = this.deps;
+    const now = clock.now();
+    if (user.login_locked_until !== null && user.login_locked_until > now) {
+      throw new AppError('LOGIN_LOCKED', {
+        seconds: Math.ceil((user.login_locked_until - now) / SECOND),
+      });
+    }
+    if (await passwords.verify(user.password_hash, password)) {
+      if (user.failed_logins > 0 || user.login_locked_until !== null) {
+        await repo.clearFailedLogins(user.id);
+      }
+      return;
+    }
+    const lockSeconds = loginLockSeconds(await repo.addFailedLogin(user.id));
+    if (lockSeconds > 0) await repo.lockLogin(user.id, now + lockSeconds * SECOND);
+    throw new AppError('PASSWORD_INCORRECT');
+  }
+
+  /** Sets a new password hash and forgets past failures (a reset proves who the owner is). */
+  async setPasswordHash(userId: string, passwordHash: string, db: Db): Promise<void> {
+    await this.deps.repo.in(db).update(userId, {
+      password_hash: passwordHash,
+      failed_logins: 0,
+      login_locked_until: null,
+      updated_at: this.deps.clock.now(),
+    });
+  }
+
+  toMe(user: UserRow): Me {
+    const changeableAt =
+      user.teltlk_id_changed_at === null ? null : user.teltlk_id_changed_at + TELTLK_ID_INTERVAL_MS;
+    return {
+      id: user.id,
+      teltlkId: user.teltlk_id,
+      nickname: user.nickname,
+      avatarUrl: user.avatar_path ? this.deps.files.urlOf(user.avatar_path) : null,
+      country: user.country,
+      motherTongue: user.mother_tongue,
+      phone: user.phone,
+      email: user.email,
+      inviteCode: user.invite_code,
+      teltlkIdChangeableAt:
+        changeableAt !== null && changeableAt > this.deps.clock.now() ? changeableAt : null,
+      createdAt: user.created_at,
+    };
+  }
+
+  toSettings(user: UserRow): Settings {
+    return {
+      uiLanguage: user.ui_language as UiLanguage,
+      motherTongueFirst: user.mother_tongue_first === 1,
+      notifications: user.notifications === 1,
+      vibration: user.vibration === 1,
+      alertSound: user.alert_sound === 1,
+    };
+  }
+
+  async me(auth: AuthInfo): Promise<Me> {
+    return this.toMe(await this.get(auth.userId));
+  }
+
+  async updateProfile(auth: AuthInfo, body: UpdateProfileBody): Promise<Me> {
+    return this.toMe(
+      await this.update(auth.userId, {
+        nickname: body.nickname,
+        country: body.country,
+        mother_tongue: body.motherTongue,
+      }),
+    );
+  }
+
+  /**
+   * Changes the Teltlk ID at most once per interval. The generated ID does not count as a
+   * change. Asking for the current ID exactly changes nothing; a change of letter case is a
+   * real change (people see it) and counts.
+   */
+  async changeTeltlkId(auth: AuthInfo, teltlkId: string): Promise<Me> {
+    const { repo, clock } = this.deps;
+    const user = await this.get(auth.userId);
+    if (user.teltlk_id === teltlkId) return this.toMe(user);
+    const now = clock.now();
+    let changed: boolean;
+    try {
+      changed = await repo.changeTeltlkId(user.id, teltlkId, now, now - TELTLK_ID_INTERVAL_MS);
+    } catch (error) {
+      if (uniqueViolationColumn(error) === 'teltlk_id_lower') throw new AppError('TELTLK_ID_TAKEN');
+      throw error;
+    }
+    if (!changed) throw new AppError('TELTLK_ID_MONTHLY');
+    return this.me(auth);
+  }
+
+  async setAvatar(auth: AuthInfo, image: Buffer): Promise<Me> {
+    const { files } = this.deps;
+    const webp = await toAvatarWebp(image);
+    const key = `avatars/${newId()}.webp`;
+    await files.put(key, webp);
+    const previous = (await this.get(auth.userId)).avatar_path;
+    let user: UserRow;
+    try {
+      user = await this.update(auth.userId, { avatar_path: key });
+    } catch (error) {
+      await files.remove(key);
+      throw error;
+    }
+    if (previous) await files.remove(previous);
+    return this.toMe(user);
+  }
+
+  /** Needs the current password (wrong ones count toward the lock); signs out every other session. */
+  async changePassword(auth: AuthInfo, body: ChangePasswordBody): Promise<void> {
+    const { db, passwords, sessions } = this.deps;
+    await this.checkPassword(await this.get(auth.userId), body.currentPassword);
+    const hash = await passwords.hash(body.newPassword);
+    await db.transaction().execute(async (trx) => {
+      await this.setPasswordHash(auth.userId, hash, trx);
+      await sessions.revokeAll(auth.userId, { except: auth.sessionId, db: trx });
+    });
+  }
+
+  async settings(auth: AuthInfo): Promise<Settings> {
+    return this.toSettings(await this.get(auth.userId));
+  }
+
+  async updateSettings(auth: AuthInfo, body: UpdateSettingsBody): Promise<Settings> {
+    const user = await this.update(auth.userId, {
+      ui_language: body.uiLanguage,
+      mother_tongue_first: flag(body.motherTongueFirst),
+      notifications: flag(body.notifications),
+      vibration: flag(body.vibration),
+      alert_sound: flag(body.alertSound),
+    });
+    return this.toSettings(user);
+  }
+
+  /** Applies the defined fields of `changes`; an empty change just reads the row. */
+  private async update(userId: string, changes: UserUpdate): Promise<UserRow> {
+    const defined = Object.fromEntries(
+      Object.entries(changes).filter(([, value]) => value !== undefined),
+    );
+    if (Object.keys(defined).length === 0) return this.get(userId);
+    const user = await this.deps.repo.update(userId, {
+      ...defined,
+      updated_at: this.deps.clock.now(),
+    });
+    if (!user) throw new AppError('UNAUTHENTICATED');
+    return user;
+  }
+
+  private async unused(
+    generate: () => string,
+    isFree: (value: string) => Promise<boolean>,
+  ): Promise<string> {
+    for (let i = 0; i < GENERATION_TRIES; i += 1) {
+      const value = generate();
+      if (await isFree(value)) return value;
+    }
+    throw new AppError('REGISTRATION_FAILED');
+  }
+}

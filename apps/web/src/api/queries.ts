@@ -1,0 +1,38 @@
+import { useQuery } from '@tanstack/react-query';
+import { useAuthStore } from '../app/auth-store';
+import { api } from './client';
+import { queryKeys } from './query-keys';
+
+function useSignedIn(): boolean {
+  return useAuthStore((state) => state.token !== null);
+}
+
+export function useMe() {
+  return useQuery({ queryKey: queryKeys.me(), queryFn: () => api.me(), enabled: useSignedIn() });
+}
+
+export function useSettings() {
+  return useQuery({
+    queryKey: queryKeys.settings(),
+    queryFn: () => api.settings(),
+    enabled: useSignedIn(),
+  });
+}
+
+export function useSessions() {
+  return useQuery({
+    queryKey: queryKeys.sessions(),
+    queryFn: () => api.sessions(),
+    enabled: useSignedIn(),
+  });
+}
+
+/** Country codes and dial codes; names come from Intl in the UI language. */
+export function useCountryCodes() {
+  return useQuery({
+    queryKey: queryKeys.countries(),
+    queryFn: () => api.countries(),
+    staleTime: Infinity,
+    gcTime: Infinity,
+  });
+}

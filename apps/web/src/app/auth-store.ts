@@ -1,0 +1,70 @@
+import { create } from 'zustand';
+import { persist, type PersistStorage } from 'zustand/middleware';
+
+/** localStorage key of the session token, stored as the bare string. */
+export const TOKEN_STORAGE_KEY = 'teltlk.token';
+
+interface AuthState {
+  token: string | null;
+  signIn: (token: string) => void;
+  signOut: () => void;
+}
+
+type Persisted = Pick<AuthState, 'token'>;
+
+/**
+ * Keeps only the token, as a plain string, so other tabs and tools can read it; who
+ * the user is comes from the server through TanStack Query.
+ */
+const tokenStorage: PersistStorage<Persisted> = {
+  getItem: (name) => {
+    try {
+      const token = localStorage.getItem(name);
+      return token ? { state: { token } } : null;
+    } catch {
+      return null;
+    }
+  },
+  setItem: (name, value) => {
+    try {
+      if (value.state.token) localStorage.setItem(name, value.state.token);
+      else localStorage.removeItem(name);
+    } catch {
+      // Without storage the session lasts for this visit only.
+    }
+  },
+  removeItem: (name) => {
+    try {
+      localStorage.removeItem(name);
+    } catch {
+      // Nothing stored, nothing to remove.
+    }
+  },
+};
+
+export const useAuthStore = create<AuthState>()(
+  persist(
+    (set) => ({
+      token: null,
+      signIn: (token) => set({ token }),
+      signOut: () => set({ token: null }),
+    }),
+    {
+      name: TOKEN_STORAGE_KEY,
+      storage: tokenStorage,
+      partialize: (state) => ({ token: state.token }),
+    },
+  ),
+);
+
+/** Signing in or out in another tab applies here too. */
+export function followOtherTabs(): () => void {
+  const onStorage = (event: StorageEvent) => {
+    if (event.key !== TOKEN_STORAGE_KEY) return;
+    if (event.newValue !== useAuthStore.getState().token) {
+      useAuthStore.setState({ token: event.newValue });
+    }
+  };
+  window.addEventListener('storage', onStorage);
+  return () => window.removeEventListener('storage', onStorage);
+}

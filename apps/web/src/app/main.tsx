@@ -1,0 +1,42 @@
+import { unstableSetRender } from 'antd-mobile/es/utils/unstable-render';
+import { StrictMode } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { RouterProvider } from 'react-router';
+import { initI18n } from '../i18n';
+import { followOtherTabs } from './auth-store';
+import { Providers } from './providers';
+import { createAppRouter } from './router';
+import './global.css';
+
+// antd-mobile 5 renders Toast and Dialog with the legacy ReactDOM.render, which React 19
+// removed; give it a createRoot-based renderer before anything shows.
+const roots = new WeakMap<Element | DocumentFragment, Root>();
+unstableSetRender((node, container) => {
+  let root = roots.get(container);
+  if (!root) {
+    root = createRoot(container);
+    roots.set(container, root);
+  }
+  root.render(node);
+  const mounted = root;
+  return async () => {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    mounted.unmount();
+    roots.delete(container);
+  };
+});
+
+await initI18n();
+followOtherTabs();
+
+const router = createAppRouter();
+const container = document.getElementById('root');
+if (!container) throw new Error('#root is missing from index.html');
+
+createRoot(container).render(
+  <StrictMode>
+    <Providers>
+      <RouterProvider router={router} />
+    </Providers>
+  </StrictMode>,
+);

@@ -1,0 +1,43 @@
+import {
+  codePurposeSchema,
+  destinationSchemaFor,
+  type Channel,
+  type CodePurpose,
+} from '@teltlk/protocol';
+
+/** A path with query parameters; empty values are left out. */
+export function withQuery(path: string, params: Record<string, string | null | undefined>): string {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) {
+    if (value !== undefined && value !== null && value !== '') query.set(name, value);
+  }
+  const text = query.toString();
+  return text ? `${path}?${text}` : path;
+}
+
+export interface DestinationParams {
+  channel: Channel;
+  destination: string;
+}
+
+/**
+ * Channel and destination from a code page's query, checked with the shared rules.
+ * A "+" typed into a URL by hand arrives as a space; it is put back for phones.
+ */
+export function readDestination(search: URLSearchParams): DestinationParams | null {
+  const channel = search.get('channel');
+  let destination = search.get('destination');
+  if ((channel !== 'phone' && channel !== 'email') || !destination) return null;
+  if (channel === 'phone' && /^ \d/.test(destination)) destination = `+${destination.slice(1)}`;
+  const parsed = destinationSchemaFor(channel).safeParse(destination);
+  return parsed.success ? { channel, destination: parsed.data } : null;
+}
+
+/** The purpose of the sendCode page; registration unless the query says otherwise. */
+export function readPurpose(
+  search: URLSearchParams,
+  fallback: CodePurpose = 'register',
+): CodePurpose {
+  const parsed = codePurposeSchema.safeParse(search.get('purpose'));
+  return parsed.success ? parsed.data : fallback;
+}

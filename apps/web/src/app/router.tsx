@@ -1,0 +1,134 @@
+import { lazy, type ComponentType } from 'react';
+import { createHashRouter, type RouteObject } from 'react-router';
+import { GuestOnly, RequireAuth, useSignedIn } from './guards';
+import { AppLayout, TabLayout } from './layouts';
+import { NotFoundPage } from './not-found-page';
+import { paths } from './paths';
+import { RouteError } from './route-error';
+
+/** A route-level chunk: each page downloads when first visited. */
+function page<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) {
+  return lazy(() => load().then((module) => ({ default: module[name] })));
+}
+
+const LoginPage = page(() => import('../features/auth/login-page'), 'LoginPage');
+const CodeLoginPage = page(() => import('../features/auth/code-login-page'), 'CodeLoginPage');
+const PhoneCodePage = page(() => import('../features/auth/phone-code-page'), 'PhoneCodePage');
+const ForgetPage = page(() => import('../features/auth/forget-page'), 'ForgetPage');
+const ForgetPasswordPage = page(
+  () => import('../features/auth/forget-password-page'),
+  'ForgetPasswordPage',
+);
+const RegisterPage = page(() => import('../features/auth/register-page'), 'RegisterPage');
+const BindPhonePage = page(() => import('../features/auth/register-page'), 'BindPhonePage');
+const AreaPage = page(() => import('../features/auth/area-page'), 'AreaPage');
+const SendCodePage = page(() => import('../features/auth/send-code-page'), 'SendCodePage');
+const RegisterAccountPage = page(
+  () => import('../features/auth/register-account-page'),
+  'RegisterAccountPage',
+);
+const SelectRegionPage = page(
+  () => import('../features/auth/select-region-page'),
+  'SelectRegionPage',
+);
+const RegisterLanguagePage = page(
+  () => import('../features/auth/register-language-page'),
+  'RegisterLanguagePage',
+);
+const InviteCodePage = page(() => import('../features/auth/invite-code-page'), 'InviteCodePage');
+const AgreementPage = page(() => import('../features/legal/legal-page'), 'AgreementPage');
+const ServicePage = page(() => import('../features/legal/legal-page'), 'ServicePage');
+const PrivacyPage = page(() => import('../features/legal/legal-page'), 'PrivacyPage');
+const HomePage = page(() => import('../features/home/home-page'), 'HomePage');
+const ContactsPage = page(() => import('../features/contacts/contacts-page'), 'ContactsPage');
+const DiscoverPage = page(() => import('../features/discover/discover-page'), 'DiscoverPage');
+const MinePage = page(() => import('../features/user/mine-page'), 'MinePage');
+const ProfilePage = page(() => import('../features/user/profile-page'), 'ProfilePage');
+const EditNicknamePage = page(
+  () => import('../features/user/edit-nickname-page'),
+  'EditNicknamePage',
+);
+const ChooseCountryPage = page(
+  () => import('../features/user/choose-country-page'),
+  'ChooseCountryPage',
+);
+const ChooseTonguePage = page(
+  () => import('../features/user/choose-tongue-page'),
+  'ChooseTonguePage',
+);
+const AccountSecurityPage = page(
+  () => import('../features/user/account-security-page'),
+  'AccountSecurityPage',
+);
+const AboutPage = page(() => import('../features/user/about-page'), 'AboutPage');
+const SettingsPage = page(() => import('../features/settings/settings-page'), 'SettingsPage');
+
+/** `/`: the sign-in page when signed out, the chat list (home tab) when signed in. */
+function RootPage() {
+  return useSignedIn() ? (
+    <TabLayout>
+      <HomePage />
+    </TabLayout>
+  ) : (
+    <LoginPage />
+  );
+}
+
+export const routes: RouteObject[] = [
+  {
+    element: <AppLayout />,
+    errorElement: <RouteError />,
+    children: [
+      { path: paths.root, element: <RootPage /> },
+      {
+        element: <GuestOnly />,
+        children: [
+          { path: paths.login, element: <LoginPage /> },
+          { path: paths.mobileLogin, element: <CodeLoginPage /> },
+          { path: paths.phoneCode, element: <PhoneCodePage /> },
+          { path: paths.register, element: <RegisterPage /> },
+          { path: paths.bindPhoneNumber, element: <BindPhonePage /> },
+          { path: paths.sendCode, element: <SendCodePage /> },
+          { path: paths.registerAccount, element: <RegisterAccountPage /> },
+          { path: paths.selectRegion, element: <SelectRegionPage /> },
+          { path: paths.registerLanguage, element: <RegisterLanguagePage /> },
+          { path: paths.inviteCode, element: <InviteCodePage /> },
+        ],
+      },
+      {
+        element: <RequireAuth />,
+        children: [
+          {
+            element: <TabLayout />,
+            children: [
+              { path: paths.home, element: <HomePage /> },
+              { path: paths.contacts, element: <ContactsPage /> },
+              { path: paths.find, element: <DiscoverPage /> },
+              { path: paths.user, element: <MinePage /> },
+            ],
+          },
+          { path: paths.means, element: <ProfilePage /> },
+          { path: paths.nickname, element: <EditNicknamePage /> },
+          { path: paths.chooseCountry, element: <ChooseCountryPage /> },
+          { path: paths.chooseTongue, element: <ChooseTonguePage /> },
+          { path: paths.setting, element: <SettingsPage /> },
+          { path: paths.accountSecurity, element: <AccountSecurityPage /> },
+          { path: paths.accountSafe, element: <AccountSecurityPage /> },
+        ],
+      },
+      // Open to everyone: the area-code list, password reset, legal texts, about.
+      { path: paths.area, element: <AreaPage /> },
+      { path: paths.forget, element: <ForgetPage /> },
+      { path: paths.forgetPassword, element: <ForgetPasswordPage /> },
+      { path: paths.agreement, element: <AgreementPage /> },
+      { path: paths.service, element: <ServicePage /> },
+      { path: paths.privacy, element: <PrivacyPage /> },
+      { path: paths.about, element: <AboutPage /> },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+];
+
+export function createAppRouter() {
+  return createHashRouter(routes);
+}

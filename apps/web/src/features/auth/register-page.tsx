@@ -1,0 +1,67 @@
+import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { paths } from '../../app/paths';
+import { Page } from '../../ui/page';
+import { showToast } from '../../ui/toast';
+import { DestinationForm } from './destination-form';
+import { useRegistrationDraft } from './registration-draft';
+
+function RegisterForm({ phoneOnly = false }: { phoneOnly?: boolean }) {
+  const { t } = useTranslation();
+  const agreeId = useId();
+  const draft = useRegistrationDraft();
+  const [agreed, setAgreed] = useState(false);
+
+  return (
+    <Page title={t('register.title')}>
+      <div className="tt-auth">
+        <p className="tt-hint">{t('register.intro')}</p>
+        <DestinationForm
+          purpose="register"
+          codePath={paths.sendCode}
+          submitLabel={t('register.getCode')}
+          phoneOnly={phoneOnly}
+          beforeSend={() => {
+            if (!agreed) showToast(t('register.mustAgree'));
+            return agreed;
+          }}
+          onSent={(channel, destination) => {
+            // A new phone or email starts a new registration; the rest can stay.
+            if (draft.channel !== channel || draft.destination !== destination) {
+              draft.update({ channel, destination, ticket: null });
+            }
+          }}
+        >
+          <div className="tt-checkbox-row">
+            <input
+              id={agreeId}
+              type="checkbox"
+              checked={agreed}
+              aria-label={t('register.agree')}
+              onChange={(event) => setAgreed(event.target.checked)}
+            />
+            <span>
+              <label htmlFor={agreeId}>{t('register.agreePrefix')}</label>{' '}
+              <Link to={paths.agreement}>{t('legal.agreement')}</Link> {t('register.and')}{' '}
+              <Link to={paths.privacy}>{t('legal.privacy')}</Link>
+            </span>
+          </div>
+        </DestinationForm>
+        <Link className="tt-link-button" to={paths.login}>
+          {t('register.haveAccount')}
+        </Link>
+      </div>
+    </Page>
+  );
+}
+
+/** `/pages/register/register`: sign up with a phone number or an email address. */
+export function RegisterPage() {
+  return <RegisterForm />;
+}
+
+/** `/pages/register/bindPhoneNumber`: the phone variant of registration. */
+export function BindPhonePage() {
+  return <RegisterForm phoneOnly />;
+}

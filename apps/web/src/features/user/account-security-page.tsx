@@ -1,0 +1,224 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { passwordSchema, type SessionInfo } from '@teltlk/protocol';
+import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../api/client';
+import { useSessions } from '../../api/queries';
+import { queryKeys } from '../../api/query-keys';
+import { Button } from '../../ui/button';
+import {
+  errorMessage,
+  isSessionError,
+  toFormErrors,
+  type FormErrors,
+} from '../../ui/error-message';
+import { confirmModal } from '../../ui/modal';
+import { Page } from '../../ui/page';
+import { useUiLocale } from '../../ui/pickers';
+import { QueryError } from '../../ui/query-error';
+import { PageSpinner } from '../../ui/spinner';
+import { PasswordField } from '../../ui/text-field';
+import { relativeTime } from '../../ui/time';
+import { showToast } from '../../ui/toast';
+import { messageText, useMessageText } from '../../ui/use-message';
+import { checkPasswordPair, hasErrors } from '../../ui/validation';
+import { useLogout } from './use-logout';
+import { summariseUserAgent } from './user-agent';
+
+type PasswordField = 'currentPassword' | 'newPassword' | 'confirmation';
+
+function ChangePasswordForm() {
+  const { t } = useTranslation();
+  const text = useMessageText();
+  const queryClient = useQueryClient();
+  const headingId = useId();
+  const [currentPassword, setCurrentPassword] = useState('');
+  const [newPassword, setNewPassword] = useState('');
+  const [confirmation, setConfirmation] = useState('');
+  const [errors, setErrors] = useState<FormErrors<PasswordField>>({ fields: {}, general: null });
+
+  const change = useMutation({
+    mutationFn: () => api.changePassword({ currentPassword, newPassword }),
+    onSuccess: () => {
+      showToast(t('security.passwordChanged'), { icon: 'success' });
+      setCurrentPassword('');
+      setNewPassword('');
+      setConfirmation('');
+      // The server may have signed other devices out.
+      void queryClient.invalidateQueries({ queryKey: queryKeys.sessions() });
+    },
+    onError: (failure) =>
+      setErrors(
+        toFormErrors(failure, {
+          fields: ['currentPassword', 'newPassword'],
+          codeFields: { PASSWORD_INCORRECT: 'currentPassword' },
+          fallback: 'modify',
+        }),
+      ),
+  });
+
+  const submit = () => {
+    const pair = checkPasswordPair(passwordSchema, newPassword, confirmation);
+    const fields = {
+      currentPassword: currentPassword ? null : ({ key: 'rule.password' } as const),
+      newPassword: pair.password,
+      confirmation: pair.confirmation,
+    };
+    setErrors({
+      fields: Object.fromEntries(Object.entries(fields).filter(([, value]) => value)),
+      general: null,
+    });
+    if (!hasErrors(fields)) change.mutate();
+  };
+
+  return (
+    <section className="tt-section" aria-labelledby={headingId}>
+      <h2 id={headingId} className="tt-section-title">
+        {t('security.changePassword')}
+      </h2>
+      <form
+        className="tt-form tt-content"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          submit();
+        }}
+      >
+        <input type="text" name="username" autoComplete="username" hidden readOnly />
+        <PasswordField
+          label={t('security.currentPassword')}
+          autoComplete="current-password"
+          value={currentPassword}
+          onChange={setCurrentPassword}
+          error={text(errors.fields.currentPassword)}
+        />
+        <PasswordField
+          label={t('security.newPassword')}
+          autoComplete="new-password"
+          value={newPassword}
+          onChange={setNewPassword}
+          hint={t('form.passwordHint')}
+          error={text(errors.fields.newPassword)}
+        />
+        <PasswordField
+          label={t('security.confirmPassword')}
+          autoComplete="new-password"
+          value={confirmation}
+          onChange={setConfirmation}
+          error={text(errors.fields.confirmation)}
+        />
+        {errors.general ? (
+          <p className="tt-alert" role="alert">
+            {text(errors.general)}
+          </p>
+        ) : null}
+        <Button type="submit" block busy={change.isPending}>
+          {t('security.submitPassword')}
+        </Button>
+      </form>
+    </section>
+  );
+}
+
+function SessionItem({ session, now }: { session: SessionInfo; now: number }) {
+  const { t } = useTranslation();
+  const locale = useUiLocale();
+  const queryClient = useQueryClient();
+  const logout = useLogout();
+  const nameId = useId();
+  const summary = summariseUserAgent(session.userAgent);
+  const device = t('security.device', {
+    browser: summary.browser ?? t('security.unknownBrowser'),
+    os: summary.os ?? t('security.unknownOs'),
+  });
+
+  const revoke = useMutation({
+    mutationFn: () => api.revokeSession(session.id),
+    onSuccess: () => {
+      showToast(t('security.revoked'), { icon: 'success' });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.sessions() });
+    },
+    onError: (failure) => {
+      if (!isSessionError(failure)) showToast(messageText(errorMessage(failure, 'modify')));
+    },
+  });
+
+  return (
+    <li className="tt-session" aria-labelledby={nameId}>
+      <div className="tt-session-head">
+        <span id={nameId}>{device}</span>
+        {session.current ? <span className="tt-tag">{t('security.thisDevice')}</span> : null}
+      </div>
+      <p className="tt-session-meta">
+        {t('security.lastActive', { time: relativeTime(session.lastSeenAt, now, locale) })}
+        {session.ip ? ` · ${t('security.ip', { ip: session.ip })}` : null}
+      </p>
+      <div className="tt-session-actions">
+        {session.current ? (
+          <Button
+            variant="danger"
+            small
+            busy={logout.isPending}
+            onClick={() => void logout.confirmAndLogout()}
+          >
+            {t('security.logout')}
+          </Button>
+        ) : (
+          <Button
+            variant="secondary"
+            small
+            busy={revoke.isPending}
+            onClick={() => {
+              void confirmModal(t('security.revokeConfirm'), device).then((yes) => {
+                if (yes) revoke.mutate();
+              });
+            }}
+          >
+            {t('security.revoke')}
+          </Button>
+        )}
+      </div>
+    </li>
+  );
+}
+
+function SessionList() {
+  const { t } = useTranslation();
+  const headingId = useId();
+  const sessions = useSessions();
+  const now = sessions.dataUpdatedAt || Date.now();
+  // This device first, then the most recently active.
+  const ordered = [...(sessions.data?.sessions ?? [])].sort(
+    (a, b) => Number(b.current) - Number(a.current) || b.lastSeenAt - a.lastSeenAt,
+  );
+  return (
+    <section className="tt-section" aria-labelledby={headingId}>
+      <h2 id={headingId} className="tt-section-title">
+        {t('security.devices')}
+      </h2>
+      <p className="tt-hint tt-section-intro">{t('security.devicesIntro')}</p>
+      {sessions.error ? (
+        <QueryError error={sessions.error} onRetry={() => void sessions.refetch()} />
+      ) : sessions.isLoading ? (
+        <PageSpinner />
+      ) : (
+        <ul className="tt-list">
+          {ordered.map((session) => (
+            <SessionItem key={session.id} session={session} now={now} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** `/pages/user/accountSecurity`: change the password and manage signed-in devices. */
+export function AccountSecurityPage() {
+  const { t } = useTranslation();
+  return (
+    <Page title={t('security.title')} flush>
+      <ChangePasswordForm />
+      <SessionList />
+    </Page>
+  );
+}

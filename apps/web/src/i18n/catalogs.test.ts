@@ -1,0 +1,116 @@
+import { ERROR_CODES, ERRORS, RULE_KEYS, UI_LANGUAGES } from '@teltlk/protocol';
+import { describe, expect, it } from 'vitest';
+import { en_US } from './en_US';
+import { zh_CN } from './zh_CN';
+import { zh_TW } from './zh_TW';
+
+type Tree = { readonly [key: string]: string | Tree };
+
+function flatten(tree: Tree, prefix = ''): Map<string, string> {
+  const entries = new Map<string, string>();
+  for (const [key, value] of Object.entries(tree)) {
+    const path = prefix ? `${prefix}.${key}` : key;
+    if (typeof value === 'string') entries.set(path, value);
+    else for (const [inner, text] of flatten(value, path)) entries.set(inner, text);
+  }
+  return entries;
+}
+
+function placeholders(text: string): string[] {
+  return [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1] ?? '').sort();
+}
+
+const catalogs = { en_US, zh_CN, zh_TW } satisfies Record<(typeof UI_LANGUAGES)[number], Tree>;
+const flat = Object.fromEntries(
+  Object.entries(catalogs).map(([name, tree]) => [name, flatten(tree)]),
+) as Record<keyof typeof catalogs, Map<string, string>>;
+const reference = flat.en_US;
+
+describe('i18n catalogs', () => {
+  it('has a catalog for every interface language', () => {
+    expect(Object.keys(catalogs).sort()).toEqual([...UI_LANGUAGES].sort());
+  });
+
+  it.each(Object.keys(catalogs) as (keyof typeof catalogs)[])(
+    '%s has exactly the English keys',
+    (name) => {
+      const keys = [...flat[name].keys()];
+      const missing = [...reference.keys()].filter((key) => !flat[name].has(key));
+      const extra = keys.filter((key) => !reference.has(key));
+      expect({ missing, extra }).toEqual({ missing: [], extra: [] });
+    },
+  );
+
+  it.each(Object.keys(catalogs) as (keyof typeof catalogs)[])('%s has no empty texts', (name) => {
+    const empty = [...flat[name]].filter(([, text]) => text.trim() === '').map(([key]) => key);
+    expect(empty).toEqual([]);
+  });
+
+  it.each(Object.keys(catalogs) as (keyof typeof catalogs)[])(
+    '%s has a message for every protocol error code and no others',
+    (name) => {
+      const errorKeys = [...flat[name].keys()].filter((key) => key.startsWith('error.'));
+      expect(errorKeys.sort()).toEqual(ERROR_CODES.map((code) => `error.${code}`).sort());
+    },
+  );
+
+  it.each(Object.keys(catalogs) as (keyof typeof catalogs)[])(
+    '%s has a text for every rule key and no others',
+    (name) => {
+      const ruleKeys = [...flat[name].keys()].filter((key) => key.startsWith('rule.'));
+      expect(ruleKeys.sort()).toEqual(RULE_KEYS.map((key) => `rule.${key}`).sort());
+    },
+  );
+
+  it.each(['zh_CN', 'zh_TW'] as const)('%s uses the same {placeholders} as English', (name) => {
+    const differing = [...reference]
+      .filter(
+        ([key, text]) =>
+          placeholders(text).join() !== placeholders(flat[name].get(key) ?? '').join(),
+      )
+      .map(([key]) => key);
+    expect(differing).toEqual([]);
+  });
+
+  it('error messages take the parameters the server sends', () => {
+    for (const code of ERROR_CODES) {
+      for (const [name, entries] of Object.entries(flat)) {
+        expect(placeholders(entries.get(`error.${code}`) ?? ''), `${name} error.${code}`).toEqual(
+          placeholders(ERRORS[code].message),
+        );
+      }
+    }
+  });
+
+  it('uses the specification’s exact English texts', () => {
+    const texts = new Set(reference.values());
+    for (const text of [
+      'Verification code error',
+      'This account has been registered',
+      'TeltlkID can only be modified once a month',
+      'Invalid invitation code',
+      'The account you entered is incorrect, Please re-enter it',
+      'The password you entered is incorrect, Please re-enter it',
+      'Verification code sending failed',
+      'The current network connection is poor',
+      'Content copied',
+      'Copy failed, please copy manually',
+      'Login failed',
+      'Registration failed',
+      'Modification failed',
+      'The passwords entered twice are inconsistent',
+      'Network connection timed out.',
+      'This feature is currently not available',
+      'Failed to load',
+    ]) {
+      expect(texts.has(text), text).toBe(true);
+    }
+  });
+
+  it('names each interface language the same way in every catalog (native names)', () => {
+    for (const language of UI_LANGUAGES) {
+      const names = Object.values(flat).map((entries) => entries.get(`language.${language}`));
+      expect(new Set(names).size, language).toBe(1);
+    }
+  });
+});

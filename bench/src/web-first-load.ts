@@ -1,0 +1,35 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+/** PERFORMANCE.md: gzipped JS before the chat list is interactive. */
+export const FIRST_LOAD_BUDGET_BYTES = 250 * 1024;
+
+export interface FirstLoad {
+  files: { name: string; gzipBytes: number }[];
+  gzipBytes: number;
+}
+
+/**
+ * The scripts a browser fetches before the app can run: the entry module of
+ * index.html, every modulepreload link, and what those import statically (lazy
+ * routes are dynamic imports and are not counted; they load on demand).
+ */
+export async function measureFirstLoad(distDir: string): Promise<FirstLoad> {
+  const html = await readFile(join(distDir, 'index.html'), 'utf8');
+  const queue = [...html.matchAll(/(?:src|href)="\/?(assets\/[^"]+\.js)"/g)].map((m) => m[1]!);
+  const seen = new Set<string>();
+  const files: FirstLoad['files'] = [];
+  while (queue.length > 0) {
+    const name = queue.shift()!;
+    if (seen.has(name)) continue;
+    seen.add(name);
+    const code = await readFile(join(distDir, name));
+    files.push({ name, gzipBytes: gzipSync(code, { level: 9 }).length });
+    // Static imports between chunks look like: import{a as b}from"./chunk-x.js"
+    for (const match of code.toString('utf8').matchAll(/(?:^|[;}\s])import\s*(?:[^"'()]*?from\s*)?["']\.\/([^"']+\.js)["']/g)) {
+      queue.push(`assets/${match[1]!}`);
+    }
+  }
+  return { files, gzipBytes: files.reduce((sum, f) => sum + f.gzipBytes, 0) };
+}

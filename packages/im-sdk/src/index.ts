@@ -1,0 +1,1 @@
+export { ApiClient, ApiError, type ApiClientOptions } from './api-client.js';

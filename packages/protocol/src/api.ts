@@ -1,0 +1,163 @@
+import { z } from 'zod';
+import { CODE_TTL_SECONDS } from './constants.js';
+import {
+  channelSchema,
+  codeSchema,
+  countrySchema,
+  emailSchema,
+  inviteCodeSchema,
+  motherTongueSchema,
+  nicknameSchema,
+  passwordSchema,
+  phoneSchema,
+  teltlkIdSchema,
+  uiLanguageSchema,
+} from './validation.js';
+
+/** REST contract of /api/v1. Times are Unix epoch milliseconds. */
+
+export const codePurposeSchema = z.enum(Object.keys(CODE_TTL_SECONDS) as ['register', 'login', 'reset'], {
+  error: 'purpose',
+});
+export type CodePurpose = z.infer<typeof codePurposeSchema>;
+
+/** Channel plus destination, checked together so an email never passes as a phone. */
+const destinationFields = z.discriminatedUnion(
+  'channel',
+  [
+    z.object({ channel: z.literal('email'), destination: emailSchema }),
+    z.object({ channel: z.literal('phone'), destination: phoneSchema }),
+  ],
+  { error: 'channel' },
+);
+
+export const sendCodeBody = z.intersection(z.object({ purpose: codePurposeSchema }), destinationFields);
+export type SendCodeBody = z.infer<typeof sendCodeBody>;
+export const sendCodeResult = z.object({
+  /** Seconds until another code may be asked for. */
+  resendAfter: z.number().int(),
+  /** Seconds the code stays valid. */
+  expiresIn: z.number().int(),
+});
+export type SendCodeResult = z.infer<typeof sendCodeResult>;
+
+export const verifyCodeBody = z.intersection(
+  z.object({ purpose: z.literal('register'), code: codeSchema }),
+  destinationFields,
+);
+export type VerifyCodeBody = z.infer<typeof verifyCodeBody>;
+export const verifyCodeResult = z.object({ ticket: z.string() });
+export type VerifyCodeResult = z.infer<typeof verifyCodeResult>;
+
+export const registerBody = z.object({
+  ticket: z.string().min(16, { error: 'ticket' }).max(200, { error: 'ticket' }),
+  nickname: nicknameSchema,
+  password: passwordSchema,
+  country: countrySchema,
+  motherTongue: motherTongueSchema,
+  inviteCode: inviteCodeSchema.optional(),
+  uiLanguage: uiLanguageSchema.optional(),
+});
+export type RegisterBody = z.infer<typeof registerBody>;
+
+export const passwordLoginBody = z.object({
+  account: z.string().trim().min(1, { error: 'account' }).max(254, { error: 'account' }),
+  password: z.string().min(1, { error: 'password' }).max(128, { error: 'password' }),
+});
+export type PasswordLoginBody = z.infer<typeof passwordLoginBody>;
+
+export const codeLoginBody = z.intersection(z.object({ code: codeSchema }), destinationFields);
+export type CodeLoginBody = z.infer<typeof codeLoginBody>;
+
+export const resetPasswordBody = z.intersection(
+  z.object({ code: codeSchema, password: passwordSchema }),
+  destinationFields,
+);
+export type ResetPasswordBody = z.infer<typeof resetPasswordBody>;
+
+export const changePasswordBody = z.object({
+  currentPassword: z.string().min(1, { error: 'password' }).max(128, { error: 'password' }),
+  newPassword: passwordSchema,
+});
+export type ChangePasswordBody = z.infer<typeof changePasswordBody>;
+
+export const meSchema = z.object({
+  id: z.string(),
+  teltlkId: z.string(),
+  nickname: z.string(),
+  avatarUrl: z.string().nullable(),
+  country: z.string(),
+  motherTongue: z.string(),
+  phone: z.string().nullable(),
+  email: z.string().nullable(),
+  inviteCode: z.string(),
+  /** When the Teltlk ID may next be changed; null when it may be changed now. */
+  teltlkIdChangeableAt: z.number().nullable(),
+  createdAt: z.number(),
+});
+export type Me = z.infer<typeof meSchema>;
+
+export const settingsSchema = z.object({
+  uiLanguage: uiLanguageSchema,
+  motherTongueFirst: z.boolean(),
+  notifications: z.boolean(),
+  vibration: z.boolean(),
+  alertSound: z.boolean(),
+});
+export type Settings = z.infer<typeof settingsSchema>;
+
+export const updateSettingsBody = settingsSchema.partial().strict();
+export type UpdateSettingsBody = z.infer<typeof updateSettingsBody>;
+
+export const updateProfileBody = z
+  .object({
+    nickname: nicknameSchema,
+    country: countrySchema,
+    motherTongue: motherTongueSchema,
+  })
+  .partial()
+  .strict();
+export type UpdateProfileBody = z.infer<typeof updateProfileBody>;
+
+export const changeTeltlkIdBody = z.object({ teltlkId: teltlkIdSchema });
+export type ChangeTeltlkIdBody = z.infer<typeof changeTeltlkIdBody>;
+
+export const authResult = z.object({
+  token: z.string(),
+  expiresAt: z.number(),
+  user: meSchema,
+  settings: settingsSchema,
+});
+export type AuthResult = z.infer<typeof authResult>;
+
+export const sessionSchema = z.object({
+  id: z.string(),
+  current: z.boolean(),
+  userAgent: z.string().nullable(),
+  ip: z.string().nullable(),
+  createdAt: z.number(),
+  lastSeenAt: z.number(),
+});
+export type SessionInfo = z.infer<typeof sessionSchema>;
+export const sessionListResult = z.object({ sessions: z.array(sessionSchema) });
+export type SessionListResult = z.infer<typeof sessionListResult>;
+
+export const idParams = z.object({ id: z.string().min(1).max(64) });
+
+export const countrySchemaInfo = z.object({ code: z.string(), dialCode: z.string() });
+export const countryListResult = z.object({ countries: z.array(countrySchemaInfo) });
+export type CountryListResult = z.infer<typeof countryListResult>;
+
+export const outboxMessageSchema = z.object({
+  channel: channelSchema,
+  destination: z.string(),
+  purpose: codePurposeSchema,
+  code: z.string(),
+  createdAt: z.number(),
+});
+export type OutboxMessage = z.infer<typeof outboxMessageSchema>;
+export const outboxResult = z.object({ messages: z.array(outboxMessageSchema) });
+export type OutboxResult = z.infer<typeof outboxResult>;
+
+export const healthResult = z.object({ status: z.literal('ok'), version: z.string() });
+

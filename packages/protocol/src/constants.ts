@@ -1,0 +1,43 @@
+export const APP_VERSION = '1.0.02';
+export const APP_VERSION_CODE = 102;
+
+/** Interface languages of the app. The mother tongue (any language) is separate. */
+export const UI_LANGUAGES = ['en_US', 'zh_CN', 'zh_TW'] as const;
+export type UiLanguage = (typeof UI_LANGUAGES)[number];
+export const DEFAULT_UI_LANGUAGE: UiLanguage = 'zh_CN';
+export const FALLBACK_UI_LANGUAGE: UiLanguage = 'en_US';
+
+export const VERIFICATION_CODE_LENGTH = 6;
+/** A new code for the same destination may be asked for after this many seconds. */
+export const CODE_RESEND_SECONDS = 60;
+/** Sign-in codes live 3 minutes (spec §5); registration and reset codes a little longer. */
+export const CODE_TTL_SECONDS = { register: 600, login: 180, reset: 600 } as const;
+/** Wrong guesses allowed against one code before it is burnt. */
+export const CODE_MAX_ATTEMPTS = 5;
+/** A verified code becomes a ticket that finishes registration within this time. */
+export const REGISTRATION_TICKET_TTL_SECONDS = 1800;
+
+/** Sends per destination per day and per client address per hour. */
+export const CODE_SENDS_PER_DESTINATION_PER_DAY = 10;
+export const CODE_SENDS_PER_ADDRESS_PER_HOUR = 30;
+
+/** Failed passwords before the account starts to slow down, and the delay cap. */
+export const LOGIN_FREE_FAILURES = 5;
+export const LOGIN_BASE_DELAY_SECONDS = 30;
+export const LOGIN_MAX_DELAY_SECONDS = 3600;
+
+export const TELTLK_ID_CHANGE_INTERVAL_DAYS = 30;
+export const SESSION_TTL_DAYS = 90;
+
+export const NICKNAME_MAX_LENGTH = 32;
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 32;
+
+/** Largest avatar upload accepted, before the server resizes it. */
+export const AVATAR_MAX_BYTES = 5 * 1024 * 1024;
+export const AVATAR_SIZE_PX = 256;
+/** Largest JSON body any endpoint accepts. */
+export const JSON_BODY_LIMIT_BYTES = 64 * 1024;
+
+export const TOAST_DURATION_MS = 1500;
+export const CONTACT_EMAIL = 'support@teltlk.com';

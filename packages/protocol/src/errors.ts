@@ -1,0 +1,83 @@
+/**
+ * Every error the server can return, with its HTTP status and an English message.
+ * Clients show the message of their own catalog for the code (key `error.<CODE>`);
+ * the English text here is the fallback and the text in logs and API docs.
+ */
+export const ERRORS = {
+  VALIDATION_FAILED: { status: 400, message: 'The request is not valid' },
+  MALFORMED_REQUEST: { status: 400, message: 'The request could not be read' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'The request is too large' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'This content type is not supported' },
+  UNAUTHENTICATED: { status: 401, message: 'Please sign in first' },
+  TOKEN_EXPIRED: { status: 401, message: 'Your session has expired, please sign in again' },
+  FORBIDDEN: { status: 403, message: 'You are not allowed to do this' },
+  NOT_FOUND: { status: 404, message: 'Not found' },
+  RATE_LIMITED: { status: 429, message: 'Too many requests, please try again later' },
+  INTERNAL: { status: 500, message: 'Something went wrong, please try again' },
+
+  ACCOUNT_REGISTERED: { status: 409, message: 'This account has been registered' },
+  ACCOUNT_NOT_FOUND: {
+    status: 400,
+    message: 'The account you entered is incorrect, Please re-enter it',
+  },
+  PASSWORD_INCORRECT: {
+    status: 400,
+    message: 'The password you entered is incorrect, Please re-enter it',
+  },
+  LOGIN_LOCKED: {
+    status: 429,
+    message: 'Too many wrong passwords, please try again in {seconds} seconds',
+  },
+  CODE_INVALID: { status: 400, message: 'Verification code error' },
+  CODE_EXPIRED: { status: 400, message: 'The verification code has expired, please get a new one' },
+  CODE_SEND_FAILED: { status: 502, message: 'Verification code sending failed' },
+  CODE_TOO_FREQUENT: {
+    status: 429,
+    message: 'Codes are sent at most once a minute, please try again in {seconds} seconds',
+  },
+  CODE_DAILY_LIMIT: {
+    status: 429,
+    message: 'Too many codes were sent to this account today, please try again tomorrow',
+  },
+  TICKET_INVALID: { status: 400, message: 'Verification has expired, please start again' },
+  INVITE_CODE_INVALID: { status: 400, message: 'Invalid invitation code' },
+  REGISTRATION_FAILED: { status: 500, message: 'Registration failed' },
+  TELTLK_ID_MONTHLY: { status: 409, message: 'TeltlkID can only be modified once a month' },
+  TELTLK_ID_TAKEN: { status: 409, message: 'This Teltlk ID is already taken' },
+  IMAGE_INVALID: { status: 400, message: 'This image cannot be read' },
+  FEATURE_UNAVAILABLE: { status: 503, message: 'This feature is currently not available' },
+
+  /** Raised by clients, never sent by the server: the request did not get an answer. */
+  NETWORK_ERROR: { status: 0, message: 'The current network connection is poor' },
+  TIMEOUT: { status: 0, message: 'Network connection timed out.' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERRORS;
+export const ERROR_CODES = Object.keys(ERRORS) as ErrorCode[];
+
+/** One field that failed validation, with the rule it broke (a stable key). */
+export interface FieldIssue {
+  path: string;
+  rule: string;
+}
+
+/** The body of every error response. `params` fills `{name}` slots of the message. */
+export interface ErrorBody {
+  error: {
+    code: ErrorCode;
+    message: string;
+    params?: Record<string, string | number>;
+    issues?: FieldIssue[];
+  };
+}
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(ERRORS, value);
+}
+
+export function formatMessage(template: string, params?: Record<string, string | number>): string {
+  if (!params) return template;
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
+    Object.hasOwn(params, name) ? String(params[name]) : whole,
+  );
+}

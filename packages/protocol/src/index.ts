@@ -1,0 +1,5 @@
+export * from './api.js';
+export * from './constants.js';
+export * from './errors.js';
+export * from './validation.js';
+export { LANGUAGES, findLanguage, isLanguageCode, type Language } from './languages.js';

@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import {
+  NICKNAME_MAX_LENGTH,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  UI_LANGUAGES,
+  VERIFICATION_CODE_LENGTH,
+} from './constants.js';
+import { isLanguageCode } from './languages.js';
+
+/**
+ * Validation rules shared by server and client. Each failure message is a stable rule
+ * key (`rule.<key>` in the client catalogs), never user-visible text.
+ */
+
+/** Starts with a letter; 7–16 letters, or letters and digits (spec §5). */
+export const TELTLK_ID_PATTERN = /^[A-Za-z][A-Za-z0-9]{6,15}$/;
+/** Optional at registration; 6–16 characters starting with a letter (spec §5). */
+export const INVITE_CODE_PATTERN = /^[A-Za-z][A-Za-z0-9]{5,15}$/;
+/** International format: a plus and 8–15 digits (E.164). */
+export const PHONE_PATTERN = /^\+[1-9]\d{7,14}$/;
+export const CODE_PATTERN = new RegExp(`^\\d{${VERIFICATION_CODE_LENGTH}}$`);
+export const COUNTRY_PATTERN = /^[A-Z]{2}$/;
+
+export const teltlkIdSchema = z.string().trim().regex(TELTLK_ID_PATTERN, { error: 'teltlkId' });
+export const inviteCodeSchema = z.string().trim().regex(INVITE_CODE_PATTERN, { error: 'inviteCode' });
+export const phoneSchema = z.string().trim().regex(PHONE_PATTERN, { error: 'phone' });
+export const emailSchema = z
+  .string()
+  .trim()
+  .max(254, { error: 'email' })
+  .pipe(z.email({ error: 'email' }))
+  .transform((value) => value.toLowerCase());
+export const codeSchema = z.string().trim().regex(CODE_PATTERN, { error: 'code' });
+export const countrySchema = z.string().regex(COUNTRY_PATTERN, { error: 'country' });
+export const motherTongueSchema = z.string().refine(isLanguageCode, { error: 'motherTongue' });
+export const uiLanguageSchema = z.enum(UI_LANGUAGES, { error: 'uiLanguage' });
+
+/** Letters of both cases and digits; other printable characters are allowed too. */
+export const passwordSchema = z
+  .string()
+  .min(PASSWORD_MIN_LENGTH, { error: 'passwordLength' })
+  .max(PASSWORD_MAX_LENGTH, { error: 'passwordLength' })
+  .regex(/^[\x21-\x7e]+$/, { error: 'passwordCharacters' })
+  .regex(/[a-z]/, { error: 'passwordStrength' })
+  .regex(/[A-Z]/, { error: 'passwordStrength' })
+  .regex(/\d/, { error: 'passwordStrength' });
+
+export const nicknameSchema = z
+  .string()
+  .trim()
+  .min(1, { error: 'nickname' })
+  .max(NICKNAME_MAX_LENGTH, { error: 'nicknameLength' })
+  // eslint-disable-next-line no-control-regex
+  .regex(/^[^\u0000-\u001f\u007f]+$/, { error: 'nickname' });
+
+export const channelSchema = z.enum(['email', 'phone'], { error: 'channel' });
+export type Channel = z.infer<typeof channelSchema>;
+
+/** A destination is an email address or a phone number, as the channel says. */
+export function destinationSchemaFor(channel: Channel) {
+  return channel === 'email' ? emailSchema : phoneSchema;
+}
+
+/** How a sign-in account string is read: phone, email or Teltlk ID. */
+export function accountKind(account: string): 'phone' | 'email' | 'teltlkId' {
+  const value = account.trim();
+  if (value.includes('@')) return 'email';
+  if (value.startsWith('+')) return 'phone';
+  return 'teltlkId';
+}
+
+/** Rule keys the schemas above use as messages; anything else is reported by zod's issue code. */
+export const RULE_KEYS = [
+  'teltlkId',
+  'inviteCode',
+  'phone',
+  'email',
+  'code',
+  'country',
+  'motherTongue',
+  'uiLanguage',
+  'passwordLength',
+  'passwordCharacters',
+  'passwordStrength',
+  'nickname',
+  'nicknameLength',
+  'channel',
+  'purpose',
+  'ticket',
+  'account',
+  'password',
+  'required',
+  'invalid',
+] as const;
+export type RuleKey = (typeof RULE_KEYS)[number];
+const ruleKeys = new Set<string>(RULE_KEYS);
+
+/** Turns zod issues into `{ path, rule }` pairs with rule keys the clients translate. */
+export function toFieldIssues(error: z.ZodError): { path: string; rule: RuleKey }[] {
+  return error.issues.map((issue) => {
+    const path = issue.path.map(String).join('.');
+    if (ruleKeys.has(issue.message)) return { path, rule: issue.message as RuleKey };
+    // zod leaves `input` out of issues unless asked, so a missing field is read off the message.
+    if (issue.code === 'invalid_type' && issue.message.endsWith('received undefined')) {
+      return { path, rule: 'required' };
+    }
+    return { path, rule: 'invalid' };
+  });
+}

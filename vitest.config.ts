@@ -1,0 +1,39 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+/** Workspace packages resolve to their TypeScript sources, so tests need no build. */
+export const workspaceAlias = {
+  '@teltlk/protocol': source('./packages/protocol/src/index.ts'),
+  '@teltlk/im-sdk': source('./packages/im-sdk/src/index.ts'),
+};
+
+export default defineConfig({
+  resolve: { alias: workspaceAlias },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: { name: 'protocol', include: ['packages/protocol/src/**/*.test.ts'] },
+      },
+      {
+        extends: true,
+        test: { name: 'im-sdk', include: ['packages/im-sdk/src/**/*.test.ts'] },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'server',
+          include: ['apps/server/src/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'web', include: ['apps/web/src/**/*.test.{ts,tsx}'] },
+      },
+    ],
+  },
+});
