@@ -27,7 +27,9 @@ export async function measureFirstLoad(distDir: string): Promise<FirstLoad> {
     const code = await readFile(join(distDir, name));
     files.push({ name, gzipBytes: gzipSync(code, { level: 9 }).length });
     // Static imports between chunks look like: import{a as b}from"./chunk-x.js"
-    for (const match of code.toString('utf8').matchAll(/(?:^|[;}\s])import\s*(?:[^"'()]*?from\s*)?["']\.\/([^"']+\.js)["']/g)) {
+    for (const match of code
+      .toString('utf8')
+      .matchAll(/(?:^|[;}\s])import\s*(?:[^"'()]*?from\s*)?["']\.\/([^"']+\.js)["']/g)) {
       queue.push(`assets/${match[1]!}`);
     }
   }

@@ -21,13 +21,19 @@ function freePort(): Promise<number> {
     probe.listen(0, '127.0.0.1', () => {
       const address = probe.address();
       probe.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+        typeof address === 'object' && address
+          ? resolve(address.port)
+          : reject(new Error('no port')),
       );
     });
   });
 }
 
-async function waitForHealth(baseUrl: string, child: ChildProcess, output: () => string): Promise<void> {
+async function waitForHealth(
+  baseUrl: string,
+  child: ChildProcess,
+  output: () => string,
+): Promise<void> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${output()}`);
@@ -80,7 +86,12 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-dev-shm-usage'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-dev-shm-usage',
+    ],
   });
 }
 
@@ -96,7 +107,11 @@ interface OutboxMessage {
 }
 
 /** The newest verification code the server wrote to its dev outbox for a destination. */
-export async function codeFor(baseUrl: string, destination: string, purpose: string): Promise<string> {
+export async function codeFor(
+  baseUrl: string,
+  destination: string,
+  purpose: string,
+): Promise<string> {
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
     const response = await fetch(`${baseUrl}/api/v1/dev/outbox`);
@@ -108,12 +123,21 @@ export async function codeFor(baseUrl: string, destination: string, purpose: str
   throw new Error(`no ${purpose} code for ${destination} in the outbox`);
 }
 
-/** Records browser errors so a test can assert the page stayed healthy. */
+/**
+ * Records what would mean the page is broken: uncaught errors, console errors, and any
+ * 5xx answer. 4xx answers are part of normal flows (a wrong password), so the browser's
+ * own "Failed to load resource" line for them is left out.
+ */
 export function watchConsole(page: Page): string[] {
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
+      errors.push(message.text());
+    }
+  });
+  page.on('response', (response) => {
+    if (response.status() >= 500) errors.push(`${response.status()} ${response.url()}`);
   });
   return errors;
 }

@@ -24,12 +24,17 @@ const me = {
 
 describe('ApiClient', () => {
   it('sends the bearer token and language, and parses the response with the contract', async () => {
-    const fetch = vi.fn((_url: string | URL | Request, _init?: RequestInit) => Promise.resolve(jsonResponse(200, me)));
+    const fetch = vi.fn((_url: string | URL | Request, _init?: RequestInit) =>
+      Promise.resolve(jsonResponse(200, me)),
+    );
     const client = new ApiClient({ getToken: () => 'tok', getLanguage: () => 'zh_TW', fetch });
     await expect(client.me()).resolves.toEqual(me);
     const [url, init] = fetch.mock.calls[0]!;
     expect(url).toBe('/api/v1/me');
-    expect(init?.headers).toMatchObject({ authorization: 'Bearer tok', 'accept-language': 'zh_TW' });
+    expect(init?.headers).toMatchObject({
+      authorization: 'Bearer tok',
+      'accept-language': 'zh_TW',
+    });
   });
 
   it('sends JSON bodies and omits the token when signed out', async () => {
@@ -61,7 +66,11 @@ describe('ApiClient', () => {
       .sendCode({ purpose: 'login', channel: 'phone', destination: '+8613800000000' })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ code: 'CODE_TOO_FREQUENT', status: 429, params: { seconds: 42 } });
+    expect(error).toMatchObject({
+      code: 'CODE_TOO_FREQUENT',
+      status: 429,
+      params: { seconds: 42 },
+    });
     expect((error as ApiError).message).toContain('42 seconds');
   });
 
@@ -76,7 +85,9 @@ describe('ApiClient', () => {
   });
 
   it('maps an unreadable error and a network failure to stable codes', async () => {
-    const html = vi.fn(() => Promise.resolve(new Response('<html>bad gateway</html>', { status: 502 })));
+    const html = vi.fn(() =>
+      Promise.resolve(new Response('<html>bad gateway</html>', { status: 502 })),
+    );
     await expect(new ApiClient({ getToken: () => null, fetch: html }).me()).rejects.toMatchObject({
       code: 'NETWORK_ERROR',
       status: 502,
@@ -92,7 +103,9 @@ describe('ApiClient', () => {
     const hang = vi.fn(
       (_url: string | URL | Request, init?: RequestInit) =>
         new Promise<Response>((_resolve, reject) => {
-          init?.signal?.addEventListener('abort', () => reject(new Error('aborted', { cause: init.signal?.reason })));
+          init?.signal?.addEventListener('abort', () =>
+            reject(new Error('aborted', { cause: init.signal?.reason })),
+          );
         }),
     );
     const client = new ApiClient({ getToken: () => null, fetch: hang, timeoutMs: 20 });

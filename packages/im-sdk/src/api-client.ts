@@ -77,9 +77,19 @@ export class ApiClient {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   }
 
-  async request<S extends z.ZodType>(method: Method, path: string, body: unknown, schema: S): Promise<z.infer<S>>;
+  async request<S extends z.ZodType>(
+    method: Method,
+    path: string,
+    body: unknown,
+    schema: S,
+  ): Promise<z.infer<S>>;
   async request(method: Method, path: string, body?: unknown): Promise<void>;
-  async request(method: Method, path: string, body?: unknown, schema?: z.ZodType): Promise<unknown> {
+  async request(
+    method: Method,
+    path: string,
+    body?: unknown,
+    schema?: z.ZodType,
+  ): Promise<unknown> {
     const headers: Record<string, string> = { accept: 'application/json' };
     const token = this.options.getToken();
     if (token) headers.authorization = `Bearer ${token}`;

@@ -16,9 +16,12 @@ import {
 
 /** REST contract of /api/v1. Times are Unix epoch milliseconds. */
 
-export const codePurposeSchema = z.enum(Object.keys(CODE_TTL_SECONDS) as ['register', 'login', 'reset'], {
-  error: 'purpose',
-});
+export const codePurposeSchema = z.enum(
+  Object.keys(CODE_TTL_SECONDS) as ['register', 'login', 'reset'],
+  {
+    error: 'purpose',
+  },
+);
 export type CodePurpose = z.infer<typeof codePurposeSchema>;
 
 /** Channel plus destination, checked together so an email never passes as a phone. */
@@ -31,7 +34,10 @@ const destinationFields = z.discriminatedUnion(
   { error: 'channel' },
 );
 
-export const sendCodeBody = z.intersection(z.object({ purpose: codePurposeSchema }), destinationFields);
+export const sendCodeBody = z.intersection(
+  z.object({ purpose: codePurposeSchema }),
+  destinationFields,
+);
 export type SendCodeBody = z.infer<typeof sendCodeBody>;
 export const sendCodeResult = z.object({
   /** Seconds until another code may be asked for. */
@@ -160,4 +166,3 @@ export const outboxResult = z.object({ messages: z.array(outboxMessageSchema) })
 export type OutboxResult = z.infer<typeof outboxResult>;
 
 export const healthResult = z.object({ status: z.literal('ok'), version: z.string() });
-

@@ -89,11 +89,19 @@ describe('phone, email, code, nickname', () => {
 
 describe('request bodies', () => {
   it('checks the destination against its channel', () => {
-    expect(ok(sendCodeBody, { purpose: 'register', channel: 'phone', destination: 'a@b.co' })).toBe(false);
-    expect(ok(sendCodeBody, { purpose: 'register', channel: 'email', destination: 'a@b.co' })).toBe(true);
+    expect(ok(sendCodeBody, { purpose: 'register', channel: 'phone', destination: 'a@b.co' })).toBe(
+      false,
+    );
+    expect(ok(sendCodeBody, { purpose: 'register', channel: 'email', destination: 'a@b.co' })).toBe(
+      true,
+    );
   });
   it('reports missing fields as required and broken ones by rule', () => {
-    const result = registerBody.safeParse({ ticket: 'x'.repeat(20), nickname: 'Ada', password: 'weak' });
+    const result = registerBody.safeParse({
+      ticket: 'x'.repeat(20),
+      nickname: 'Ada',
+      password: 'weak',
+    });
     const issues = toFieldIssues(result.error!);
     expect(issues).toContainEqual({ path: 'country', rule: 'required' });
     expect(issues).toContainEqual({ path: 'password', rule: 'passwordLength' });

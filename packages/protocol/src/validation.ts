@@ -23,7 +23,10 @@ export const CODE_PATTERN = new RegExp(`^\\d{${VERIFICATION_CODE_LENGTH}}$`);
 export const COUNTRY_PATTERN = /^[A-Z]{2}$/;
 
 export const teltlkIdSchema = z.string().trim().regex(TELTLK_ID_PATTERN, { error: 'teltlkId' });
-export const inviteCodeSchema = z.string().trim().regex(INVITE_CODE_PATTERN, { error: 'inviteCode' });
+export const inviteCodeSchema = z
+  .string()
+  .trim()
+  .regex(INVITE_CODE_PATTERN, { error: 'inviteCode' });
 export const phoneSchema = z.string().trim().regex(PHONE_PATTERN, { error: 'phone' });
 export const emailSchema = z
   .string()

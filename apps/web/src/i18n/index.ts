@@ -32,6 +32,8 @@ export async function initI18n(): Promise<UiLanguage> {
     resources: {},
     interpolation: { prefix: '{', suffix: '}', escapeValue: false },
     react: { useSuspense: false },
+    // Keeps the library's advertisement out of users' consoles.
+    showSupportNotice: false,
   });
   await ensureCatalog(language);
   await i18n.changeLanguage(language);

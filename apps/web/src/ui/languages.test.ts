@@ -12,6 +12,15 @@ describe('language names', () => {
     });
   });
 
+  it('lists no language twice under one name, in any interface language', () => {
+    // Two codes CLDR names alike (tl/fil, ak/tw) would show as identical rows.
+    for (const locale of ['en-US', 'zh-CN', 'zh-TW']) {
+      const names = languageOptions(locale).map((option) => option.localized);
+      expect(new Set(names).size, locale).toBe(names.length);
+    }
+    expect(new Set(LANGUAGES.map((language) => language.native)).size).toBe(LANGUAGES.length);
+  });
+
   it('names languages in the interface language', () => {
     expect(languageOptions('zh-CN').find((option) => option.code === 'fr')?.localized).toBe('法语');
   });

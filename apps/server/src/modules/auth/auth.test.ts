@@ -540,6 +540,15 @@ describe.each(dialects)('auth on $dialect', ({ dialect }) => {
       expect((await sendCode(body)).statusCode).toBe(200);
     });
 
+    it('keeps the interval per purpose, so a fresh account can reset its password at once', async () => {
+      const user = await t.register();
+      const reset = { purpose: 'reset', channel: user.channel, destination: user.destination };
+      expect((await sendCode(reset)).statusCode).toBe(200);
+      expectError(await sendCode(reset), 'CODE_TOO_FREQUENT');
+      const login = { ...reset, purpose: 'login' };
+      expect((await sendCode(login)).statusCode).toBe(200);
+    });
+
     it('caps the codes per destination per day', async () => {
       const body = { purpose: 'register', channel: 'email', destination: uniqueEmail() };
       for (let i = 0; i < CODE_SENDS_PER_DESTINATION_PER_DAY; i += 1) {

@@ -57,7 +57,9 @@ export class CodeService {
     await db.transaction().execute(async (trx) => {
       const codes = repo.in(trx);
       const now = clock.now();
-      const last = await codes.lastSentAt(destination);
+      // Per purpose: a person who just registered may want a sign-in code straight away.
+      // The daily cap below counts every purpose, so alternating them buys nothing.
+      const last = await codes.lastSentAt(destination, purpose);
       if (last !== null && now - last < CODE_RESEND_SECONDS * SECOND) {
         throw new AppError('CODE_TOO_FREQUENT', {
           seconds: Math.ceil((last + CODE_RESEND_SECONDS * SECOND - now) / SECOND),

@@ -81,11 +81,12 @@ export class CodeRepo {
     return new CodeRepo(db);
   }
 
-  async lastSentAt(destination: string): Promise<number | null> {
+  async lastSentAt(destination: string, purpose: CodePurpose): Promise<number | null> {
     const row = await this.db
       .selectFrom('verification_codes')
       .select((eb) => eb.fn.max('created_at').as('last'))
       .where('destination', '=', destination)
+      .where('purpose', '=', purpose)
       .executeTakeFirst();
     return row?.last ?? null;
   }

@@ -112,8 +112,8 @@ export function DestinationForm({
       },
       onError: (failure) => {
         // A code for this very purpose went out moments ago from here: it is still good,
-        // so carry on to enter it. Otherwise (say, a registration code just before a
-        // sign-in code) the message with its wait time shows below.
+        // so carry on to enter it. Otherwise (sent from another device or tab) the
+        // message with its wait time shows below.
         if (failure instanceof ApiError && failure.code === 'CODE_TOO_FREQUENT') {
           const key = cooldownKey(purpose, target.channel, target.destination);
           if (readRecord(sessionStorage, key)) {
