@@ -1,6 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { CONFIG_VARIABLES, ConfigError, loadConfig } from './config.js';
 
 describe('loadConfig', () => {
   it('has defaults that run one machine with nothing installed', () => {
@@ -72,5 +73,11 @@ describe('loadConfig', () => {
     const message = (caught as Error).message;
     for (const name of ['PORT', 'DATABASE_URL', 'TRUST_PROXY', 'LOG_LEVEL'])
       expect(message).toContain(name);
+  });
+
+  it('is documented: the README table names every variable', () => {
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    const documented = [...readme.matchAll(/^\| `([A-Z_]+)`\s*\|/gm)].map((match) => match[1]);
+    expect(documented.sort()).toEqual([...CONFIG_VARIABLES].sort());
   });
 });

@@ -46,6 +46,9 @@ const envSchema = z.object({
   TRUST_PROXY: booleanFlag.default(false),
 });
 
+/** Every environment variable the server reads (the README's configuration table lists them). */
+export const CONFIG_VARIABLES = Object.keys(envSchema.shape);
+
 export interface Config {
   port: number;
   host: string;
