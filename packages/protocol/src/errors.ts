@@ -47,6 +47,21 @@ export const ERRORS = {
   IMAGE_INVALID: { status: 400, message: 'This image cannot be read' },
   FEATURE_UNAVAILABLE: { status: 503, message: 'This feature is currently not available' },
 
+  USER_NOT_FOUND: { status: 404, message: 'Teltlk account does not exist' },
+  CANNOT_ADD_SELF: { status: 400, message: 'You cannot add yourself as a friend' },
+  ALREADY_FRIENDS: { status: 409, message: 'You are already friends' },
+  FRIEND_REQUEST_HANDLED: { status: 409, message: 'This friend request has already been handled' },
+  NOT_FRIENDS: { status: 403, message: 'You are not friends yet, send a friend request first' },
+  MESSAGE_REFUSED: { status: 403, message: 'The message was refused by the other party' },
+  CONVERSATION_NOT_FOUND: { status: 404, message: 'This conversation does not exist' },
+  MESSAGE_NOT_FOUND: { status: 404, message: 'This message does not exist' },
+  REVOKE_EXPIRED: {
+    status: 409,
+    message: 'Messages can only be revoked within {minutes} minutes of sending',
+  },
+  REVOKE_NOT_ALLOWED: { status: 403, message: 'You can only revoke your own messages' },
+  BLANK_MESSAGE: { status: 400, message: 'Cannot send blank message' },
+
   /** Raised by clients, never sent by the server: the request did not get an answer. */
   NETWORK_ERROR: { status: 0, message: 'The current network connection is poor' },
   TIMEOUT: { status: 0, message: 'Network connection timed out.' },

@@ -1,4 +1,5 @@
 export * from './api.js';
+export * from './chat.js';
 export * from './constants.js';
 export * from './errors.js';
 export * from './validation.js';

@@ -95,6 +95,16 @@ export const RULE_KEYS = [
   'password',
   'required',
   'invalid',
+  'conversation',
+  'clientMsgId',
+  'user',
+  'greeting',
+  'remark',
+  'messageLength',
+  'blankMessage',
+  'content',
+  'burn',
+  'frame',
 ] as const;
 export type RuleKey = (typeof RULE_KEYS)[number];
 const ruleKeys = new Set<string>(RULE_KEYS);

@@ -1,0 +1,384 @@
+import { z } from 'zod';
+
+/**
+ * Contacts, conversations, messages and the real-time socket. Times are epoch
+ * milliseconds. The model (ARCHITECTURE.md): every conversation has its own gap-free
+ * `seq`; a message row is written once; each member keeps `readSeq` and `minSeq`;
+ * per-user state changes that have no seq of their own (a message deleted for me,
+ * friend events) go through the user's event stream, which has its own `seq`.
+ */
+
+// ---------------------------------------------------------------------------- limits
+
+export const MESSAGE_TEXT_MAX_LENGTH = 5000;
+export const GREETING_MAX_LENGTH = 100;
+export const REMARK_MAX_LENGTH = 32;
+/** A sender may revoke a message this long after sending it (stated in the menu). */
+export const REVOKE_WINDOW_SECONDS = 120;
+/** Burn-after-reading choices for a private chat, in seconds; 0 is off. */
+export const BURN_DURATIONS = [0, 10, 30, 60, 300, 3600, 86400] as const;
+/** Largest page of messages or events one pull returns. */
+export const PULL_LIMIT_MAX = 200;
+/** Largest page of conversations one sync call returns. */
+export const SYNC_CONVERSATIONS_LIMIT_MAX = 1000;
+/** Conversations one forward may go to at once. */
+export const FORWARD_MAX_TARGETS = 9;
+/** The client pings this often; the server drops a socket silent for 2.5 intervals. */
+export const HEARTBEAT_INTERVAL_MS = 25_000;
+/** The socket's first frame must be `auth` within this time. */
+export const SOCKET_AUTH_TIMEOUT_MS = 10_000;
+/** Largest frame the server reads. */
+export const SOCKET_FRAME_MAX_BYTES = 16 * 1024;
+/** A user looks others up at most this often (phone, email and ID enumeration). */
+export const USER_SEARCHES_PER_MINUTE = 30;
+/** Typing hints are sent at most this often per conversation, and shown this long. */
+export const TYPING_THROTTLE_MS = 3_000;
+export const TYPING_SHOW_MS = 6_000;
+
+/** Close codes of the socket (4000–4999 are the application's). */
+export const SOCKET_CLOSE = {
+  /** The token is unknown or malformed: sign in again. */
+  tokenInvalid: 4001,
+  /** The session expired: sign in again. */
+  tokenExpired: 4002,
+  /** The session was signed out elsewhere (kicked offline). */
+  kicked: 4003,
+  /** No auth frame in time, or a frame that breaks the protocol. */
+  protocol: 4004,
+  /** The server is shutting down; reconnect. */
+  goingAway: 1001,
+} as const;
+
+// ---------------------------------------------------------------------------- ids
+
+/** The one conversation of two users: `si_<a>_<b>` with the ids sorted. */
+export function singleConversationId(userA: string, userB: string): string {
+  return userA < userB ? `si_${userA}_${userB}` : `si_${userB}_${userA}`;
+}
+
+/** The other member of a single conversation, or null if `userId` is not in it. */
+export function peerOf(conversationId: string, userId: string): string | null {
+  const match = /^si_([^_]+)_([^_]+)$/.exec(conversationId);
+  if (!match) return null;
+  if (match[1] === userId) return match[2]!;
+  if (match[2] === userId) return match[1]!;
+  return null;
+}
+
+export const conversationIdSchema = z
+  .string()
+  .regex(/^(si_[A-Za-z0-9]{1,32}_[A-Za-z0-9]{1,32}|sg_[A-Za-z0-9]{1,32})$/, {
+    error: 'conversation',
+  });
+/** Chosen by the sending device, unique per sender: makes retried sends idempotent. */
+export const clientMsgIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{8,64}$/, { error: 'clientMsgId' });
+export const userIdSchema = z.string().regex(/^[A-Za-z0-9]{1,32}$/, { error: 'user' });
+export const seqSchema = z.coerce.number().int().min(0);
+
+// ---------------------------------------------------------------------------- people
+
+/** What anyone may see of another user. */
+export const userCardSchema = z.object({
+  id: z.string(),
+  teltlkId: z.string(),
+  nickname: z.string(),
+  avatarUrl: z.string().nullable(),
+  country: z.string(),
+  motherTongue: z.string(),
+  /** A product account (announcements); only operators post as it. */
+  official: z.boolean(),
+});
+export type UserCard = z.infer<typeof userCardSchema>;
+
+export const relationSchema = z.enum(['self', 'friend', 'none']);
+/** A user as the caller sees them: the card plus how they relate. */
+export const userProfileSchema = userCardSchema.extend({
+  relation: relationSchema,
+  /** The caller's alias for a friend. */
+  remark: z.string().nullable(),
+  /** The caller has blocked this user. */
+  blocked: z.boolean(),
+});
+export type UserProfile = z.infer<typeof userProfileSchema>;
+
+/** Phone (+E.164), email or Teltlk ID, matched exactly (IDs and emails case-insensitively). */
+export const userSearchQuery = z.object({
+  q: z.string().trim().min(1, { error: 'required' }).max(254, { error: 'invalid' }),
+});
+export const userSearchResult = z.object({ user: userProfileSchema });
+
+export const friendRequestStatusSchema = z.enum(['pending', 'agreed', 'rejected', 'added']);
+export type FriendRequestStatus = z.infer<typeof friendRequestStatusSchema>;
+/**
+ * One application. A newer one from the same sender to the same recipient replaces the
+ * older (same id, new greeting and time, pending again). `added`: they became friends
+ * another way (the other side's application was accepted).
+ */
+export const friendRequestSchema = z.object({
+  id: z.string(),
+  from: userCardSchema,
+  to: userCardSchema,
+  greeting: z.string(),
+  status: friendRequestStatusSchema,
+  createdAt: z.number(),
+  handledAt: z.number().nullable(),
+});
+export type FriendRequest = z.infer<typeof friendRequestSchema>;
+export const friendRequestListResult = z.object({
+  received: z.array(friendRequestSchema),
+  sent: z.array(friendRequestSchema),
+});
+export type FriendRequestListResult = z.infer<typeof friendRequestListResult>;
+
+export const greetingSchema = z
+  .string()
+  .trim()
+  .max(GREETING_MAX_LENGTH, { error: 'greeting' });
+export const sendFriendRequestBody = z.object({
+  userId: userIdSchema,
+  greeting: greetingSchema.optional(),
+});
+export type SendFriendRequestBody = z.infer<typeof sendFriendRequestBody>;
+
+export const friendSchema = z.object({
+  user: userCardSchema,
+  remark: z.string().nullable(),
+  since: z.number(),
+});
+export type Friend = z.infer<typeof friendSchema>;
+export const friendListResult = z.object({ friends: z.array(friendSchema) });
+export type FriendListResult = z.infer<typeof friendListResult>;
+
+export const remarkSchema = z.string().trim().max(REMARK_MAX_LENGTH, { error: 'remark' });
+export const updateFriendBody = z.object({ remark: remarkSchema.nullable() }).strict();
+export type UpdateFriendBody = z.infer<typeof updateFriendBody>;
+
+export const blockListResult = z.object({ blocked: z.array(userCardSchema) });
+export type BlockListResult = z.infer<typeof blockListResult>;
+export const officialListResult = z.object({ accounts: z.array(userCardSchema) });
+export type OfficialListResult = z.infer<typeof officialListResult>;
+
+// ---------------------------------------------------------------------------- messages
+
+/** Text that is not only white space (spec §5: 'Cannot send blank message'). */
+export const messageTextSchema = z
+  .string()
+  .max(MESSAGE_TEXT_MAX_LENGTH, { error: 'messageLength' })
+  .refine((text) => text.trim().length > 0, { error: 'blankMessage' });
+
+export const quoteSchema = z.object({
+  seq: z.number().int().min(1),
+  senderId: z.string(),
+  /** A short excerpt of the quoted text, as shown above the reply. */
+  text: z.string().max(200),
+});
+
+export const textContentSchema = z.object({
+  kind: z.literal('text'),
+  text: messageTextSchema,
+  quote: quoteSchema.optional(),
+  /** Sent with "forward": shown with a forwarded label. */
+  forwarded: z.boolean().optional(),
+});
+/** What a client may send. More kinds (image, card, …) join this union later. */
+export const sendableContentSchema = z.discriminatedUnion('kind', [textContentSchema], {
+  error: 'content',
+});
+export type SendableContent = z.infer<typeof sendableContentSchema>;
+
+/**
+ * What a message may hold. Notices are written by the server into the conversation's
+ * seq stream, so every device learns of them by the same sync as of messages:
+ * `revoke` marks an earlier message as revoked; `burn` changes the burn-after-reading
+ * duration; `revoked` is what a revoked message's own content becomes.
+ */
+export const messageContentSchema = z.discriminatedUnion('kind', [
+  textContentSchema,
+  z.object({ kind: z.literal('revoke'), targetSeq: z.number().int().min(1) }),
+  z.object({ kind: z.literal('burn'), seconds: z.number().int().min(0) }),
+  z.object({ kind: z.literal('revoked') }),
+]);
+export type MessageContent = z.infer<typeof messageContentSchema>;
+
+export const messageSchema = z.object({
+  id: z.string(),
+  conversationId: z.string(),
+  seq: z.number().int().min(1),
+  senderId: z.string(),
+  clientMsgId: z.string(),
+  content: messageContentSchema,
+  createdAt: z.number(),
+  revokedAt: z.number().nullable(),
+  /** Burn after reading: when the message disappears for both (null: it does not). */
+  burnAt: z.number().nullable(),
+});
+export type Message = z.infer<typeof messageSchema>;
+
+export const sendMessageBody = z.object({
+  conversationId: conversationIdSchema,
+  clientMsgId: clientMsgIdSchema,
+  content: sendableContentSchema,
+});
+export type SendMessageBody = z.infer<typeof sendMessageBody>;
+
+/**
+ * One page of a conversation's messages the caller may see (after its `minSeq`, not
+ * deleted for them), ascending by seq. `after`: seq > after (catching up). `before`:
+ * the newest `limit` with seq < before (history). Neither: the newest page.
+ */
+export const messagePageQuery = z.object({
+  after: seqSchema.optional(),
+  before: seqSchema.optional(),
+  limit: z.coerce.number().int().min(1).max(PULL_LIMIT_MAX).default(50),
+});
+export type MessagePageQuery = z.infer<typeof messagePageQuery>;
+export const messagePageResult = z.object({
+  messages: z.array(messageSchema),
+  /** More messages lie beyond this page in the direction asked. */
+  hasMore: z.boolean(),
+});
+export type MessagePageResult = z.infer<typeof messagePageResult>;
+
+export const seqParams = z.object({ id: conversationIdSchema, seq: seqSchema });
+export const conversationParams = z.object({ id: conversationIdSchema });
+
+// ---------------------------------------------------------------------------- conversations
+
+export const conversationKindSchema = z.enum(['single', 'group']);
+/** A conversation as one member sees it. */
+export const conversationSchema = z.object({
+  id: z.string(),
+  kind: conversationKindSchema,
+  /** The other person of a single conversation. */
+  peer: userCardSchema.nullable(),
+  maxSeq: z.number().int(),
+  readSeq: z.number().int(),
+  /** Messages up to this seq are cleared for this member. */
+  minSeq: z.number().int(),
+  /** How far the other person of a single conversation has read. */
+  peerReadSeq: z.number().int(),
+  pinned: z.boolean(),
+  muted: z.boolean(),
+  /** Deleted from the chat list; comes back with the next message. */
+  hidden: z.boolean(),
+  burnSeconds: z.number().int(),
+  lastMessage: messageSchema.nullable(),
+  /** Latest activity: the last message, or the member's own change. */
+  updatedAt: z.number(),
+});
+export type Conversation = z.infer<typeof conversationSchema>;
+
+/**
+ * Conversations changed after `since` (0: all), in pages. The client keeps the
+ * returned `syncedAt` and passes it as `since` next time.
+ */
+export const conversationSyncQuery = z.object({
+  since: z.coerce.number().int().min(0).default(0),
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(SYNC_CONVERSATIONS_LIMIT_MAX).default(500),
+});
+export const conversationSyncResult = z.object({
+  conversations: z.array(conversationSchema),
+  nextCursor: z.string().nullable(),
+  syncedAt: z.number(),
+});
+export type ConversationSyncResult = z.infer<typeof conversationSyncResult>;
+
+export const updateConversationBody = z
+  .object({ pinned: z.boolean(), muted: z.boolean(), hidden: z.boolean() })
+  .partial()
+  .strict();
+export type UpdateConversationBody = z.infer<typeof updateConversationBody>;
+export const readBody = z.object({ seq: z.number().int().min(0) });
+export const burnBody = z.object({
+  seconds: z.number().int().refine((s) => (BURN_DURATIONS as readonly number[]).includes(s), {
+    error: 'burn',
+  }),
+});
+
+// ---------------------------------------------------------------------------- user events
+
+/** Per-user changes with no conversation seq of their own, in the user's own seq order. */
+export const userEventDataSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('friendRequest'), request: friendRequestSchema }),
+  z.object({ type: z.literal('friendAdded'), friend: friendSchema }),
+  z.object({ type: z.literal('friendUpdated'), friend: friendSchema }),
+  z.object({ type: z.literal('friendRemoved'), userId: z.string() }),
+  z.object({ type: z.literal('blocked'), user: userCardSchema }),
+  z.object({ type: z.literal('unblocked'), userId: z.string() }),
+  z.object({ type: z.literal('messageHidden'), conversationId: z.string(), seq: z.number() }),
+  z.object({ type: z.literal('conversation'), conversation: conversationSchema }),
+]);
+export type UserEventData = z.infer<typeof userEventDataSchema>;
+export const userEventSchema = z.object({
+  seq: z.number().int().min(1),
+  at: z.number(),
+  data: userEventDataSchema,
+});
+export type UserEvent = z.infer<typeof userEventSchema>;
+export const eventPageQuery = z.object({
+  after: seqSchema.default(0),
+  limit: z.coerce.number().int().min(1).max(PULL_LIMIT_MAX).default(PULL_LIMIT_MAX),
+});
+export const eventPageResult = z.object({
+  events: z.array(userEventSchema),
+  hasMore: z.boolean(),
+  /** The user's newest event seq. */
+  lastSeq: z.number().int(),
+});
+export type EventPageResult = z.infer<typeof eventPageResult>;
+
+// ---------------------------------------------------------------------------- socket
+
+/** Frames a client sends. `rid` pairs a request with its answer. */
+export const clientFrameSchema = z.discriminatedUnion(
+  't',
+  [
+    z.object({ t: z.literal('auth'), token: z.string().min(1).max(200) }),
+    z.object({ t: z.literal('ping') }),
+    z.object({
+      t: z.literal('send'),
+      rid: z.string().min(1).max(64),
+      conversationId: conversationIdSchema,
+      clientMsgId: clientMsgIdSchema,
+      content: sendableContentSchema,
+    }),
+    z.object({
+      t: z.literal('read'),
+      conversationId: conversationIdSchema,
+      seq: z.number().int().min(0),
+    }),
+    z.object({ t: z.literal('typing'), conversationId: conversationIdSchema }),
+  ],
+  { error: 'frame' },
+);
+export type ClientFrame = z.infer<typeof clientFrameSchema>;
+
+const frameError = z.object({
+  code: z.string(),
+  message: z.string(),
+  params: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+});
+
+/** Frames the server sends. Pushes are hints: sync is the truth. */
+export const serverFrameSchema = z.discriminatedUnion('t', [
+  z.object({ t: z.literal('hello'), userId: z.string(), sessionId: z.string(), now: z.number() }),
+  z.object({ t: z.literal('pong'), now: z.number() }),
+  z.object({ t: z.literal('ack'), rid: z.string(), message: messageSchema }),
+  z.object({ t: z.literal('error'), rid: z.string().nullable(), error: frameError }),
+  /** A new message (or notice) in one of the user's conversations, own sends included. */
+  z.object({ t: z.literal('message'), message: messageSchema }),
+  /** A new event in the user's stream. */
+  z.object({ t: z.literal('event'), event: userEventSchema }),
+  z.object({ t: z.literal('typing'), conversationId: z.string(), userId: z.string() }),
+  /** The other person of a single conversation read up to `seq`. */
+  z.object({
+    t: z.literal('read'),
+    conversationId: z.string(),
+    userId: z.string(),
+    seq: z.number(),
+  }),
+]);
+export type ServerFrame = z.infer<typeof serverFrameSchema>;
