@@ -132,10 +132,7 @@ export const friendRequestListResult = z.object({
 });
 export type FriendRequestListResult = z.infer<typeof friendRequestListResult>;
 
-export const greetingSchema = z
-  .string()
-  .trim()
-  .max(GREETING_MAX_LENGTH, { error: 'greeting' });
+export const greetingSchema = z.string().trim().max(GREETING_MAX_LENGTH, { error: 'greeting' });
 export const sendFriendRequestBody = z.object({
   userId: userIdSchema,
   greeting: greetingSchema.optional(),
@@ -293,9 +290,12 @@ export const updateConversationBody = z
 export type UpdateConversationBody = z.infer<typeof updateConversationBody>;
 export const readBody = z.object({ seq: z.number().int().min(0) });
 export const burnBody = z.object({
-  seconds: z.number().int().refine((s) => (BURN_DURATIONS as readonly number[]).includes(s), {
-    error: 'burn',
-  }),
+  seconds: z
+    .number()
+    .int()
+    .refine((s) => (BURN_DURATIONS as readonly number[]).includes(s), {
+      error: 'burn',
+    }),
 });
 
 // ---------------------------------------------------------------------------- user events

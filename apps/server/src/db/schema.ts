@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { Generated, Insertable, Kysely, Selectable, Updateable } from 'kysely';
 
 /**
  * Table types, kept beside the migrations that create them. Times are epoch milliseconds;
@@ -29,6 +29,10 @@ export interface UsersTable {
   login_locked_until: number | null;
   created_at: number;
   updated_at: number;
+  /** 1 for the product's own accounts, which only operators post as. */
+  official: Generated<number>;
+  /** The newest seq of the user's event stream (user_events). */
+  event_seq: Generated<number>;
 }
 
 export interface SessionsTable {
@@ -59,10 +63,99 @@ export interface VerificationCodesTable {
   ticket_expires_at: number | null;
 }
 
+export interface FriendRequestsTable {
+  id: string;
+  from_user_id: string;
+  to_user_id: string;
+  greeting: string;
+  /** pending, agreed, rejected or added (protocol friendRequestStatusSchema). */
+  status: string;
+  created_at: number;
+  updated_at: number;
+  handled_at: number | null;
+}
+
+/** One row per side of a friendship, so each side keeps its own remark. */
+export interface FriendshipsTable {
+  user_id: string;
+  friend_id: string;
+  remark: string | null;
+  created_at: number;
+}
+
+export interface BlocksTable {
+  user_id: string;
+  blocked_id: string;
+  created_at: number;
+}
+
+export interface ConversationsTable {
+  /** si_<a>_<b> (ids sorted) or sg_<groupId>. */
+  id: string;
+  kind: string;
+  /** The seq of the newest message; the next message takes max_seq + 1. */
+  max_seq: Generated<number>;
+  burn_seconds: Generated<number>;
+  created_at: number;
+  /** Latest activity (the last message or a conversation-wide change). */
+  updated_at: number;
+}
+
+export interface ConversationMembersTable {
+  conversation_id: string;
+  user_id: string;
+  read_seq: Generated<number>;
+  /** Messages up to min_seq are cleared for this member (or precede their joining). */
+  min_seq: Generated<number>;
+  pinned: Generated<number>;
+  muted: Generated<number>;
+  /** Deleted from the chat list until the next message. */
+  hidden: Generated<number>;
+  joined_at: number;
+  updated_at: number;
+}
+
+export interface MessagesTable {
+  id: string;
+  conversation_id: string;
+  seq: number;
+  sender_id: string;
+  client_msg_id: string;
+  /** JSON of the protocol's messageContentSchema. */
+  content: string;
+  created_at: number;
+  revoked_at: number | null;
+  burn_at: number | null;
+}
+
+/** Messages a member deleted for themselves. */
+export interface MessageHidesTable {
+  user_id: string;
+  conversation_id: string;
+  seq: number;
+  created_at: number;
+}
+
+export interface UserEventsTable {
+  user_id: string;
+  seq: number;
+  /** JSON of the protocol's userEventDataSchema. */
+  data: string;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   verification_codes: VerificationCodesTable;
+  friend_requests: FriendRequestsTable;
+  friendships: FriendshipsTable;
+  blocks: BlocksTable;
+  conversations: ConversationsTable;
+  conversation_members: ConversationMembersTable;
+  messages: MessagesTable;
+  message_hides: MessageHidesTable;
+  user_events: UserEventsTable;
 }
 
 /** The database or a transaction on it: repos take either. */
@@ -73,3 +166,8 @@ export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type CodeRow = Selectable<VerificationCodesTable>;
+export type FriendRequestRow = Selectable<FriendRequestsTable>;
+export type FriendshipRow = Selectable<FriendshipsTable>;
+export type ConversationRow = Selectable<ConversationsTable>;
+export type MemberRow = Selectable<ConversationMembersTable>;
+export type MessageRow = Selectable<MessagesTable>;

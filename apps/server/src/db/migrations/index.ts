@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely';
 import * as m0001 from './0001-initial.js';
+import * as m0002 from './0002-contacts-messaging.js';
 
 /**
  * Every migration in order. A static list rather than a folder scan, so the compiled
@@ -7,4 +8,5 @@ import * as m0001 from './0001-initial.js';
  */
 export const migrations: Record<string, Migration> = {
   '0001-initial': m0001,
+  '0002-contacts-messaging': m0002,
 };

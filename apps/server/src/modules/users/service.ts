@@ -130,6 +130,8 @@ export class UserService {
       login_locked_until: null,
       created_at: now,
       updated_at: now,
+      official: 0,
+      event_seq: 0,
     };
     try {
       await repo.insert(user);
