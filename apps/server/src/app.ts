@@ -14,6 +14,7 @@ import type { App } from './http/types.js';
 import { webRoutes } from './http/web.js';
 import { authRoutes, sessionRoutes } from './modules/auth/routes.js';
 import { devApiRoutes, devPageRoutes } from './modules/dev/routes.js';
+import { eventRoutes } from './modules/events/routes.js';
 import { fileRoutes } from './modules/files/routes.js';
 import { metaRoutes } from './modules/meta/routes.js';
 import { userRoutes } from './modules/users/routes.js';
@@ -56,6 +57,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
         secured.addHook('onRequest', requireSession(ctx.services.sessions));
         sessionRoutes(secured, ctx);
         await userRoutes(secured, ctx);
+        eventRoutes(secured, ctx);
       });
     },
     { prefix: '/api/v1' },

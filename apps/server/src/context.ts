@@ -8,6 +8,7 @@ import { PasswordHasher, type PasswordHashingOptions } from './lib/passwords.js'
 import { CodeRepo, SessionRepo } from './modules/auth/repo.js';
 import { AuthService } from './modules/auth/service.js';
 import { CodeService } from './modules/auth/codes.js';
+import { EventService } from './modules/events/service.js';
 import { SessionService } from './modules/auth/sessions.js';
 import { FileStore } from './modules/files/store.js';
 import { DevOutbox } from './modules/notify/outbox.js';
@@ -20,6 +21,7 @@ import {
 import { NotifyService } from './modules/notify/service.js';
 import { UserRepo } from './modules/users/repo.js';
 import { UserService } from './modules/users/service.js';
+import { silentHub, type Hub } from './realtime/hub.js';
 
 /** Everything the server runs on, built once at start (tests build their own). */
 export interface AppContext {
@@ -29,6 +31,8 @@ export interface AppContext {
   db: Db;
   dialect: Dialect;
   files: FileStore;
+  /** Frames to users' open sockets. */
+  hub: Hub;
   /** Codes that had no provider; null in production. */
   outbox: DevOutbox | null;
   services: {
@@ -37,6 +41,7 @@ export interface AppContext {
     codes: CodeService;
     users: UserService;
     auth: AuthService;
+    events: EventService;
   };
   /** Brings the database schema up to date. */
   migrate(): Promise<void>;
@@ -103,6 +108,8 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
   const users = new UserService({ db, repo: new UserRepo(db), sessions, files, passwords, clock });
   const codes = new CodeService({ db, repo: new CodeRepo(db), users, notify, clock, logger });
   const auth = new AuthService({ db, users, sessions, codes, passwords });
+  const hub: Hub = silentHub;
+  const events = new EventService({ db, clock, hub });
 
   return {
     config,
@@ -111,8 +118,9 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
     db,
     dialect,
     files,
+    hub,
     outbox,
-    services: { notify, sessions, codes, users, auth },
+    services: { notify, sessions, codes, users, auth, events },
     migrate: () => migrateToLatest(db),
     close: () => db.destroy(),
   };

@@ -120,8 +120,12 @@ const JSON_ROUTES: JsonRoute[] = [
   },
 ];
 
-/** Every route that needs a session, with a request that would succeed if signed in. */
-const PROTECTED: { method: Method; url: string; body?: unknown }[] = [
+/**
+ * Every route that needs a session, with a request that would succeed if signed in.
+ * `route` is its OpenAPI path where the URL alone does not say it (parameters other
+ * than a trailing `/abc` id, which stands for `/:id`).
+ */
+const PROTECTED: { method: Method; url: string; body?: unknown; route?: string }[] = [
   { method: 'POST', url: '/api/v1/auth/logout' },
   { method: 'GET', url: '/api/v1/sessions' },
   { method: 'DELETE', url: '/api/v1/sessions/abc' },
@@ -136,6 +140,7 @@ const PROTECTED: { method: Method; url: string; body?: unknown }[] = [
   },
   { method: 'GET', url: '/api/v1/me/settings' },
   { method: 'PATCH', url: '/api/v1/me/settings', body: { vibration: false } },
+  { method: 'GET', url: '/api/v1/sync/events?after=0' },
 ];
 
 /** Every route open without a session. */
@@ -195,7 +200,9 @@ describe.each(dialects)('HTTP behaviour on $dialect', ({ dialect }) => {
         operation,
       })),
     );
-    const secured = PROTECTED.map((r) => `${r.method} ${r.url.replace(/\/abc$/, '/:id')}`);
+    const secured = PROTECTED.map(
+      (r) => `${r.method} ${r.route ?? r.url.replace(/\?.*$/, '').replace(/\/abc$/, '/:id')}`,
+    );
     expect(operations.map((o) => o.route).sort()).toEqual([...PUBLIC, ...secured].sort());
     for (const { route, operation } of operations) {
       expect(Boolean(operation.security), route).toBe(secured.includes(route));

@@ -1,0 +1,21 @@
+import { eventPageQuery, eventPageResult } from '@teltlk/protocol';
+import type { AppContext } from '../../context.js';
+import { authOf } from '../../http/auth.js';
+import type { App } from '../../http/types.js';
+
+/** The caller's event stream, for catching up after `after` (behind `requireSession`). */
+export function eventRoutes(app: App, { services: { events } }: AppContext): void {
+  app.get(
+    '/sync/events',
+    {
+      schema: {
+        tags: ['sync'],
+        summary: "The caller's events after a seq",
+        security: [{ bearer: [] }],
+        querystring: eventPageQuery,
+        response: { 200: eventPageResult },
+      },
+    },
+    (request) => events.page(authOf(request).userId, request.query.after, request.query.limit),
+  );
+}
