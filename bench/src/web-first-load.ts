@@ -17,7 +17,12 @@ export interface FirstLoad {
  */
 export async function measureFirstLoad(distDir: string): Promise<FirstLoad> {
   const html = await readFile(join(distDir, 'index.html'), 'utf8');
-  const queue = [...html.matchAll(/(?:src|href)="\/?(assets\/[^"]+\.js)"/g)].map((m) => m[1]!);
+  // The app is built with a relative base, so its links read "./assets/…".
+  const queue = [...html.matchAll(/(?:src|href)="(?:\.?\/)?(assets\/[^"]+\.js)"/g)].map(
+    (m) => m[1]!,
+  );
+  // An empty list would report a perfect score for a page that cannot run.
+  if (queue.length === 0) throw new Error('index.html names no script under assets/');
   const seen = new Set<string>();
   const files: FirstLoad['files'] = [];
   while (queue.length > 0) {
