@@ -1,19 +1,126 @@
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { benchDm, DM_DEFAULTS, type DmOptions } from './dm-throughput.js';
+import {
+  benchIdle,
+  IDLE_DEFAULTS,
+  openFileLimit,
+  maxIdleSockets,
+  type IdleOptions,
+} from './idle-memory.js';
+import { fixed } from './stats.js';
 import { FIRST_LOAD_BUDGET_BYTES, measureFirstLoad } from './web-first-load.js';
 
 /**
  * Runs the benchmarks and prints one `RESULT` line each. Baselines are measured in the
  * same run (PERFORMANCE.md); ratios are what to compare between runs.
+ *
+ * Flags, after a build: `npm run bench -w @teltlk/bench -- --only=dm --seconds=5`
+ *   --only=web,dm,idle   which benchmarks (default: all)
+ *   --clients=32 --seconds=2 --warmup=0.5 --repeats=3 --window=8   messaging load
+ *   --sockets=10000 --idle-users=10 --settle=2 --idle-repeats=1     idle sockets
  */
-const distDir = fileURLToPath(new URL('../../apps/web/dist', import.meta.url));
+const BENCHMARKS = ['web', 'dm', 'idle'] as const;
+type Benchmark = (typeof BENCHMARKS)[number];
 
-console.log(`cores=${cpus().length} node=${process.version}`);
+const flags = new Map<string, string>();
+for (const arg of process.argv.slice(2)) {
+  const match = /^--([a-z-]+)=(.*)$/.exec(arg);
+  if (!match) throw new Error(`unknown argument ${arg} (flags look like --name=value)`);
+  flags.set(match[1]!, match[2]!);
+}
 
-const firstLoad = await measureFirstLoad(distDir);
-for (const file of firstLoad.files)
-  console.log(`  ${file.name} ${(file.gzipBytes / 1024).toFixed(1)} KB gz`);
-const kb = firstLoad.gzipBytes / 1024;
-console.log(
-  `RESULT web-first-load ratio=${(firstLoad.gzipBytes / FIRST_LOAD_BUDGET_BYTES).toFixed(3)} gzip_kb=${kb.toFixed(1)} budget_kb=${FIRST_LOAD_BUDGET_BYTES / 1024}`,
-);
+/** Counts are whole numbers; durations (`seconds`) may have decimals. */
+function numberFlag(name: string, fallback: number, kind: 'count' | 'seconds' = 'count'): number {
+  const raw = flags.get(name);
+  flags.delete(name);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0 || (kind === 'count' && !Number.isInteger(value)))
+    throw new Error(`--${name} must be a positive ${kind === 'count' ? 'whole number' : 'number'}`);
+  return value;
+}
+
+const only = (flags.get('only') ?? BENCHMARKS.join(',')).split(',') as Benchmark[];
+flags.delete('only');
+for (const name of only)
+  if (!BENCHMARKS.includes(name)) throw new Error(`--only: unknown benchmark ${name}`);
+
+const dmOptions: DmOptions = {
+  clients: numberFlag('clients', DM_DEFAULTS.clients),
+  seconds: numberFlag('seconds', DM_DEFAULTS.seconds, 'seconds'),
+  warmupSeconds: numberFlag('warmup', DM_DEFAULTS.warmupSeconds, 'seconds'),
+  repeats: numberFlag('repeats', DM_DEFAULTS.repeats),
+  window: numberFlag('window', DM_DEFAULTS.window),
+};
+const socketLimit = maxIdleSockets();
+const socketsFlag = flags.has('sockets');
+const idleOptions: IdleOptions = {
+  sockets: numberFlag('sockets', Math.min(IDLE_DEFAULTS.sockets, socketLimit)),
+  users: numberFlag('idle-users', IDLE_DEFAULTS.users),
+  settleSeconds: numberFlag('settle', IDLE_DEFAULTS.settleSeconds, 'seconds'),
+  repeats: numberFlag('idle-repeats', IDLE_DEFAULTS.repeats),
+};
+if (flags.size > 0) throw new Error(`unknown flag --${[...flags.keys()][0]}`);
+
+console.log(`cores=${cpus().length} node=${process.version} open_files=${openFileLimit()}`);
+let failed = false;
+
+if (only.includes('web')) {
+  const distDir = fileURLToPath(new URL('../../apps/web/dist', import.meta.url));
+  const firstLoad = await measureFirstLoad(distDir);
+  for (const file of firstLoad.files)
+    console.log(`  ${file.name} ${(file.gzipBytes / 1024).toFixed(1)} KB gz`);
+  const kb = firstLoad.gzipBytes / 1024;
+  console.log(
+    `RESULT web-first-load ratio=${(firstLoad.gzipBytes / FIRST_LOAD_BUDGET_BYTES).toFixed(3)} gzip_kb=${kb.toFixed(1)} budget_kb=${FIRST_LOAD_BUDGET_BYTES / 1024}`,
+  );
+}
+
+if (only.includes('dm')) {
+  console.log(
+    `dm-throughput: ${dmOptions.clients} clients in pairs, window ${dmOptions.window}, ` +
+      `${dmOptions.repeats} x ${dmOptions.seconds} s per load and target`,
+  );
+  try {
+    const dm = await benchDm(dmOptions);
+    console.log(
+      `  teltlk ${fixed(dm.msgsPerS, 0)} msgs/s, ws ${fixed(dm.wsMsgsPerS, 0)} msgs/s (medians); ` +
+        `at ${dm.pacedRate} msgs/s: teltlk p50=${fixed(dm.p50, 2)}ms p99=${fixed(dm.p99, 2)}ms, ` +
+        `ws p50=${fixed(dm.wsP50, 2)}ms p99=${fixed(dm.wsP99, 2)}ms, p99 ratio ${fixed(dm.p99 / dm.wsP99, 2)}`,
+    );
+    console.log(
+      `RESULT dm-throughput ratio=${fixed(dm.ratio, 3)} msgs_per_s=${fixed(dm.msgsPerS, 0)} p99_ms=${fixed(dm.p99, 2)} ws_p99_ms=${fixed(dm.wsP99, 2)}`,
+    );
+  } catch (error) {
+    failed = true;
+    console.error(`dm-throughput failed: ${(error as Error).message}`);
+  }
+}
+
+if (only.includes('idle')) {
+  const raise = `raise the open-file limit first, e.g. \`ulimit -n 65536\``;
+  if (!socketsFlag && idleOptions.sockets < IDLE_DEFAULTS.sockets)
+    console.log(
+      `  the open-file limit allows ${Math.max(0, idleOptions.sockets)} sockets; for ${IDLE_DEFAULTS.sockets}, ${raise}`,
+    );
+  console.log(
+    `idle-memory: ${idleOptions.sockets} authenticated idle sockets over ${idleOptions.users} accounts`,
+  );
+  try {
+    if (idleOptions.sockets < 1 || idleOptions.sockets > socketLimit)
+      throw new Error(`${idleOptions.sockets} sockets do not fit the open-file limit: ${raise}`);
+    const idle = await benchIdle(idleOptions);
+    console.log(
+      `  teltlk ${fixed(idle.kbPerSocket, 2)} KB, ws ${fixed(idle.wsKbPerSocket, 2)} KB per socket`,
+    );
+    console.log(
+      `RESULT idle-memory ratio=${fixed(idle.ratio, 3)} kb_per_socket=${fixed(idle.kbPerSocket, 2)}`,
+    );
+  } catch (error) {
+    failed = true;
+    console.error(`idle-memory failed: ${(error as Error).message}`);
+  }
+}
+
+if (failed) process.exitCode = 1;

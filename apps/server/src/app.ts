@@ -13,11 +13,14 @@ import { securityHeaders } from './http/security.js';
 import type { App } from './http/types.js';
 import { webRoutes } from './http/web.js';
 import { authRoutes, sessionRoutes } from './modules/auth/routes.js';
+import { contactRoutes } from './modules/contacts/routes.js';
 import { devApiRoutes, devPageRoutes } from './modules/dev/routes.js';
 import { eventRoutes } from './modules/events/routes.js';
 import { fileRoutes } from './modules/files/routes.js';
+import { messageRoutes } from './modules/messages/routes.js';
 import { metaRoutes } from './modules/meta/routes.js';
 import { userRoutes } from './modules/users/routes.js';
+import { gatewayRoutes } from './realtime/gateway.js';
 
 /** The HTTP application over a built context; the caller listens (or injects, in tests). */
 export async function buildApp(ctx: AppContext): Promise<App> {
@@ -58,12 +61,16 @@ export async function buildApp(ctx: AppContext): Promise<App> {
         sessionRoutes(secured, ctx);
         await userRoutes(secured, ctx);
         eventRoutes(secured, ctx);
+        contactRoutes(secured, ctx);
+        messageRoutes(secured, ctx);
       });
     },
     { prefix: '/api/v1' },
   );
 
   if (ctx.outbox) devPageRoutes(app, ctx.outbox);
+  // The socket authenticates by its first frame, not by a header, so it sits outside the API.
+  await gatewayRoutes(app, ctx);
   await fileRoutes(app, ctx.files);
   await webRoutes(app, ctx.config.webDistDir);
   return app;

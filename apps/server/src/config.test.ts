@@ -34,6 +34,7 @@ describe('loadConfig', () => {
       SMS_WEBHOOK_URL: 'https://sms.example.com/send',
       WEB_DIST_DIR: '/srv/web',
       TRUST_PROXY: 'true',
+      REDIS_URL: 'redis://cache:6379',
     });
     expect(config).toEqual({
       port: 8080,
@@ -47,6 +48,7 @@ describe('loadConfig', () => {
       smsWebhookUrl: 'https://sms.example.com/send',
       webDistDir: '/srv/web',
       trustProxy: true,
+      redisUrl: 'redis://cache:6379',
     });
   });
 

@@ -44,6 +44,8 @@ const envSchema = z.object({
   WEB_DIST_DIR: z.string().min(1).default(DEFAULT_WEB_DIST_DIR),
   /** `true` when behind a reverse proxy, so client addresses come from X-Forwarded-For. */
   TRUST_PROXY: booleanFlag.default(false),
+  /** Unset: one node, in-process fan-out. `redis://` or `rediss://`: nodes share pushes over Redis pub/sub. */
+  REDIS_URL: urlWithScheme(['redis', 'rediss']).optional(),
 });
 
 /** Every environment variable the server reads (the README's configuration table lists them). */
@@ -62,6 +64,8 @@ export interface Config {
   smsWebhookUrl: string | null;
   webDistDir: string;
   trustProxy: boolean;
+  /** Redis for the cross-node bus, or null for one node with an in-process bus. */
+  redisUrl: string | null;
 }
 
 export class ConfigError extends Error {
@@ -92,5 +96,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smsWebhookUrl: e.SMS_WEBHOOK_URL ?? null,
     webDistDir: resolve(process.cwd(), e.WEB_DIST_DIR),
     trustProxy: e.TRUST_PROXY,
+    redisUrl: e.REDIS_URL ?? null,
   };
 }

@@ -8,7 +8,11 @@ import { PasswordHasher, type PasswordHashingOptions } from './lib/passwords.js'
 import { CodeRepo, SessionRepo } from './modules/auth/repo.js';
 import { AuthService } from './modules/auth/service.js';
 import { CodeService } from './modules/auth/codes.js';
+import { ContactRepo } from './modules/contacts/repo.js';
+import { ContactService } from './modules/contacts/service.js';
 import { EventService } from './modules/events/service.js';
+import { MessageRepo } from './modules/messages/repo.js';
+import { MessageService } from './modules/messages/service.js';
 import { SessionService } from './modules/auth/sessions.js';
 import { FileStore } from './modules/files/store.js';
 import { DevOutbox } from './modules/notify/outbox.js';
@@ -21,7 +25,9 @@ import {
 import { NotifyService } from './modules/notify/service.js';
 import { UserRepo } from './modules/users/repo.js';
 import { UserService } from './modules/users/service.js';
-import { silentHub, type Hub } from './realtime/hub.js';
+import { createBus, type Bus } from './realtime/bus.js';
+import { DEFAULT_SOCKET_TIMINGS, type SocketTimings } from './realtime/gateway.js';
+import { NodeHub } from './realtime/node-hub.js';
 
 /** Everything the server runs on, built once at start (tests build their own). */
 export interface AppContext {
@@ -31,8 +37,11 @@ export interface AppContext {
   db: Db;
   dialect: Dialect;
   files: FileStore;
-  /** Frames to users' open sockets. */
-  hub: Hub;
+  /** Frames to users' open sockets: this node's, and through the bus every other node's. */
+  hub: NodeHub;
+  /** Between server nodes: in-process, or Redis pub/sub when REDIS_URL is set. */
+  bus: Bus;
+  socketTimings: SocketTimings;
   /** Codes that had no provider; null in production. */
   outbox: DevOutbox | null;
   services: {
@@ -42,10 +51,12 @@ export interface AppContext {
     users: UserService;
     auth: AuthService;
     events: EventService;
+    contacts: ContactService;
+    messages: MessageService;
   };
   /** Brings the database schema up to date. */
   migrate(): Promise<void>;
-  /** Closes the database; the HTTP server is closed by its owner first. */
+  /** Closes the bus and the database; the HTTP server is closed by its owner first. */
   close(): Promise<void>;
 }
 
@@ -57,6 +68,10 @@ export interface ContextOverrides {
   email?: EmailProvider | null;
   sms?: SmsProvider | null;
   passwordHashing?: PasswordHashingOptions;
+  /** Shorter socket timers. */
+  socketTimings?: Partial<SocketTimings>;
+  /** A bus shared with other in-process nodes. */
+  bus?: Bus;
 }
 
 /** Keys whose values never reach the log, wherever they appear. */
@@ -108,8 +123,20 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
   const users = new UserService({ db, repo: new UserRepo(db), sessions, files, passwords, clock });
   const codes = new CodeService({ db, repo: new CodeRepo(db), users, notify, clock, logger });
   const auth = new AuthService({ db, users, sessions, codes, passwords });
-  const hub: Hub = silentHub;
+  const bus = overrides.bus ?? createBus(config.redisUrl, logger);
+  const hub = new NodeHub(bus);
+  // A revoked session's sockets are closed wherever they are (kicked offline).
+  sessions.onRevoke((revocation) => hub.kick(revocation));
   const events = new EventService({ db, clock, hub });
+  const contacts = new ContactService({ db, repo: new ContactRepo(db), users, events, clock });
+  const messages = new MessageService({
+    db,
+    repo: new MessageRepo(db),
+    clock,
+    hub,
+    events,
+    contacts,
+  });
 
   return {
     config,
@@ -119,9 +146,14 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
     dialect,
     files,
     hub,
+    bus,
+    socketTimings: { ...DEFAULT_SOCKET_TIMINGS, ...overrides.socketTimings },
     outbox,
-    services: { notify, sessions, codes, users, auth, events },
+    services: { notify, sessions, codes, users, auth, events, contacts, messages },
     migrate: () => migrateToLatest(db),
-    close: () => db.destroy(),
+    close: async () => {
+      await bus.close();
+      await db.destroy();
+    },
   };
 }

@@ -1,7 +1,7 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createContext } from './context.js';
-import { HOUR } from './lib/clock.js';
+import { HOUR, MINUTE } from './lib/clock.js';
 
 /** Gives in-flight requests this long to finish on shutdown before exiting anyway. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -32,6 +32,13 @@ async function main(): Promise<void> {
     );
   }, HOUR);
   housekeeping.unref();
+  // Burnt messages are already left out of every read; this only reclaims their rows.
+  const burning = setInterval(() => {
+    ctx.services.messages
+      .purgeBurnt()
+      .catch((error: unknown) => ctx.logger.warn({ err: error }, 'burnt message cleanup failed'));
+  }, MINUTE);
+  burning.unref();
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
@@ -39,10 +46,12 @@ async function main(): Promise<void> {
     stopping = true;
     ctx.logger.info({ signal }, 'shutting down');
     clearInterval(housekeeping);
+    clearInterval(burning);
     setTimeout(() => {
       ctx.logger.error('shutdown took too long, exiting');
       process.exit(1);
     }, SHUTDOWN_GRACE_MS).unref();
+    // Closing the app closes its sockets (1001, going away); ctx.close then the bus and database.
     app
       .close()
       .then(() => ctx.close())

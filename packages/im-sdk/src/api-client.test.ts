@@ -112,3 +112,91 @@ describe('ApiClient', () => {
     await expect(client.me()).rejects.toMatchObject({ code: 'TIMEOUT' });
   });
 });
+
+describe('ApiClient contacts', () => {
+  const card = {
+    id: 'u2',
+    teltlkId: 'grace1906',
+    nickname: 'Grace',
+    avatarUrl: null,
+    country: 'US',
+    motherTongue: 'en',
+    official: false,
+  };
+
+  it('searches with an encoded query and unwraps the profile', async () => {
+    const profile = { ...card, relation: 'none', remark: null, blocked: false };
+    const fetch = vi.fn((_url: string | URL | Request, _init?: RequestInit) =>
+      Promise.resolve(jsonResponse(200, { user: profile })),
+    );
+    const client = new ApiClient({ getToken: () => 'tok', fetch });
+    await expect(client.searchUser('+44 20&x')).resolves.toEqual(profile);
+    expect(fetch.mock.calls[0]![0]).toBe('/api/v1/users/search?q=%2B44+20%26x');
+  });
+
+  it('reports USER_NOT_FOUND when nobody matches', async () => {
+    const fetch = vi.fn(() =>
+      Promise.resolve(jsonResponse(404, { error: { code: 'USER_NOT_FOUND', message: 'x' } })),
+    );
+    const client = new ApiClient({ getToken: () => 'tok', fetch });
+    await expect(client.searchUser('nobody1234')).rejects.toMatchObject({
+      code: 'USER_NOT_FOUND',
+      status: 404,
+    });
+  });
+
+  it('sends a friend request and parses the answer with the contract', async () => {
+    const request = {
+      id: 'r1',
+      from: { ...card, id: 'u1', nickname: 'Ada' },
+      to: card,
+      greeting: 'Hi',
+      status: 'pending',
+      createdAt: 5,
+      handledAt: null,
+    };
+    const fetch = vi.fn((_url: string | URL | Request, _init?: RequestInit) =>
+      Promise.resolve(jsonResponse(200, request)),
+    );
+    const client = new ApiClient({ getToken: () => 'tok', fetch });
+    await expect(client.sendFriendRequest({ userId: 'u2', greeting: 'Hi' })).resolves.toEqual(
+      request,
+    );
+    const [url, init] = fetch.mock.calls[0]!;
+    expect(url).toBe('/api/v1/friend-requests');
+    expect(init?.method).toBe('POST');
+    expect(JSON.parse(init?.body as string)).toEqual({ userId: 'u2', greeting: 'Hi' });
+
+    await client.acceptFriendRequest('r1');
+    expect(fetch.mock.calls[1]![0]).toBe('/api/v1/friend-requests/r1/accept');
+  });
+
+  it('rejects an answer that breaks the contract', async () => {
+    const fetch = vi.fn(() => Promise.resolve(jsonResponse(200, { friends: [{ user: card }] })));
+    const client = new ApiClient({ getToken: () => 'tok', fetch });
+    await expect(client.friends()).rejects.toThrow();
+  });
+
+  it('uses PATCH, PUT and DELETE for remarks, blocks and deletions', async () => {
+    const fetch = vi.fn((_url: string | URL | Request, init?: RequestInit) =>
+      Promise.resolve(
+        init?.method === 'PATCH'
+          ? jsonResponse(200, { user: card, remark: 'G', since: 1 })
+          : new Response(null, { status: 204 }),
+      ),
+    );
+    const client = new ApiClient({ getToken: () => 'tok', fetch });
+    await expect(client.updateFriend('u2', { remark: 'G' })).resolves.toMatchObject({
+      remark: 'G',
+    });
+    await client.block('u2');
+    await client.unblock('u2');
+    await client.deleteFriend('u2');
+    expect(fetch.mock.calls.map(([url, init]) => `${init?.method} ${url as string}`)).toEqual([
+      'PATCH /api/v1/friends/u2',
+      'PUT /api/v1/blocks/u2',
+      'DELETE /api/v1/blocks/u2',
+      'DELETE /api/v1/friends/u2',
+    ]);
+  });
+});

@@ -1,5 +1,22 @@
 import {
   authResult,
+  blockListResult,
+  friendListResult,
+  friendRequestListResult,
+  friendRequestSchema,
+  friendSchema,
+  officialListResult,
+  userProfileSchema,
+  userSearchResult,
+  type BlockListResult,
+  type Friend,
+  type FriendListResult,
+  type FriendRequest,
+  type FriendRequestListResult,
+  type OfficialListResult,
+  type SendFriendRequestBody,
+  type UpdateFriendBody,
+  type UserProfile,
   countryListResult,
   ERRORS,
   formatMessage,
@@ -31,6 +48,20 @@ import {
   type UpdateSettingsBody,
   type VerifyCodeBody,
   type VerifyCodeResult,
+} from '@teltlk/protocol';
+import {
+  conversationSchema,
+  conversationSyncResult,
+  eventPageResult,
+  messagePageResult,
+  messageSchema,
+  type Conversation,
+  type ConversationSyncResult,
+  type EventPageResult,
+  type Message,
+  type MessagePageResult,
+  type SendMessageBody,
+  type UpdateConversationBody,
 } from '@teltlk/protocol';
 import type { z } from 'zod';
 
@@ -196,4 +227,119 @@ export class ApiClient {
   outbox(): Promise<OutboxResult> {
     return this.request('GET', '/dev/outbox', undefined, outboxResult);
   }
+
+  // Messaging
+  /** Conversations changed after `since` (0: all), one page. */
+  syncConversations(query: {
+    since: number;
+    cursor?: string | null;
+    limit?: number;
+  }): Promise<ConversationSyncResult> {
+    return this.request(
+      'GET',
+      `/sync/conversations?${searchOf(query)}`,
+      undefined,
+      conversationSyncResult,
+    );
+  }
+  /** The caller's user events after a seq, one page. */
+  syncEvents(query: { after: number; limit?: number }): Promise<EventPageResult> {
+    return this.request('GET', `/sync/events?${searchOf(query)}`, undefined, eventPageResult);
+  }
+  /** A page of a conversation's messages: after a seq, before a seq, or the newest. */
+  messages(
+    conversationId: string,
+    query: { after?: number; before?: number; limit?: number } = {},
+  ): Promise<MessagePageResult> {
+    const path = `${conversationPath(conversationId)}/messages?${searchOf(query)}`;
+    return this.request('GET', path, undefined, messagePageResult);
+  }
+  /** The REST form of the socket's `send`; a repeated clientMsgId returns the stored message. */
+  sendMessage(body: SendMessageBody): Promise<Message> {
+    return this.request('POST', '/messages', body, messageSchema);
+  }
+  updateConversation(conversationId: string, body: UpdateConversationBody): Promise<Conversation> {
+    return this.request('PATCH', conversationPath(conversationId), body, conversationSchema);
+  }
+  clearConversation(conversationId: string): Promise<Conversation> {
+    const path = `${conversationPath(conversationId)}/clear`;
+    return this.request('POST', path, undefined, conversationSchema);
+  }
+  /** Sets burn after reading; answers with the `burn` notice. */
+  setBurn(conversationId: string, seconds: number): Promise<Message> {
+    const path = `${conversationPath(conversationId)}/burn`;
+    return this.request('PUT', path, { seconds }, messageSchema);
+  }
+  markRead(conversationId: string, seq: number): Promise<void> {
+    return this.request('POST', `${conversationPath(conversationId)}/read`, { seq });
+  }
+  /** Answers with the `revoke` notice. */
+  revokeMessage(conversationId: string, seq: number): Promise<Message> {
+    const path = `${conversationPath(conversationId)}/messages/${seq}/revoke`;
+    return this.request('POST', path, undefined, messageSchema);
+  }
+  /** Deletes a message for the caller only. */
+  hideMessage(conversationId: string, seq: number): Promise<void> {
+    return this.request('POST', `${conversationPath(conversationId)}/messages/${seq}/hide`);
+  }
+
+  // Contacts
+  /** Finds one user by phone (+E.164), email or Teltlk ID; USER_NOT_FOUND when none. */
+  searchUser(q: string): Promise<UserProfile> {
+    const query = new URLSearchParams({ q }).toString();
+    return this.request('GET', `/users/search?${query}`, undefined, userSearchResult).then(
+      (result) => result.user,
+    );
+  }
+  user(id: string): Promise<UserProfile> {
+    return this.request('GET', `/users/${encodeURIComponent(id)}`, undefined, userProfileSchema);
+  }
+  friendRequests(): Promise<FriendRequestListResult> {
+    return this.request('GET', '/friend-requests', undefined, friendRequestListResult);
+  }
+  sendFriendRequest(body: SendFriendRequestBody): Promise<FriendRequest> {
+    return this.request('POST', '/friend-requests', body, friendRequestSchema);
+  }
+  acceptFriendRequest(id: string): Promise<FriendRequest> {
+    const path = `/friend-requests/${encodeURIComponent(id)}/accept`;
+    return this.request('POST', path, undefined, friendRequestSchema);
+  }
+  rejectFriendRequest(id: string): Promise<FriendRequest> {
+    const path = `/friend-requests/${encodeURIComponent(id)}/reject`;
+    return this.request('POST', path, undefined, friendRequestSchema);
+  }
+  friends(): Promise<FriendListResult> {
+    return this.request('GET', '/friends', undefined, friendListResult);
+  }
+  updateFriend(userId: string, body: UpdateFriendBody): Promise<Friend> {
+    return this.request('PATCH', `/friends/${encodeURIComponent(userId)}`, body, friendSchema);
+  }
+  deleteFriend(userId: string): Promise<void> {
+    return this.request('DELETE', `/friends/${encodeURIComponent(userId)}`);
+  }
+  blocks(): Promise<BlockListResult> {
+    return this.request('GET', '/blocks', undefined, blockListResult);
+  }
+  block(userId: string): Promise<void> {
+    return this.request('PUT', `/blocks/${encodeURIComponent(userId)}`);
+  }
+  unblock(userId: string): Promise<void> {
+    return this.request('DELETE', `/blocks/${encodeURIComponent(userId)}`);
+  }
+  officialAccounts(): Promise<OfficialListResult> {
+    return this.request('GET', '/official-accounts', undefined, officialListResult);
+  }
+}
+
+function conversationPath(conversationId: string): string {
+  return `/conversations/${encodeURIComponent(conversationId)}`;
+}
+
+/** A query string of the defined fields. */
+function searchOf(query: Record<string, string | number | null | undefined>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null) params.set(key, String(value));
+  }
+  return params.toString();
 }

@@ -1,1 +1,12 @@
 export { ApiClient, ApiError, type ApiClientOptions } from './api-client.js';
+export { ImEngine, PAGE_SIZE, type EngineOptions } from './engine.js';
+export type {
+  ConnectionState,
+  ConversationHandle,
+  ConversationSnapshot,
+  ConversationView,
+  EngineEvents,
+  EngineSnapshot,
+  LocalMessage,
+} from './types.js';
+export { newClientMsgId } from './outbox.js';

@@ -126,6 +126,8 @@ export interface MessagesTable {
   created_at: number;
   revoked_at: number | null;
   burn_at: number | null;
+  /** Burn-after-reading duration in force when it was sent (0: it does not burn). */
+  burn_seconds: Generated<number>;
 }
 
 /** Messages a member deleted for themselves. */

@@ -30,6 +30,8 @@ interface JsonRoute {
   emptyIsValid: boolean;
   /** A body with a wrong type in every field. */
   wrongTypes: Record<string, unknown>;
+  /** Its OpenAPI path, where `url` fills in a parameter. */
+  route?: string;
 }
 
 /** Every route that takes a JSON body. A test below checks the list against the OpenAPI document. */
@@ -118,6 +120,53 @@ const JSON_ROUTES: JsonRoute[] = [
       alertSound: [],
     },
   },
+  {
+    method: 'POST',
+    url: '/api/v1/friend-requests',
+    auth: true,
+    emptyIsValid: false,
+    wrongTypes: { userId: 1, greeting: 2 },
+  },
+  {
+    method: 'PATCH',
+    url: '/api/v1/friends/abc',
+    route: '/api/v1/friends/:id',
+    auth: true,
+    emptyIsValid: false,
+    wrongTypes: { remark: 1 },
+  },
+  {
+    method: 'POST',
+    url: '/api/v1/messages',
+    auth: true,
+    emptyIsValid: false,
+    wrongTypes: { conversationId: 1, clientMsgId: 2, content: 'text' },
+  },
+  {
+    // `{}` changes nothing and is refused; the conversation does not exist either.
+    method: 'PATCH',
+    url: '/api/v1/conversations/si_abc_abd',
+    route: '/api/v1/conversations/:id',
+    auth: true,
+    emptyIsValid: false,
+    wrongTypes: { pinned: 'yes', muted: 1, hidden: null },
+  },
+  {
+    method: 'PUT',
+    url: '/api/v1/conversations/si_abc_abd/burn',
+    route: '/api/v1/conversations/:id/burn',
+    auth: true,
+    emptyIsValid: false,
+    wrongTypes: { seconds: 'ten' },
+  },
+  {
+    method: 'POST',
+    url: '/api/v1/conversations/si_abc_abd/read',
+    route: '/api/v1/conversations/:id/read',
+    auth: true,
+    emptyIsValid: false,
+    wrongTypes: { seq: 'last' },
+  },
 ];
 
 /**
@@ -141,6 +190,75 @@ const PROTECTED: { method: Method; url: string; body?: unknown; route?: string }
   { method: 'GET', url: '/api/v1/me/settings' },
   { method: 'PATCH', url: '/api/v1/me/settings', body: { vibration: false } },
   { method: 'GET', url: '/api/v1/sync/events?after=0' },
+  { method: 'GET', url: '/api/v1/users/search?q=someone' },
+  { method: 'GET', url: '/api/v1/users/abc' },
+  { method: 'GET', url: '/api/v1/friend-requests' },
+  { method: 'POST', url: '/api/v1/friend-requests', body: { userId: 'abc', greeting: 'Hi' } },
+  {
+    method: 'POST',
+    url: '/api/v1/friend-requests/abc/accept',
+    route: '/api/v1/friend-requests/:id/accept',
+  },
+  {
+    method: 'POST',
+    url: '/api/v1/friend-requests/abc/reject',
+    route: '/api/v1/friend-requests/:id/reject',
+  },
+  { method: 'GET', url: '/api/v1/friends' },
+  { method: 'PATCH', url: '/api/v1/friends/abc', body: { remark: 'Pal' } },
+  { method: 'DELETE', url: '/api/v1/friends/abc' },
+  { method: 'GET', url: '/api/v1/blocks' },
+  { method: 'PUT', url: '/api/v1/blocks/abc' },
+  { method: 'DELETE', url: '/api/v1/blocks/abc' },
+  { method: 'GET', url: '/api/v1/official-accounts' },
+  { method: 'GET', url: '/api/v1/sync/conversations?since=0' },
+  {
+    method: 'GET',
+    url: '/api/v1/conversations/si_abc_abd/messages?after=0',
+    route: '/api/v1/conversations/:id/messages',
+  },
+  {
+    method: 'POST',
+    url: '/api/v1/messages',
+    body: {
+      conversationId: 'si_abc_abd',
+      clientMsgId: 'abcdefgh',
+      content: { kind: 'text', text: 'Hi' },
+    },
+  },
+  {
+    method: 'PATCH',
+    url: '/api/v1/conversations/si_abc_abd',
+    body: { pinned: true },
+    route: '/api/v1/conversations/:id',
+  },
+  {
+    method: 'POST',
+    url: '/api/v1/conversations/si_abc_abd/clear',
+    route: '/api/v1/conversations/:id/clear',
+  },
+  {
+    method: 'PUT',
+    url: '/api/v1/conversations/si_abc_abd/burn',
+    body: { seconds: 10 },
+    route: '/api/v1/conversations/:id/burn',
+  },
+  {
+    method: 'POST',
+    url: '/api/v1/conversations/si_abc_abd/read',
+    body: { seq: 1 },
+    route: '/api/v1/conversations/:id/read',
+  },
+  {
+    method: 'POST',
+    url: '/api/v1/conversations/si_abc_abd/messages/1/revoke',
+    route: '/api/v1/conversations/:id/messages/:seq/revoke',
+  },
+  {
+    method: 'POST',
+    url: '/api/v1/conversations/si_abc_abd/messages/1/hide',
+    route: '/api/v1/conversations/:id/messages/:seq/hide',
+  },
 ];
 
 /** Every route open without a session. */
@@ -148,7 +266,9 @@ const PUBLIC = [
   'GET /healthz',
   'GET /api/v1/meta/countries',
   'GET /api/v1/dev/outbox',
-  ...JSON_ROUTES.filter((route) => !route.auth).map((route) => `${route.method} ${route.url}`),
+  ...JSON_ROUTES.filter((route) => !route.auth).map(
+    (route) => `${route.method} ${route.route ?? route.url}`,
+  ),
 ];
 
 describe.each(dialects)('HTTP behaviour on $dialect', ({ dialect }) => {
@@ -210,7 +330,9 @@ describe.each(dialects)('HTTP behaviour on $dialect', ({ dialect }) => {
     const withJson = operations
       .filter((o) => o.operation.requestBody?.content['application/json'])
       .map((o) => o.route);
-    expect(withJson.sort()).toEqual(JSON_ROUTES.map((r) => `${r.method} ${r.url}`).sort());
+    expect(withJson.sort()).toEqual(
+      JSON_ROUTES.map((r) => `${r.method} ${r.route ?? r.url}`).sort(),
+    );
   });
 
   it('serves the API docs UI', async () => {

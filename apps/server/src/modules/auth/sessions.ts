@@ -17,6 +17,13 @@ export interface ClientInfo {
   userAgent: string | null;
 }
 
+/** Sessions that were just revoked: one of a user's, or all of them but `except`. */
+export interface SessionRevocation {
+  userId: string;
+  sessionId?: string;
+  except?: string;
+}
+
 export interface NewSession {
   id: string;
   token: string;
@@ -30,6 +37,8 @@ const LAST_SEEN_RESOLUTION_MS = MINUTE;
 const USER_AGENT_MAX = 255;
 
 export class SessionService {
+  private readonly revokeListeners: ((revocation: SessionRevocation) => void)[] = [];
+
   constructor(
     private readonly db: Db,
     private readonly repo: SessionRepo,
@@ -85,12 +94,27 @@ export class SessionService {
     if (!(await this.repo.revoke(auth.userId, sessionId, this.clock.now()))) {
       throw new AppError('NOT_FOUND');
     }
+    this.revoked({ userId: auth.userId, sessionId });
   }
 
   async revokeAll(userId: string, options: { except?: string; db?: Db } = {}): Promise<void> {
     await this.repo
       .in(options.db ?? this.db)
       .revokeAllOfUser(userId, this.clock.now(), options.except);
+    this.revoked({ userId, ...(options.except ? { except: options.except } : {}) });
+  }
+
+  /**
+   * Called when sessions are revoked, so their open sockets can be closed (kicked offline).
+   * Inside a caller's transaction this runs before the commit; that only closes a socket
+   * whose session is about to end anyway.
+   */
+  onRevoke(listener: (revocation: SessionRevocation) => void): void {
+    this.revokeListeners.push(listener);
+  }
+
+  private revoked(revocation: SessionRevocation): void {
+    for (const listener of this.revokeListeners) listener(revocation);
   }
 
   /** Drops sessions that ended over a day ago; they can no longer be shown or used. */

@@ -8,6 +8,7 @@ import {
   type UiLanguage,
   type UpdateProfileBody,
   type UpdateSettingsBody,
+  type UserCard,
   accountKind,
 } from '@teltlk/protocol';
 import { uniqueViolationColumn } from '../../db/database.js';
@@ -195,6 +196,19 @@ export class UserService {
       teltlkIdChangeableAt:
         changeableAt !== null && changeableAt > this.deps.clock.now() ? changeableAt : null,
       createdAt: user.created_at,
+    };
+  }
+
+  /** What anyone may see of a user (contacts, conversation peers). */
+  toCard(user: UserRow): UserCard {
+    return {
+      id: user.id,
+      teltlkId: user.teltlk_id,
+      nickname: user.nickname,
+      avatarUrl: user.avatar_path ? this.deps.files.urlOf(user.avatar_path) : null,
+      country: user.country,
+      motherTongue: user.mother_tongue,
+      official: user.official === 1,
     };
   }
 

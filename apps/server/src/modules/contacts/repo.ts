@@ -1,0 +1,195 @@
+import type { Db, FriendRequestRow, FriendshipRow, NewUser, UserRow } from '../../db/schema.js';
+
+export class ContactRepo {
+  constructor(private readonly db: Db) {}
+
+  in(db: Db): ContactRepo {
+    return new ContactRepo(db);
+  }
+
+  findUser(id: string): Promise<UserRow | undefined> {
+    return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  usersByIds(ids: readonly string[]): Promise<UserRow[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', 'in', [...ids])
+      .execute();
+  }
+
+  async insertUser(user: NewUser): Promise<void> {
+    await this.db.insertInto('users').values(user).execute();
+  }
+
+  officialAccounts(): Promise<UserRow[]> {
+    return this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('official', '=', 1)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+  }
+
+  // -------------------------------------------------------------------------- friendships
+
+  findFriendship(userId: string, friendId: string): Promise<FriendshipRow | undefined> {
+    return this.db
+      .selectFrom('friendships')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('friend_id', '=', friendId)
+      .executeTakeFirst();
+  }
+
+  friendships(userId: string): Promise<FriendshipRow[]> {
+    return this.db.selectFrom('friendships').selectAll().where('user_id', '=', userId).execute();
+  }
+
+  /** Both sides of a friendship; a side that already exists keeps its remark and date. */
+  async insertFriendship(userA: string, userB: string, now: number): Promise<void> {
+    await this.db
+      .insertInto('friendships')
+      .values([
+        { user_id: userA, friend_id: userB, remark: null, created_at: now },
+        { user_id: userB, friend_id: userA, remark: null, created_at: now },
+      ])
+      .onConflict((oc) => oc.columns(['user_id', 'friend_id']).doNothing())
+      .execute();
+  }
+
+  setRemark(
+    userId: string,
+    friendId: string,
+    remark: string | null,
+  ): Promise<FriendshipRow | undefined> {
+    return this.db
+      .updateTable('friendships')
+      .set({ remark })
+      .where('user_id', '=', userId)
+      .where('friend_id', '=', friendId)
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  /** Removes both sides; returns how many rows went. */
+  async deleteFriendship(userA: string, userB: string): Promise<number> {
+    const result = await this.db
+      .deleteFrom('friendships')
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('user_id', '=', userA), eb('friend_id', '=', userB)]),
+          eb.and([eb('user_id', '=', userB), eb('friend_id', '=', userA)]),
+        ]),
+      )
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  // -------------------------------------------------------------------------- friend requests
+
+  findRequest(id: string): Promise<FriendRequestRow | undefined> {
+    return this.db
+      .selectFrom('friend_requests')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+
+  findRequestBetween(fromUserId: string, toUserId: string): Promise<FriendRequestRow | undefined> {
+    return this.db
+      .selectFrom('friend_requests')
+      .selectAll()
+      .where('from_user_id', '=', fromUserId)
+      .where('to_user_id', '=', toUserId)
+      .executeTakeFirst();
+  }
+
+  /**
+   * Stores an application, or renews the sender's earlier one to the same person in place
+   * (same id; new greeting and time; pending again), atomically against a concurrent send.
+   */
+  upsertRequest(row: FriendRequestRow): Promise<FriendRequestRow> {
+    return this.db
+      .insertInto('friend_requests')
+      .values(row)
+      .onConflict((oc) =>
+        oc.columns(['from_user_id', 'to_user_id']).doUpdateSet({
+          greeting: row.greeting,
+          status: 'pending',
+          created_at: row.created_at,
+          updated_at: row.updated_at,
+          handled_at: null,
+        }),
+      )
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+
+  /** Moves a pending application to `status`; undefined if it was no longer pending. */
+  settleRequest(id: string, status: string, now: number): Promise<FriendRequestRow | undefined> {
+    return this.db
+      .updateTable('friend_requests')
+      .set({ status, updated_at: now, handled_at: now })
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  /** Received (or sent) applications, newest first. */
+  requestsOf(userId: string, side: 'received' | 'sent'): Promise<FriendRequestRow[]> {
+    return this.db
+      .selectFrom('friend_requests')
+      .selectAll()
+      .where(side === 'received' ? 'to_user_id' : 'from_user_id', '=', userId)
+      .orderBy('updated_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+  }
+
+  // -------------------------------------------------------------------------- blocks
+
+  async isBlocked(userId: string, blockedId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('blocks')
+      .select('user_id')
+      .where('user_id', '=', userId)
+      .where('blocked_id', '=', blockedId)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** True if a new block was stored, false if it was there already. */
+  async insertBlock(userId: string, blockedId: string, now: number): Promise<boolean> {
+    const result = await this.db
+      .insertInto('blocks')
+      .values({ user_id: userId, blocked_id: blockedId, created_at: now })
+      .onConflict((oc) => oc.columns(['user_id', 'blocked_id']).doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
+  }
+
+  async deleteBlock(userId: string, blockedId: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('blocks')
+      .where('user_id', '=', userId)
+      .where('blocked_id', '=', blockedId)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  async blockedIds(userId: string): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('blocks')
+      .select('blocked_id')
+      .where('user_id', '=', userId)
+      .orderBy('created_at', 'desc')
+      .orderBy('blocked_id')
+      .execute();
+    return rows.map((row) => row.blocked_id);
+  }
+}

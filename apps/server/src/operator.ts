@@ -1,0 +1,244 @@
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import {
+  MESSAGE_TEXT_MAX_LENGTH,
+  TELTLK_ID_PATTERN,
+  isLanguageCode,
+  messageTextSchema,
+} from '@teltlk/protocol';
+import { ConfigError, loadConfig } from './config.js';
+import { createContext, type AppContext } from './context.js';
+import { AppError } from './errors.js';
+import { isCountryCode } from './modules/meta/countries.js';
+
+/**
+ * The operator command line: what only the people running the server may do, such as
+ * creating the product's official accounts. It opens the same database as the server
+ * (same environment), so it runs beside a live server or on its own.
+ *
+ *   node apps/server/dist/operator.js <command> [--option value ...]
+ */
+
+/** Bad arguments: the message is printed with the command's usage. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export interface OperatorCommand {
+  usage: string;
+  summary: string;
+  /**
+   * Checks `args` first, then opens the context (so a typo fails before the database is
+   * touched) and returns the lines to print.
+   */
+  run(args: readonly string[], open: () => Promise<AppContext>): Promise<string[]>;
+}
+
+/**
+ * Reads `--name value` and `--name=value` pairs; every option must be in `known`, and
+ * those in `required` must be present.
+ */
+export function parseOptions(
+  args: readonly string[],
+  known: readonly string[],
+  required: readonly string[] = [],
+): Map<string, string> {
+  const options = new Map<string, string>();
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i]!;
+    const match = /^--([a-z][a-z-]*)(?:=(.*))?$/s.exec(arg);
+    if (!match) throw new UsageError(`unexpected argument: ${arg}`);
+    const name = match[1]!;
+    if (!known.includes(name)) throw new UsageError(`unknown option: --${name}`);
+    let value = match[2];
+    if (value === undefined) {
+      value = args[i + 1];
+      if (value === undefined || value.startsWith('--')) {
+        throw new UsageError(`--${name} needs a value`);
+      }
+      i += 1;
+    }
+    if (options.has(name)) throw new UsageError(`--${name} is given twice`);
+    options.set(name, value);
+  }
+  for (const name of required) {
+    if (!options.get(name)?.trim()) throw new UsageError(`--${name} is required`);
+  }
+  return options;
+}
+
+const officialCreate: OperatorCommand = {
+  usage: 'official:create --teltlk-id <id> --nickname <name> [--country XX] [--language <code>]',
+  summary: 'Create an official account (does nothing if that Teltlk ID is already official)',
+  async run(args, open) {
+    const options = parseOptions(
+      args,
+      ['teltlk-id', 'nickname', 'country', 'language'],
+      ['teltlk-id', 'nickname'],
+    );
+    const teltlkId = options.get('teltlk-id')!.trim();
+    const nickname = options.get('nickname')!.trim();
+    const country = options.get('country')?.trim().toUpperCase();
+    const language = options.get('language')?.trim();
+    if (!TELTLK_ID_PATTERN.test(teltlkId)) {
+      throw new UsageError(
+        'the Teltlk ID must be 7 to 16 letters and digits and start with a letter',
+      );
+    }
+    if (country !== undefined && !isCountryCode(country)) {
+      throw new UsageError(`unknown country code: ${country}`);
+    }
+    if (language !== undefined && !isLanguageCode(language)) {
+      throw new UsageError(`unknown language code: ${language}`);
+    }
+    const ctx = await open();
+    const { card, created } = await ctx.services.contacts.createOfficial({
+      teltlkId,
+      nickname,
+      ...(country ? { country } : {}),
+      ...(language ? { language } : {}),
+    });
+    return [`${created ? 'created' : 'exists'} ${describe(card)}`];
+  },
+};
+
+const officialList: OperatorCommand = {
+  usage: 'official:list',
+  summary: 'List the official accounts',
+  async run(args, open) {
+    parseOptions(args, []);
+    const ctx = await open();
+    const { accounts } = await ctx.services.contacts.officialAccounts();
+    if (accounts.length === 0) return ['no official accounts'];
+    return accounts.map(describe);
+  },
+};
+
+const officialPost: OperatorCommand = {
+  usage: 'official:post --from <teltlkId> --to <teltlkId>|all --text <text>',
+  summary:
+    'Post as an official account into its chat with one user, or with every user (all); those who blocked it are skipped',
+  async run(args, open) {
+    const options = parseOptions(args, ['from', 'to', 'text'], ['from', 'to', 'text']);
+    const from = options.get('from')!.trim();
+    const to = options.get('to')!.trim();
+    const text = options.get('text')!;
+    // Blank text is refused by the required check above.
+    if (!messageTextSchema.safeParse(text).success) {
+      throw new UsageError(`the text must be at most ${MESSAGE_TEXT_MAX_LENGTH} characters`);
+    }
+    const ctx = await open();
+    const { users, messages } = ctx.services;
+    const official = await users.findByAccount(from);
+    if (!official || official.official !== 1) {
+      throw new UsageError(`${from} is not an official account`);
+    }
+    let recipients: string[] | 'all' = 'all';
+    if (to !== 'all') {
+      const recipient = await users.findByAccount(to);
+      if (!recipient) throw new UsageError(`no user with Teltlk ID ${to}`);
+      recipients = [recipient.id];
+    }
+    const { sent, refused } = await messages.postAsOfficial(official.id, recipients, text);
+    return [`sent ${sent}, refused ${refused}`];
+  },
+};
+
+function describe(card: {
+  id: string;
+  teltlkId: string;
+  nickname: string;
+  country: string;
+  motherTongue: string;
+}): string {
+  return [card.id, card.teltlkId, card.nickname, card.country, card.motherTongue].join('\t');
+}
+
+/** Every operator command by name; add new ones here. */
+export const commands: Record<string, OperatorCommand> = {
+  'official:create': officialCreate,
+  'official:list': officialList,
+  'official:post': officialPost,
+};
+
+export function usage(): string {
+  const lines = Object.values(commands).map((c) => `  ${c.usage}\n      ${c.summary}`);
+  return ['Usage: operator <command> [options]', '', 'Commands:', ...lines].join('\n');
+}
+
+/** Runs one command line against a context; returns the process exit code. */
+export async function runOperator(
+  argv: readonly string[],
+  openContext: () => Promise<AppContext>,
+  out: { log(line: string): void; error(line: string): void } = console,
+): Promise<number> {
+  const [name, ...args] = argv;
+  if (name === undefined || name === 'help' || name === '--help') {
+    out.log(usage());
+    return name === undefined ? 2 : 0;
+  }
+  const command = commands[name];
+  if (!command) {
+    out.error(`unknown command: ${name}\n\n${usage()}`);
+    return 2;
+  }
+  if (args.includes('--help')) {
+    out.log(`Usage: operator ${command.usage}\n      ${command.summary}`);
+    return 0;
+  }
+  const opened: { ctx?: AppContext } = {};
+  const open = async () => (opened.ctx ??= await openContext());
+  try {
+    for (const line of await command.run(args, open)) out.log(line);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      out.error(`${error.message}\nUsage: operator ${command.usage}`);
+      return 2;
+    }
+    if (error instanceof AppError) {
+      const fields = error.issues?.map((issue) => `${issue.path}: ${issue.rule}`).join(', ');
+      out.error(fields ? `${error.message} (${fields})` : error.message);
+      return 1;
+    }
+    throw error;
+  } finally {
+    await opened.ctx?.close();
+  }
+}
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
+  // Commands print plain results; the server's informational log lines would only get in the way.
+  const quiet = ['info', 'debug', 'trace'].includes(config.logLevel) ? 'warn' : config.logLevel;
+  const code = await runOperator(process.argv.slice(2), async () => {
+    const ctx = createContext({ ...config, logLevel: quiet });
+    await ctx.migrate();
+    return ctx;
+  });
+  process.exit(code);
+}
+
+function isEntryPoint(): boolean {
+  const script = process.argv[1];
+  if (!script) return false;
+  try {
+    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isEntryPoint()) {
+  main().catch((error: unknown) => {
+    console.error('operator command failed:', error);
+    process.exit(1);
+  });
+}

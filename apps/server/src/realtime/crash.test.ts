@@ -1,0 +1,384 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  singleConversationId,
+  type AuthResult,
+  type FriendRequest,
+  type Message,
+  type MessagePageResult,
+  type OutboxResult,
+  type ServerFrame,
+} from '@teltlk/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+
+/**
+ * The no-loss promise end to end: the real server process is killed (SIGKILL) while
+ * clients send, restarted on the same data, and clients resend what was not acknowledged.
+ */
+
+const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The server as a child process, the way it runs in production (from source, via tsx). */
+class ServerProcess {
+  private child: ChildProcess | null = null;
+  private output = '';
+
+  constructor(
+    private readonly port: number,
+    private readonly dataDir: string,
+  ) {}
+
+  get base(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  async start(): Promise<void> {
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PORT: String(this.port),
+      HOST: '127.0.0.1',
+      DATA_DIR: this.dataDir,
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'development',
+      WEB_DIST_DIR: join(this.dataDir, 'no-web-build'),
+    };
+    // This test is about one SQLite node; the environment of the test run must not leak in.
+    delete env.DATABASE_URL;
+    delete env.REDIS_URL;
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', '--conditions=source', 'apps/server/src/main.ts'],
+      { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    this.child = child;
+    child.stdout?.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null) break;
+      try {
+        if ((await fetch(`${this.base}/healthz`)).ok) return;
+      } catch {
+        // Not listening yet.
+      }
+      await sleep(100);
+    }
+    throw new Error(`server did not start:\n${this.output}`);
+  }
+
+  async kill(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+  }
+}
+
+interface Pending {
+  conversationId: string;
+  clientMsgId: string;
+  text: string;
+}
+
+/**
+ * A client with an outbox, as the engine keeps one: every message waits in it until
+ * acknowledged; on every (re)connect all unacknowledged ones are sent again, in order,
+ * with their original client ids.
+ */
+class OutboxClient {
+  readonly acked = new Map<string, Message>();
+  readonly refused: string[] = [];
+  /** Every message in the order it was queued. */
+  readonly queued: Pending[] = [];
+  private unacked: Pending[] = [];
+  private ws: WebSocket | null = null;
+  private online = false;
+  private stopped = false;
+  connects = 0;
+
+  constructor(
+    private readonly url: string,
+    private readonly token: string,
+  ) {}
+
+  start(): void {
+    void this.connectLoop();
+  }
+
+  send(conversationId: string, text: string): void {
+    const pending = {
+      conversationId,
+      clientMsgId: `m-${text.replace(/[^A-Za-z0-9]/g, '')}-${this.queued.length}`,
+      text,
+    };
+    this.queued.push(pending);
+    this.unacked.push(pending);
+    if (this.online) this.transmit(pending);
+  }
+
+  get unackedCount(): number {
+    return this.unacked.length;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.ws?.close();
+  }
+
+  private transmit(pending: Pending): void {
+    this.ws?.send(
+      JSON.stringify({
+        t: 'send',
+        rid: pending.clientMsgId,
+        conversationId: pending.conversationId,
+        clientMsgId: pending.clientMsgId,
+        content: { kind: 'text', text: pending.text },
+      }),
+    );
+  }
+
+  private async connectLoop(): Promise<void> {
+    while (!this.stopped) {
+      const closed = await this.session();
+      if (closed === 'stopped') return;
+      await sleep(50);
+    }
+  }
+
+  /** One connection, from opening to closing. */
+  private session(): Promise<'closed' | 'stopped'> {
+    return new Promise((resolve) => {
+      const ws = new WebSocket(this.url);
+      this.ws = ws;
+      ws.on('open', () => ws.send(JSON.stringify({ t: 'auth', token: this.token })));
+      ws.on('message', (data: Buffer) => {
+        const frame = JSON.parse(data.toString()) as ServerFrame;
+        if (frame.t === 'hello') {
+          this.online = true;
+          this.connects += 1;
+          for (const pending of this.unacked) this.transmit(pending);
+        } else if (frame.t === 'ack') {
+          this.acked.set(frame.rid, frame.message);
+          this.unacked = this.unacked.filter((p) => p.clientMsgId !== frame.rid);
+        } else if (frame.t === 'error' && frame.rid) {
+          this.refused.push(`${frame.rid}: ${frame.error.code}`);
+          this.unacked = this.unacked.filter((p) => p.clientMsgId !== frame.rid);
+        }
+      });
+      ws.on('error', () => undefined);
+      ws.on('close', () => {
+        this.online = false;
+        resolve(this.stopped ? 'stopped' : 'closed');
+      });
+    });
+  }
+}
+
+async function api<T>(
+  base: string,
+  method: string,
+  path: string,
+  token?: string,
+  body?: unknown,
+): Promise<T> {
+  const response = await fetch(`${base}/api/v1${path}`, {
+    method,
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+  return (text ? JSON.parse(text) : null) as T;
+}
+
+async function register(base: string, name: string): Promise<AuthResult> {
+  const destination = `${name.toLowerCase()}.${Date.now()}@example.com`;
+  await api(base, 'POST', '/auth/codes', undefined, {
+    purpose: 'register',
+    channel: 'email',
+    destination,
+  });
+  const { messages } = await api<OutboxResult>(base, 'GET', '/dev/outbox');
+  const code = messages.find((m) => m.destination === destination)?.code;
+  const { ticket } = await api<{ ticket: string }>(base, 'POST', '/auth/codes/verify', undefined, {
+    purpose: 'register',
+    channel: 'email',
+    destination,
+    code,
+  });
+  return api<AuthResult>(base, 'POST', '/auth/register', undefined, {
+    ticket,
+    nickname: name,
+    password: 'Passw0rd!',
+    country: 'GB',
+    motherTongue: 'en',
+  });
+}
+
+async function befriend(base: string, a: AuthResult, b: AuthResult): Promise<void> {
+  const request = await api<FriendRequest>(base, 'POST', '/friend-requests', a.token, {
+    userId: b.user.id,
+  });
+  await api(base, 'POST', `/friend-requests/${request.id}/accept`, b.token);
+}
+
+/** Pulls a conversation with `after` pages only; returns every message pulled, in order. */
+async function catchUp(
+  base: string,
+  user: AuthResult,
+  conversationId: string,
+  after: number,
+  limit: number,
+) {
+  const pulled: Message[] = [];
+  let requests = 0;
+  let last = after;
+  for (;;) {
+    const page = await api<MessagePageResult>(
+      base,
+      'GET',
+      `/conversations/${conversationId}/messages?after=${last}&limit=${limit}`,
+      user.token,
+    );
+    requests += 1;
+    pulled.push(...page.messages);
+    last = page.messages.at(-1)?.seq ?? last;
+    if (!page.hasMore) return { pulled, requests };
+  }
+}
+
+async function waitFor(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+describe('a server killed while clients send', () => {
+  let dataDir: string;
+  let server: ServerProcess;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'teltlk-crash-'));
+    server = new ServerProcess(await freePort(), dataDir);
+    await server.start();
+  }, 40_000);
+  afterAll(async () => {
+    await server.kill();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('keeps every acknowledged message exactly once, in order, and offline clients catch up exactly', async () => {
+    const { base } = server;
+    const url = `ws://127.0.0.1:${new URL(base).port}/ws`;
+    const ada = await register(base, 'Ada');
+    const bob = await register(base, 'Bob');
+    const cat = await register(base, 'Cat');
+    await befriend(base, ada, bob);
+    await befriend(base, ada, cat);
+    const adaBob = singleConversationId(ada.user.id, bob.user.id);
+    const adaCat = singleConversationId(ada.user.id, cat.user.id);
+
+    const adaClient = new OutboxClient(url, ada.token);
+    const bobClient = new OutboxClient(url, bob.token);
+    adaClient.start();
+    bobClient.start();
+
+    // Cat reads the first five, then goes offline.
+    for (let i = 1; i <= 5; i += 1) adaClient.send(adaCat, `early ${i}`);
+    await waitFor(() => adaClient.unackedCount === 0, 10_000, 'the early messages');
+    const catSeen = (await catchUp(base, cat, adaCat, 0, 50)).pulled;
+    expect(catSeen.map((m) => m.seq)).toEqual([1, 2, 3, 4, 5]);
+
+    const PER_SENDER = 40;
+    const TO_CAT = 20;
+    let killed = false;
+    const sending = (async () => {
+      for (let i = 1; i <= PER_SENDER; i += 1) {
+        adaClient.send(adaBob, `ada ${i}`);
+        bobClient.send(adaBob, `bob ${i}`);
+        if (i <= TO_CAT) adaClient.send(adaCat, `news ${i}`);
+        await sleep(killed ? 5 : 3);
+      }
+    })();
+    // Kill mid-stream: some messages acknowledged, some in flight, more still to come.
+    await waitFor(
+      () => adaClient.acked.size + bobClient.acked.size >= 35,
+      20_000,
+      'acks before the crash',
+    );
+    await server.kill();
+    killed = true;
+    const unackedAtCrash = adaClient.unackedCount + bobClient.unackedCount;
+    const queuedAtCrash = adaClient.queued.length + bobClient.queued.length;
+    await server.start();
+    await sending;
+    await waitFor(
+      () => adaClient.unackedCount === 0 && bobClient.unackedCount === 0,
+      20_000,
+      'every message acknowledged after the restart',
+    );
+    adaClient.stop();
+    bobClient.stop();
+
+    expect(adaClient.refused).toEqual([]);
+    expect(bobClient.refused).toEqual([]);
+    // The crash really came mid-stream: messages were waiting, and more were queued after it.
+    expect(unackedAtCrash).toBeGreaterThan(0);
+    expect(queuedAtCrash).toBeLessThan(adaClient.queued.length + bobClient.queued.length);
+    expect(adaClient.connects).toBeGreaterThanOrEqual(2);
+
+    // Both people see the same history: each acknowledged message once, with its acked seq,
+    // gap-free seqs, and each sender's messages in the order they were sent.
+    const total = 2 * PER_SENDER;
+    for (const viewer of [ada, bob]) {
+      const { pulled } = await catchUp(base, viewer, adaBob, 0, 200);
+      expect(pulled.map((m) => m.seq)).toEqual(Array.from({ length: total }, (_, i) => i + 1));
+      const ids = pulled.map((m) => m.clientMsgId);
+      expect(new Set(ids).size).toBe(total);
+      for (const client of [adaClient, bobClient]) {
+        const mine = client.queued.filter((p) => p.conversationId === adaBob);
+        const inHistory = pulled.filter((m) => mine.some((p) => p.clientMsgId === m.clientMsgId));
+        expect(inHistory.map((m) => m.content)).toEqual(
+          mine.map((p) => ({ kind: 'text', text: p.text })),
+        );
+        for (const pending of mine) {
+          const acked = client.acked.get(pending.clientMsgId);
+          expect(acked).toBeDefined();
+          expect(pulled.find((m) => m.clientMsgId === pending.clientMsgId)?.seq).toBe(acked?.seq);
+        }
+      }
+    }
+
+    // Cat was offline for all of it: `after` pulls bring exactly the twenty she lacks.
+    const { pulled, requests } = await catchUp(base, cat, adaCat, 5, 7);
+    expect(pulled).toHaveLength(TO_CAT);
+    expect(pulled.map((m) => m.seq)).toEqual(Array.from({ length: TO_CAT }, (_, i) => i + 6));
+    expect(pulled.map((m) => m.content)).toEqual(
+      Array.from({ length: TO_CAT }, (_, i) => ({ kind: 'text', text: `news ${i + 1}` })),
+    );
+    expect(requests).toBe(Math.ceil(TO_CAT / 7));
+  }, 60_000);
+});

@@ -1,0 +1,290 @@
+import websocket from '@fastify/websocket';
+import {
+  HEARTBEAT_INTERVAL_MS,
+  SOCKET_AUTH_TIMEOUT_MS,
+  SOCKET_CLOSE,
+  SOCKET_FRAME_MAX_BYTES,
+  clientFrameSchema,
+  toFieldIssues,
+  type ClientFrame,
+  type ServerFrame,
+} from '@teltlk/protocol';
+import type { FastifyBaseLogger } from 'fastify';
+import type { RawData, WebSocket } from 'ws';
+import type { AppContext } from '../context.js';
+import { AppError } from '../errors.js';
+import { toAppError } from '../http/errors.js';
+import type { App } from '../http/types.js';
+import { blankAware } from '../modules/messages/service.js';
+import type { LocalSocket, NodeHub } from './node-hub.js';
+
+/** Timers of the socket protocol; tests shorten them. */
+export interface SocketTimings {
+  /** The first frame must be `auth` within this time. */
+  authTimeoutMs: number;
+  /** Clients ping this often; a socket silent for 2.5 intervals is dropped. */
+  heartbeatIntervalMs: number;
+}
+
+export const DEFAULT_SOCKET_TIMINGS: SocketTimings = {
+  authTimeoutMs: SOCKET_AUTH_TIMEOUT_MS,
+  heartbeatIntervalMs: HEARTBEAT_INTERVAL_MS,
+};
+
+/** A socket silent for this many heartbeat intervals is gone. */
+const SILENCE_INTERVALS = 2.5;
+/**
+ * ws itself drops a connection whose frame exceeds this; frames between the protocol's
+ * limit and this get an error frame and the socket stays open.
+ */
+const HARD_FRAME_LIMIT_BYTES = SOCKET_FRAME_MAX_BYTES * 4;
+/** Requests one socket may have waiting; more are refused rather than queued without end. */
+const MAX_PENDING_REQUESTS = 100;
+const OPEN = 1;
+/** WebSocket close code for an unexpected condition on the server. */
+const SERVER_ERROR = 1011;
+
+interface GatewayDeps {
+  ctx: AppContext;
+  hub: NodeHub;
+  log: FastifyBaseLogger;
+  timings: SocketTimings;
+  /** Every connection of this gateway, authenticated or not (for heartbeats and shutdown). */
+  connections: Set<Connection>;
+}
+
+/**
+ * One client socket. Before `auth` only an auth frame is accepted; afterwards sends and
+ * read marks are handled one after another in arrival order (so a client's messages get
+ * seqs in the order it sent them), pings and typing hints at once.
+ */
+class Connection implements LocalSocket {
+  userId = '';
+  sessionId = '';
+  lastSeen = Date.now();
+  private state: 'auth' | 'open' | 'closed' = 'auth';
+  /** The auth frame arrived; frames after it wait in the queue until it is checked. */
+  private authReceived = false;
+  private queue: Promise<void> = Promise.resolve();
+  private pending = 0;
+  private readonly authTimer: NodeJS.Timeout;
+
+  constructor(
+    private readonly socket: WebSocket,
+    private readonly deps: GatewayDeps,
+  ) {
+    this.authTimer = setTimeout(
+      () => this.close(SOCKET_CLOSE.protocol, 'no auth frame in time'),
+      deps.timings.authTimeoutMs,
+    );
+    socket.on('message', (data, isBinary) => this.receive(data, isBinary));
+    socket.on('ping', () => {
+      this.lastSeen = Date.now();
+    });
+    socket.on('close', () => this.closed());
+  }
+
+  send(data: string): void {
+    if (this.state === 'open' && this.socket.readyState === OPEN) this.socket.send(data);
+  }
+
+  close(code: number, reason: string): void {
+    if (this.state === 'closed') return;
+    this.closed();
+    this.socket.close(code, reason);
+  }
+
+  /** Drops a connection that stopped answering (no close handshake to wait for). */
+  terminate(): void {
+    this.closed();
+    this.socket.terminate();
+  }
+
+  private closed(): void {
+    if (this.state === 'closed') return;
+    this.state = 'closed';
+    clearTimeout(this.authTimer);
+    this.deps.hub.remove(this);
+    this.deps.connections.delete(this);
+  }
+
+  private frame(frame: ServerFrame): void {
+    if (this.socket.readyState === OPEN) this.socket.send(JSON.stringify(frame));
+  }
+
+  private error(rid: string | null, error: unknown): void {
+    const known = toAppError(error);
+    if (!known) this.deps.log.error({ err: error }, 'socket request failed');
+    const { code, message, params } = known ?? new AppError('INTERNAL');
+    this.frame({ t: 'error', rid, error: { code, message, ...(params ? { params } : {}) } });
+  }
+
+  private receive(data: RawData, isBinary: boolean): void {
+    if (this.state === 'closed') return;
+    this.lastSeen = Date.now();
+    // Until the auth frame, anything else breaks the protocol; afterwards errors are answered.
+    const strict = !this.authReceived;
+    const text = isBinary ? null : rawText(data);
+    if (text === null || Buffer.byteLength(text) > SOCKET_FRAME_MAX_BYTES) {
+      if (strict) return this.close(SOCKET_CLOSE.protocol, 'bad frame');
+      return this.error(
+        null,
+        new AppError(text === null ? 'MALFORMED_REQUEST' : 'PAYLOAD_TOO_LARGE'),
+      );
+    }
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      if (strict) return this.close(SOCKET_CLOSE.protocol, 'bad frame');
+      return this.error(null, new AppError('MALFORMED_REQUEST'));
+    }
+    const parsed = clientFrameSchema.safeParse(raw);
+    if (!parsed.success) {
+      if (strict) return this.close(SOCKET_CLOSE.protocol, 'bad frame');
+      const invalid = new AppError('VALIDATION_FAILED', undefined, toFieldIssues(parsed.error));
+      return this.error(ridOf(raw), blankAware(invalid));
+    }
+    const frame = parsed.data;
+    if (frame.t === 'auth') {
+      // One auth frame per socket.
+      if (!strict) return this.error(null, new AppError('VALIDATION_FAILED'));
+      this.authReceived = true;
+    } else if (strict) {
+      return this.close(SOCKET_CLOSE.protocol, 'auth first');
+    }
+    const open = this.state === 'open';
+    if (open && frame.t === 'ping') {
+      return this.frame({ t: 'pong', now: this.deps.ctx.clock.now() });
+    }
+    if (open && frame.t === 'typing') {
+      this.deps.ctx.services.messages
+        .typing(this.userId, frame.conversationId)
+        .catch((error: unknown) => this.deps.log.warn({ err: error }, 'typing relay failed'));
+      return;
+    }
+    if (this.pending >= MAX_PENDING_REQUESTS) {
+      return this.error(frame.t === 'send' ? frame.rid : null, new AppError('RATE_LIMITED'));
+    }
+    this.pending += 1;
+    this.queue = this.queue
+      .then(() => this.handle(frame))
+      .catch((error: unknown) => this.deps.log.error({ err: error }, 'socket frame failed'))
+      .finally(() => {
+        this.pending -= 1;
+      });
+  }
+
+  private async handle(frame: ClientFrame): Promise<void> {
+    if (this.state === 'closed' || (frame.t !== 'auth' && this.state !== 'open')) return;
+    const { messages, sessions } = this.deps.ctx.services;
+    switch (frame.t) {
+      case 'auth': {
+        try {
+          const auth = await sessions.authenticate(frame.token);
+          if (this.state !== 'auth') return;
+          clearTimeout(this.authTimer);
+          this.userId = auth.userId;
+          this.sessionId = auth.sessionId;
+          this.state = 'open';
+          this.deps.hub.add(this);
+          this.frame({
+            t: 'hello',
+            userId: auth.userId,
+            sessionId: auth.sessionId,
+            now: this.deps.ctx.clock.now(),
+          });
+        } catch (error) {
+          const code = error instanceof AppError ? error.code : null;
+          if (code === 'TOKEN_EXPIRED') this.close(SOCKET_CLOSE.tokenExpired, 'token expired');
+          else if (code !== null) this.close(SOCKET_CLOSE.tokenInvalid, 'token invalid');
+          else {
+            this.deps.log.error({ err: error }, 'socket authentication failed');
+            this.close(SERVER_ERROR, 'server error');
+          }
+        }
+        return;
+      }
+      case 'send':
+        try {
+          const message = await messages.send(this.userId, frame);
+          this.frame({ t: 'ack', rid: frame.rid, message });
+        } catch (error) {
+          this.error(frame.rid, error);
+        }
+        return;
+      case 'read':
+        try {
+          await messages.read(this.userId, frame.conversationId, frame.seq);
+        } catch (error) {
+          this.error(null, error);
+        }
+        return;
+      // Sent before the hello: answered once authenticated, in order.
+      case 'ping':
+        return this.frame({ t: 'pong', now: this.deps.ctx.clock.now() });
+      case 'typing':
+        return messages.typing(this.userId, frame.conversationId);
+    }
+  }
+}
+
+function rawText(data: RawData): string | null {
+  if (Buffer.isBuffer(data)) return data.toString('utf8');
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  if (data instanceof ArrayBuffer) return Buffer.from(data).toString('utf8');
+  return null;
+}
+
+/** The request id of a frame that failed validation, if it carried a usable one. */
+function ridOf(raw: unknown): string | null {
+  if (typeof raw !== 'object' || raw === null) return null;
+  const rid = (raw as { rid?: unknown }).rid;
+  return typeof rid === 'string' && rid.length > 0 && rid.length <= 64 ? rid : null;
+}
+
+/**
+ * The socket endpoint `/ws`: authenticated by its first frame, kept alive by pings,
+ * closed with 1001 when the server shuts down.
+ */
+export async function gatewayRoutes(app: App, ctx: AppContext): Promise<void> {
+  const hub = ctx.hub;
+  const timings = ctx.socketTimings;
+  const connections = new Set<Connection>();
+  await hub.ready();
+
+  await app.register(websocket, {
+    options: { maxPayload: HARD_FRAME_LIMIT_BYTES },
+    errorHandler: (error, socket, request) => {
+      // Broken clients (oversized frames, bad handshakes) are theirs, not the server's, to fix.
+      request.log.debug({ err: error }, 'socket error');
+      socket.terminate();
+    },
+    preClose(done) {
+      for (const connection of [...connections]) {
+        connection.close(SOCKET_CLOSE.goingAway, 'server shutting down');
+      }
+      this.websocketServer.close(() => done());
+    },
+  });
+
+  const silence = timings.heartbeatIntervalMs * SILENCE_INTERVALS;
+  const sweep = setInterval(
+    () => {
+      const cutoff = Date.now() - silence;
+      for (const connection of [...connections]) {
+        if (connection.lastSeen < cutoff) connection.terminate();
+      }
+    },
+    Math.max(10, Math.floor(timings.heartbeatIntervalMs / 2)),
+  );
+  sweep.unref();
+  app.addHook('onClose', (_instance, done) => {
+    clearInterval(sweep);
+    done();
+  });
+
+  app.get('/ws', { websocket: true }, (socket, request) => {
+    connections.add(new Connection(socket, { ctx, hub, log: request.log, timings, connections }));
+  });
+}

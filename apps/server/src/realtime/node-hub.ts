@@ -1,0 +1,101 @@
+import { SOCKET_CLOSE, type ServerFrame } from '@teltlk/protocol';
+import type { Bus, BusMessage, Kick } from './bus.js';
+import type { Hub } from './hub.js';
+
+/** An authenticated socket on this node, as the hub sees it. */
+export interface LocalSocket {
+  readonly userId: string;
+  readonly sessionId: string;
+  /** Sends an already serialized server frame. */
+  send(data: string): void;
+  close(code: number, reason: string): void;
+}
+
+/**
+ * The hub of one server node: a registry of the sockets open on this node, and the bus
+ * to the others. A frame is delivered to local sockets at once and published once on the
+ * bus; other nodes deliver it to theirs, and the bus never hands a node its own frames,
+ * so no socket gets a frame twice.
+ */
+export class NodeHub implements Hub {
+  private readonly byUser = new Map<string, Set<LocalSocket>>();
+
+  constructor(private readonly bus: Bus) {
+    bus.onMessage((message) => this.deliver(message));
+  }
+
+  /** Resolves once frames from other nodes arrive. */
+  ready(): Promise<void> {
+    return this.bus.ready();
+  }
+
+  add(socket: LocalSocket): void {
+    let sockets = this.byUser.get(socket.userId);
+    if (!sockets) {
+      sockets = new Set();
+      this.byUser.set(socket.userId, sockets);
+    }
+    sockets.add(socket);
+  }
+
+  remove(socket: LocalSocket): void {
+    const sockets = this.byUser.get(socket.userId);
+    if (!sockets) return;
+    sockets.delete(socket);
+    if (sockets.size === 0) this.byUser.delete(socket.userId);
+  }
+
+  /** How many sockets are open on this node. */
+  get size(): number {
+    let count = 0;
+    for (const sockets of this.byUser.values()) count += sockets.size;
+    return count;
+  }
+
+  toUsers(userIds: readonly string[], frame: ServerFrame): void {
+    if (userIds.length === 0) return;
+    const unique = [...new Set(userIds)];
+    this.deliverFrame(unique, frame);
+    this.bus.publish({ type: 'frame', userIds: unique, frame });
+  }
+
+  /** Closes the matching sockets on every node as kicked offline. */
+  kick(kick: Kick): void {
+    this.kickLocal(kick);
+    this.bus.publish({ type: 'kick', kick });
+  }
+
+  /** Closes every socket of this node (shutdown). */
+  closeAll(code: number, reason: string): void {
+    for (const sockets of [...this.byUser.values()]) {
+      for (const socket of [...sockets]) socket.close(code, reason);
+    }
+  }
+
+  private deliver(message: BusMessage): void {
+    if (message.type === 'frame') this.deliverFrame(message.userIds, message.frame);
+    else this.kickLocal(message.kick);
+  }
+
+  private deliverFrame(userIds: readonly string[], frame: ServerFrame): void {
+    let data: string | null = null;
+    for (const userId of userIds) {
+      const sockets = this.byUser.get(userId);
+      if (!sockets) continue;
+      data ??= JSON.stringify(frame);
+      for (const socket of sockets) socket.send(data);
+    }
+  }
+
+  private kickLocal(kick: Kick): void {
+    const sockets = this.byUser.get(kick.userId);
+    if (!sockets) return;
+    for (const socket of [...sockets]) {
+      const hit =
+        kick.sessionId !== undefined
+          ? socket.sessionId === kick.sessionId
+          : socket.sessionId !== kick.except;
+      if (hit) socket.close(SOCKET_CLOSE.kicked, 'kicked offline');
+    }
+  }
+}

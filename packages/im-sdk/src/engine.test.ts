@@ -1,0 +1,321 @@
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { SOCKET_CLOSE } from '@teltlk/protocol';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiClient } from './api-client.js';
+import { ImEngine } from './engine.js';
+import { FakeServer } from './fake-server.js';
+import { FakeSocket, FakeWebSocket } from './fake-socket.js';
+import { CONV, ME, PEER } from './test-fixtures.js';
+import type { ConversationHandle, EngineEvents, LocalMessage } from './types.js';
+
+let server: FakeServer;
+let indexedDB: IDBFactory;
+const engines: ImEngine[] = [];
+
+beforeEach(() => {
+  FakeSocket.reset();
+  server = new FakeServer();
+  indexedDB = new IDBFactory();
+});
+
+afterEach(async () => {
+  for (const engine of engines.splice(0)) await engine.stop();
+  FakeSocket.reset();
+});
+
+function makeEngine(): ImEngine {
+  const api = new ApiClient({ getToken: () => 'tok', fetch: server.fetch });
+  const engine = new ImEngine({
+    wsUrl: 'ws://test/ws',
+    userId: ME,
+    getToken: () => 'tok',
+    api,
+    WebSocket: FakeWebSocket,
+    indexedDB,
+    IDBKeyRange,
+  });
+  engines.push(engine);
+  return engine;
+}
+
+function record<K extends keyof EngineEvents>(engine: ImEngine, type: K): EngineEvents[K][] {
+  const seen: EngineEvents[K][] = [];
+  engine.on(type, (value) => seen.push(value));
+  return seen;
+}
+
+async function started(): Promise<ImEngine> {
+  const engine = makeEngine();
+  const finished = record(engine, 'syncFinish');
+  await engine.start();
+  await vi.waitFor(() => expect(finished.length).toBeGreaterThan(0));
+  return engine;
+}
+
+const texts = (handle: ConversationHandle) =>
+  handle
+    .getSnapshot()
+    .messages.map((message) =>
+      message.content.kind === 'text' ? message.content.text : message.content.kind,
+    );
+
+const seqs = (handle: ConversationHandle) =>
+  handle.getSnapshot().messages.map((message) => message.seq);
+
+async function restart(engine: ImEngine): Promise<ImEngine> {
+  await engine.stop();
+  engines.splice(engines.indexOf(engine), 1);
+  FakeSocket.reset();
+  server = Object.assign(new FakeServer(), {
+    messages: server.messages,
+    events: server.events,
+    member: server.member,
+    burnSeconds: server.burnSeconds,
+  });
+  return makeEngine();
+}
+
+describe('ImEngine', () => {
+  it('syncs the list without pulling history, and pulls a conversation when it is opened', async () => {
+    for (let i = 1; i <= 60; i++) server.append({ kind: 'text', text: `m${i}` }, { push: false });
+    const events = record(makeEngine(), 'syncStart');
+    const engine = engines[0]!;
+    await engine.start();
+    expect(engine.getSnapshot().ready).toBe(true);
+    await vi.waitFor(() => expect(engine.getSnapshot().conversations).toHaveLength(1));
+    expect(events).toHaveLength(1);
+    expect(engine.getSnapshot().conversations[0]).toMatchObject({
+      id: CONV,
+      unread: 60,
+      maxSeq: 60,
+    });
+    expect(engine.getSnapshot().totalUnread).toBe(60);
+    expect(server.requests.some((path) => path.includes('/messages'))).toBe(false);
+
+    const handle = engine.conversation(CONV);
+    await vi.waitFor(() => expect(handle.getSnapshot().messages).toHaveLength(50));
+    expect(seqs(handle).at(0)).toBe(11);
+    expect(seqs(handle).at(-1)).toBe(60);
+    expect(handle.getSnapshot().hasMore).toBe(true);
+    expect(server.requests.filter((path) => path.includes('/messages'))).toEqual([
+      `GET /conversations/${CONV}/messages?limit=50`,
+    ]);
+
+    await handle.loadOlder();
+    expect(seqs(handle)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
+    expect(handle.getSnapshot()).toMatchObject({ hasMore: false, loadingOlder: false });
+  });
+
+  it('applies the next pushed seq, pulls a gap, and ignores a duplicate', async () => {
+    server.append({ kind: 'text', text: 'one' }, { push: false });
+    const engine = await started();
+    const arrived = record(engine, 'message');
+    const handle = engine.conversation(CONV);
+    await vi.waitFor(() => expect(texts(handle)).toEqual(['one']));
+
+    const two = server.append({ kind: 'text', text: 'two' });
+    await vi.waitFor(() => expect(texts(handle)).toEqual(['one', 'two']));
+    expect(arrived.map((message) => message.seq)).toEqual([2]);
+
+    server.append({ kind: 'text', text: 'three' }, { push: false });
+    server.append({ kind: 'text', text: 'four' });
+    await vi.waitFor(() => expect(texts(handle)).toEqual(['one', 'two', 'three', 'four']));
+    expect(server.requests.filter((path) => path.includes('/messages?after='))).toEqual([
+      `GET /conversations/${CONV}/messages?after=2&limit=200`,
+    ]);
+
+    server.push({ t: 'message', message: two });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(texts(handle)).toEqual(['one', 'two', 'three', 'four']);
+    expect(arrived.map((message) => message.seq)).toEqual([2, 4]);
+    expect(engine.getSnapshot().conversations[0]).toMatchObject({ maxSeq: 4, unread: 4 });
+
+    handle.markRead();
+    await vi.waitFor(() => expect(engine.getSnapshot().totalUnread).toBe(0));
+    await vi.waitFor(() =>
+      expect(server.frames).toContainEqual({ t: 'read', conversationId: CONV, seq: 4 }),
+    );
+  });
+
+  it('sends each outbox entry once, keeps it across a lost connection, and marks refusals failed', async () => {
+    const engine = await started();
+    const handle = engine.conversation(CONV);
+    server.answerSends = false;
+    const sent = await handle.send({ kind: 'text', text: 'hello' });
+    expect(sent).toMatchObject({ status: 'sending', seq: null, senderId: ME });
+    expect(sent.clientMsgId).toMatch(/^[A-Za-z0-9_-]{8,64}$/);
+    await vi.waitFor(() =>
+      expect(server.frames.filter((frame) => frame.t === 'send')).toHaveLength(1),
+    );
+    expect(texts(handle)).toEqual(['hello']);
+
+    // The connection dies before the answer: the same message goes again, once.
+    server.answerSends = true;
+    FakeSocket.last.drop();
+    await vi.waitFor(() => expect(handle.getSnapshot().messages[0]?.status).toBe('sent'), {
+      timeout: 3000,
+    });
+    const sends = server.frames.filter((frame) => frame.t === 'send');
+    expect(sends).toHaveLength(2);
+    expect(new Set(sends.map((frame) => frame.t === 'send' && frame.clientMsgId))).toEqual(
+      new Set([sent.clientMsgId]),
+    );
+    expect(server.messages).toHaveLength(1);
+    expect(handle.getSnapshot().messages[0]).toMatchObject({
+      seq: 1,
+      clientMsgId: sent.clientMsgId,
+    });
+
+    server.refuseNext.push('MESSAGE_REFUSED');
+    const refused = await handle.send({ kind: 'text', text: 'refused' });
+    await vi.waitFor(() =>
+      expect(handle.getSnapshot().messages[1]).toMatchObject({
+        status: 'failed',
+        error: 'MESSAGE_REFUSED',
+      }),
+    );
+    handle.retry(refused.clientMsgId);
+    await vi.waitFor(() =>
+      expect(handle.getSnapshot().messages[1]).toMatchObject({ status: 'sent', seq: 2 }),
+    );
+    expect(server.messages.map((message) => message.seq)).toEqual([1, 2]);
+    await expect(handle.send({ kind: 'text', text: '   ' })).rejects.toMatchObject({
+      code: 'BLANK_MESSAGE',
+    });
+  });
+
+  it('sends what was written offline after the restart, and shows the cache at once', async () => {
+    server.append({ kind: 'text', text: 'before' }, { push: false });
+    let engine = await started();
+    let handle = engine.conversation(CONV);
+    await vi.waitFor(() => expect(texts(handle)).toEqual(['before']));
+    handle.setDraft('half written');
+
+    server.up = false;
+    FakeSocket.last.drop();
+    await vi.waitFor(() => expect(engine.getSnapshot().connection).not.toBe('connected'));
+    await handle.send({ kind: 'text', text: 'offline' });
+    engine = await restart(engine);
+    server.up = false;
+    await engine.start();
+    // The cache, before any network.
+    expect(engine.getSnapshot()).toMatchObject({ ready: true });
+    expect(engine.getSnapshot().conversations[0]).toMatchObject({
+      id: CONV,
+      draft: 'half written',
+    });
+    handle = engine.conversation(CONV);
+    await vi.waitFor(() => expect(texts(handle)).toEqual(['before', 'offline']));
+    expect(handle.getSnapshot().messages[1]?.status).toBe('sending');
+
+    server.append({ kind: 'text', text: 'while away' }, { push: false });
+    server.up = true;
+    FakeSocket.last.drop();
+    await vi.waitFor(() => expect(texts(handle)).toEqual(['before', 'while away', 'offline']), {
+      timeout: 3000,
+    });
+    await vi.waitFor(() => expect(handle.getSnapshot().messages[2]?.status).toBe('sent'));
+    expect(server.messages.map((message) => message.content)).toEqual([
+      { kind: 'text', text: 'before' },
+      { kind: 'text', text: 'while away' },
+      { kind: 'text', text: 'offline' },
+    ]);
+  });
+
+  it('applies events once and in order, pulling a gap', async () => {
+    const engine = await started();
+    const events = record(engine, 'userEvent');
+    server.memberChange({ pinned: true });
+    await vi.waitFor(() => expect(engine.getSnapshot().conversations[0]?.pinned).toBe(true));
+    server.memberChange({ muted: true }, false);
+    server.memberChange({ pinned: false });
+    await vi.waitFor(() =>
+      expect(engine.getSnapshot().conversations[0]).toMatchObject({ pinned: false, muted: true }),
+    );
+    server.push({ t: 'event', event: server.events[0]! });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(events.map((event) => event.seq)).toEqual([1, 2, 3]);
+    expect(engine.getSnapshot().conversations[0]?.pinned).toBe(false);
+  });
+
+  it('shows revokes, hides, burns and the peer typing', async () => {
+    server.append({ kind: 'text', text: 'a' }, { push: false });
+    server.append({ kind: 'text', text: 'b' }, { push: false });
+    const engine = await started();
+    const revoked = record(engine, 'revoked');
+    const handle = engine.conversation(CONV);
+    await vi.waitFor(() => expect(texts(handle)).toEqual(['a', 'b']));
+
+    server.revoke(1);
+    await vi.waitFor(() => expect(texts(handle)).toEqual(['revoked', 'b']));
+    expect(revoked).toEqual([{ conversationId: CONV, seq: 1 }]);
+
+    await handle.hide(2);
+    await vi.waitFor(() => expect(texts(handle)).toEqual(['revoked']));
+
+    await engine.setBurn(CONV, 10);
+    await vi.waitFor(() => expect(engine.getSnapshot().conversations[0]?.burnSeconds).toBe(10));
+    expect(texts(handle)).toEqual(['revoked', 'burn']);
+    const burning = server.append({ kind: 'text', text: 'secret' }, { push: false });
+    expect(burning.burnAt).not.toBeNull();
+    // Sooner than the 10 s the server chose, to keep the test short.
+    burning.burnAt = Date.now() + 150;
+    server.push({ t: 'message', message: burning });
+    await vi.waitFor(() => expect(texts(handle)).toContain('secret'));
+    await vi.waitFor(() => expect(texts(handle)).not.toContain('secret'), { timeout: 2000 });
+
+    server.push({ t: 'typing', conversationId: CONV, userId: PEER });
+    await vi.waitFor(() => expect(handle.getSnapshot().peerTyping).toBe(true));
+  });
+
+  it('clears history on every device and keeps list changes from REST', async () => {
+    server.append({ kind: 'text', text: 'a' }, { push: false });
+    const engine = await started();
+    const handle = engine.conversation(CONV);
+    await vi.waitFor(() => expect(texts(handle)).toEqual(['a']));
+    await engine.updateConversation(CONV, { pinned: true });
+    expect(engine.getSnapshot().conversations[0]?.pinned).toBe(true);
+    await engine.clearHistory(CONV);
+    await vi.waitFor(() => expect(texts(handle)).toEqual([]));
+    expect(handle.getSnapshot().hasMore).toBe(false);
+    await engine.updateConversation(CONV, { hidden: true });
+    expect(engine.getSnapshot().conversations).toEqual([]);
+    server.append({ kind: 'text', text: 'back' });
+    await vi.waitFor(() => expect(engine.getSnapshot().conversations).toHaveLength(1));
+  });
+
+  it('stops for good when kicked offline', async () => {
+    const engine = await started();
+    const kicked = record(engine, 'kickedOffline');
+    FakeSocket.last.drop(SOCKET_CLOSE.kicked);
+    expect(kicked).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(FakeSocket.instances).toHaveLength(1);
+    expect(engine.getSnapshot().connection).toBe('disconnected');
+  });
+
+  it('keeps snapshots stable between changes and notifies once per batch', async () => {
+    const engine = await started();
+    const first = engine.getSnapshot();
+    expect(engine.getSnapshot()).toBe(first);
+    let calls = 0;
+    engine.subscribe(() => calls++);
+    engine.conversation(CONV).setDraft('x');
+    engine.conversation(CONV).setDraft('xy');
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(calls).toBe(1);
+    expect(engine.getSnapshot()).not.toBe(first);
+    expect(engine.getSnapshot().conversations[0]?.draft).toBe('xy');
+  });
+
+  it('forwards a text message as a marked copy', async () => {
+    server.append({ kind: 'text', text: 'fwd me' }, { push: false });
+    const engine = await started();
+    const handle = engine.conversation(CONV);
+    await vi.waitFor(() => expect(texts(handle)).toEqual(['fwd me']));
+    await engine.forward(handle.getSnapshot().messages[0] as LocalMessage, [CONV]);
+    await vi.waitFor(() => expect(server.messages).toHaveLength(2));
+    expect(server.messages[1]?.content).toEqual({ kind: 'text', text: 'fwd me', forwarded: true });
+  });
+});

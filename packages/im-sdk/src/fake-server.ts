@@ -1,0 +1,269 @@
+import type {
+  ClientFrame,
+  Conversation,
+  Message,
+  MessageContent,
+  ServerFrame,
+  UserEvent,
+  UserEventData,
+} from '@teltlk/protocol';
+import { FakeSocket } from './fake-socket.js';
+import { CONV, ME, PEER, serverConversation } from './test-fixtures.js';
+
+interface Member {
+  readSeq: number;
+  minSeq: number;
+  pinned: boolean;
+  muted: boolean;
+  hidden: boolean;
+  updatedAt: number;
+  hiddenSeqs: Set<number>;
+}
+
+/**
+ * An in-memory server of one conversation between ME and PEER, seen by ME, for the
+ * engine's tests: REST through `fetch`, the socket through FakeSocket. It follows the
+ * contract's rules (seq per conversation, idempotent clientMsgId, event stream) closely
+ * enough to catch an engine that loses or duplicates data.
+ */
+export class FakeServer {
+  messages: Message[] = [];
+  events: UserEvent[] = [];
+  member: Member = {
+    readSeq: 0,
+    minSeq: 0,
+    pinned: false,
+    muted: false,
+    hidden: false,
+    updatedAt: 1,
+    hiddenSeqs: new Set(),
+  };
+  burnSeconds = 0;
+  /** Paths of REST calls, in order. */
+  requests: string[] = [];
+  /** Socket frames received from clients, in order (pings left out). */
+  frames: ClientFrame[] = [];
+  /** Error codes to answer the next `send` frames with. */
+  refuseNext: string[] = [];
+  /** Whether new sockets get their hello (false: the server looks down). */
+  up = true;
+  /** Whether `send` frames get an answer (false: lost on the way). */
+  answerSends = true;
+  private clock = 0;
+
+  constructor() {
+    FakeSocket.onCreate = (socket) => {
+      queueMicrotask(() => {
+        if (!this.up) {
+          socket.drop(1006);
+          return;
+        }
+        socket.onClientFrame = (frame) => this.onFrame(socket, frame);
+        socket.open();
+      });
+    };
+  }
+
+  /** Real time, strictly increasing (burn timers compare with Date.now()). */
+  now(): number {
+    this.clock = Math.max(Date.now(), this.clock + 1);
+    return this.clock;
+  }
+
+  get sockets(): FakeSocket[] {
+    return FakeSocket.instances.filter((socket) => socket.isOpen);
+  }
+
+  get maxSeq(): number {
+    return this.messages.at(-1)?.seq ?? 0;
+  }
+
+  conversation(): Conversation {
+    const visible = this.visible();
+    return serverConversation({
+      maxSeq: this.maxSeq,
+      readSeq: this.member.readSeq,
+      minSeq: this.member.minSeq,
+      pinned: this.member.pinned,
+      muted: this.member.muted,
+      hidden: this.member.hidden,
+      burnSeconds: this.burnSeconds,
+      lastMessage: visible.at(-1) ?? null,
+      updatedAt: Math.max(this.member.updatedAt, this.messages.at(-1)?.createdAt ?? 0),
+    });
+  }
+
+  /** A message from PEER (or a notice), pushed to ME's sockets unless `push` is false. */
+  append(
+    content: MessageContent,
+    options: { senderId?: string; push?: boolean; clientMsgId?: string } = {},
+  ): Message {
+    const seq = this.maxSeq + 1;
+    const senderId = options.senderId ?? PEER;
+    const message: Message = {
+      id: `m${seq}`,
+      conversationId: CONV,
+      seq,
+      senderId,
+      clientMsgId: options.clientMsgId ?? `srv-${senderId}-${seq}`,
+      content,
+      createdAt: this.now(),
+      revokedAt: null,
+      burnAt: this.burnSeconds > 0 ? this.clock + this.burnSeconds * 1000 : null,
+    };
+    this.messages.push(message);
+    this.member.hidden = false;
+    if (senderId === ME) this.member.readSeq = seq;
+    if (options.push !== false) this.push({ t: 'message', message });
+    return message;
+  }
+
+  revoke(targetSeq: number, push = true): Message {
+    const target = this.messages.find((message) => message.seq === targetSeq);
+    if (!target) throw new Error('no such message');
+    target.content = { kind: 'revoked' };
+    target.revokedAt = this.clock;
+    return this.append({ kind: 'revoke', targetSeq }, { senderId: target.senderId, push });
+  }
+
+  event(data: UserEventData, push = true): UserEvent {
+    const event: UserEvent = { seq: this.events.length + 1, at: this.now(), data };
+    this.events.push(event);
+    if (push) this.push({ t: 'event', event });
+    return event;
+  }
+
+  /** ME changed member state (from another device). */
+  memberChange(patch: Partial<Omit<Member, 'hiddenSeqs'>>, push = true): void {
+    Object.assign(this.member, patch, { updatedAt: this.now() });
+    this.event({ type: 'conversation', conversation: this.conversation() }, push);
+  }
+
+  push(frame: ServerFrame): void {
+    for (const socket of this.sockets) socket.receive(frame);
+  }
+
+  private visible(): Message[] {
+    return this.messages.filter(
+      (message) => message.seq > this.member.minSeq && !this.member.hiddenSeqs.has(message.seq),
+    );
+  }
+
+  private onFrame(socket: FakeSocket, frame: ClientFrame): void {
+    if (frame.t !== 'ping') this.frames.push(frame);
+    switch (frame.t) {
+      case 'auth':
+        socket.receive({ t: 'hello', userId: ME, sessionId: 's', now: this.clock });
+        return;
+      case 'ping':
+        socket.receive({ t: 'pong', now: this.clock });
+        return;
+      case 'send': {
+        if (!this.answerSends) return;
+        const code = this.refuseNext.shift();
+        if (code) {
+          socket.receive({ t: 'error', rid: frame.rid, error: { code, message: code } });
+          return;
+        }
+        const existing = this.messages.find(
+          (message) => message.senderId === ME && message.clientMsgId === frame.clientMsgId,
+        );
+        const message =
+          existing ?? this.append(frame.content, { senderId: ME, clientMsgId: frame.clientMsgId });
+        socket.receive({ t: 'ack', rid: frame.rid, message });
+        return;
+      }
+      case 'read':
+        this.member.readSeq = Math.max(this.member.readSeq, frame.seq);
+        return;
+      case 'typing':
+        return;
+    }
+  }
+
+  /** The REST API under /api/v1, as `fetch`. */
+  readonly fetch = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const url = new URL(
+      typeof input === 'string' ? input : input instanceof URL ? input.href : input.url,
+      'http://test',
+    );
+    const path = url.pathname.replace('/api/v1', '');
+    const method = init?.method ?? 'GET';
+    this.requests.push(`${method} ${path}${url.search}`);
+    if (!this.up) return Promise.reject(new TypeError('fetch failed'));
+    const query = (name: string) => {
+      const value = url.searchParams.get(name);
+      return value === null ? undefined : Number(value);
+    };
+    const json = (body: unknown, status = 200) =>
+      Promise.resolve(
+        new Response(JSON.stringify(body), {
+          status,
+          headers: { 'content-type': 'application/json' },
+        }),
+      );
+    if (path === '/sync/conversations') {
+      const since = query('since') ?? 0;
+      const conversation = this.conversation();
+      return json({
+        conversations: conversation.updatedAt > since ? [conversation] : [],
+        nextCursor: null,
+        syncedAt: this.clock,
+      });
+    }
+    if (path === '/sync/events') {
+      const after = query('after') ?? 0;
+      const limit = query('limit') ?? 200;
+      const events = this.events.filter((event) => event.seq > after);
+      return json({
+        events: events.slice(0, limit),
+        hasMore: events.length > limit,
+        lastSeq: this.events.length,
+      });
+    }
+    const match = /^\/conversations\/([^/]+)(\/.*)?$/.exec(path);
+    if (!match || decodeURIComponent(match[1]!) !== CONV) {
+      return json({ error: { code: 'NOT_FOUND', message: 'x' } }, 404);
+    }
+    const rest = match[2] ?? '';
+    if (rest === '/messages') {
+      const limit = query('limit') ?? 50;
+      const after = query('after');
+      const before = query('before');
+      const visible = this.visible();
+      if (after !== undefined) {
+        const page = visible.filter((message) => message.seq > after);
+        return json({ messages: page.slice(0, limit), hasMore: page.length > limit });
+      }
+      const older = visible.filter((message) => before === undefined || message.seq < before);
+      return json({ messages: older.slice(-limit), hasMore: older.length > limit });
+    }
+    if (rest === '/read') {
+      const { seq } = JSON.parse(init?.body as string) as { seq: number };
+      this.memberChange({ readSeq: Math.max(this.member.readSeq, seq) });
+      return Promise.resolve(new Response(null, { status: 204 }));
+    }
+    if (rest === '' && method === 'PATCH') {
+      this.memberChange(JSON.parse(init?.body as string) as Partial<Member>);
+      return json(this.conversation());
+    }
+    if (rest === '/clear') {
+      this.memberChange({ minSeq: this.maxSeq });
+      return json(this.conversation());
+    }
+    if (rest === '/burn') {
+      const { seconds } = JSON.parse(init?.body as string) as { seconds: number };
+      this.burnSeconds = seconds;
+      return json(this.append({ kind: 'burn', seconds }, { senderId: ME }));
+    }
+    const seqMatch = /^\/messages\/(\d+)\/(revoke|hide)$/.exec(rest);
+    if (seqMatch) {
+      const seq = Number(seqMatch[1]);
+      if (seqMatch[2] === 'revoke') return json(this.revoke(seq));
+      this.member.hiddenSeqs.add(seq);
+      this.event({ type: 'messageHidden', conversationId: CONV, seq });
+      return Promise.resolve(new Response(null, { status: 204 }));
+    }
+    return json({ error: { code: 'NOT_FOUND', message: 'x' } }, 404);
+  };
+}

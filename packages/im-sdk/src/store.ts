@@ -1,0 +1,131 @@
+import type { Conversation, SendableContent } from '@teltlk/protocol';
+import { Dexie, type Table } from 'dexie';
+import type { LocalMessage } from './types.js';
+
+/**
+ * A conversation as the local database keeps it: the server's view plus what this
+ * device knows about its own copy of the messages.
+ */
+export interface StoredConversation extends Conversation {
+  /**
+   * Local messages are complete from `coveredFrom` up to `pulledSeq` (hidden and burnt
+   * ones aside). null: nothing was pulled yet; opening the conversation loads the
+   * newest page.
+   */
+  coveredFrom: number | null;
+  pulledSeq: number;
+  /** No older history on the server below `coveredFrom`. */
+  historyComplete: boolean;
+  /** updatedAt of the newest server copy applied: member state older than it is stale. */
+  stateAt: number;
+  /** Seq of the newest burn notice reflected in `burnSeconds`. */
+  burnSeq: number;
+  /** A read the server has not confirmed yet; sent again when the socket is back. */
+  pendingRead: number | null;
+}
+
+export interface StoredMessage extends LocalMessage {
+  /** The server's id; null until acknowledged. */
+  id: string | null;
+  /** Deleted for me (kept as a marker so a late pull does not bring it back). */
+  hidden?: 1;
+  /** The conversation id while unacknowledged (an index of pending sends). */
+  pending?: string;
+  /** Local send order of our own messages. */
+  order: number;
+}
+
+export interface OutboxEntry {
+  id?: number;
+  clientMsgId: string;
+  conversationId: string;
+  content: SendableContent;
+  createdAt: number;
+}
+
+export interface Draft {
+  conversationId: string;
+  text: string;
+}
+
+export interface MetaRow {
+  key: 'lastEventSeq' | 'syncedAt';
+  value: number;
+}
+
+/** The per-user local database (`teltlk-<userId>`). */
+export class LocalStore extends Dexie {
+  conversations!: Table<StoredConversation, string>;
+  messages!: Table<StoredMessage, [string, string]>;
+  outbox!: Table<OutboxEntry, number>;
+  drafts!: Table<Draft, string>;
+  meta!: Table<MetaRow, string>;
+
+  constructor(userId: string, deps: { indexedDB?: IDBFactory; IDBKeyRange?: typeof IDBKeyRange }) {
+    super(`teltlk-${userId}`, {
+      ...(deps.indexedDB ? { indexedDB: deps.indexedDB } : {}),
+      ...(deps.IDBKeyRange ? { IDBKeyRange: deps.IDBKeyRange } : {}),
+    });
+    this.version(1).stores({
+      conversations: 'id',
+      // Keyed by sender and client id (unique on the server too), so a pending send and
+      // its acknowledged copy are the same row.
+      messages: '[senderId+clientMsgId], [conversationId+seq], clientMsgId, pending, burnAt',
+      outbox: '++id, &clientMsgId',
+      drafts: 'conversationId',
+      meta: 'key',
+    });
+  }
+
+  async getMeta(key: MetaRow['key']): Promise<number> {
+    return (await this.meta.get(key))?.value ?? 0;
+  }
+
+  setMeta(key: MetaRow['key'], value: number): Promise<string> {
+    return this.meta.put({ key, value });
+  }
+
+  /** The newest `count` visible messages with seq in (minSeq, beforeSeq), newest first. */
+  newest(
+    conversationId: string,
+    minSeq: number,
+    count: number,
+    visible: (message: StoredMessage) => boolean,
+  ): Promise<StoredMessage[]> {
+    return this.messages
+      .where('[conversationId+seq]')
+      .between([conversationId, minSeq + 1], [conversationId, Dexie.maxKey], true, true)
+      .reverse()
+      .filter(visible)
+      .limit(count)
+      .toArray();
+  }
+
+  /** Our sends of a conversation not acknowledged yet, in send order. */
+  pendingOf(conversationId: string): Promise<StoredMessage[]> {
+    return this.messages.where('pending').equals(conversationId).sortBy('order');
+  }
+
+  /** Rows with these seqs in one conversation. */
+  async bySeqs(conversationId: string, seqs: readonly number[]): Promise<StoredMessage[]> {
+    if (seqs.length === 0) return [];
+    const rows = await this.messages
+      .where('[conversationId+seq]')
+      .anyOf(seqs.map((seq) => [conversationId, seq]))
+      .toArray();
+    return rows;
+  }
+
+  /** Removes burnt messages from the device. */
+  deleteBurnt(now: number): Promise<number> {
+    return this.messages.where('burnAt').belowOrEqual(now).delete();
+  }
+
+  /** Removes a conversation's messages with seq up to `seq` (cleared history, burnt). */
+  deleteUpTo(conversationId: string, seq: number): Promise<number> {
+    return this.messages
+      .where('[conversationId+seq]')
+      .between([conversationId, Dexie.minKey], [conversationId, seq], true, true)
+      .delete();
+  }
+}

@@ -1,0 +1,53 @@
+import type { Conversation, Message, MessageContent } from '@teltlk/protocol';
+
+/** Builders of server objects for the engine's tests. */
+
+export const ME = 'ada';
+export const PEER = 'bob';
+export const CONV = 'si_ada_bob';
+
+export function text(value: string): MessageContent {
+  return { kind: 'text', text: value };
+}
+
+export function serverMessage(seq: number, patch: Partial<Message> = {}): Message {
+  return {
+    id: `m${seq}`,
+    conversationId: CONV,
+    seq,
+    senderId: PEER,
+    clientMsgId: `client-${patch.senderId ?? PEER}-${seq}`,
+    content: text(`message ${seq}`),
+    createdAt: 1_000 + seq,
+    revokedAt: null,
+    burnAt: null,
+    ...patch,
+  };
+}
+
+export function serverConversation(patch: Partial<Conversation> = {}): Conversation {
+  return {
+    id: CONV,
+    kind: 'single',
+    peer: {
+      id: PEER,
+      teltlkId: 'bob0000001',
+      nickname: 'Bob',
+      avatarUrl: null,
+      country: 'GB',
+      motherTongue: 'en',
+      official: false,
+    },
+    maxSeq: 0,
+    readSeq: 0,
+    minSeq: 0,
+    peerReadSeq: 0,
+    pinned: false,
+    muted: false,
+    hidden: false,
+    burnSeconds: 0,
+    lastMessage: null,
+    updatedAt: 1_000,
+    ...patch,
+  };
+}

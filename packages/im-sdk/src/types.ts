@@ -1,0 +1,85 @@
+import type { Conversation, MessageContent, SendableContent, UserEvent } from '@teltlk/protocol';
+
+export type ConnectionState = 'connecting' | 'connected' | 'disconnected';
+
+/** A message as the app shows it: a server message, or one of ours still on its way. */
+export interface LocalMessage {
+  conversationId: string;
+  /** null until the server acknowledged it. */
+  seq: number | null;
+  clientMsgId: string;
+  senderId: string;
+  content: MessageContent;
+  createdAt: number;
+  revokedAt: number | null;
+  burnAt: number | null;
+  status: 'sending' | 'sent' | 'failed';
+  /** The error code of a failed send (e.g. 'MESSAGE_REFUSED'), for the retry control. */
+  error?: string;
+}
+
+export interface ConversationView extends Conversation {
+  /** maxSeq - readSeq, never negative. */
+  unread: number;
+  draft: string;
+}
+
+export interface EngineSnapshot {
+  /** The local cache is loaded. */
+  ready: boolean;
+  connection: ConnectionState;
+  syncing: boolean;
+  /** Not hidden; pinned first, then by latest activity, newest first. */
+  conversations: ConversationView[];
+  /** Sum of unread over conversations that are not muted (the chat tab badge). */
+  totalUnread: number;
+}
+
+export interface EngineEvents {
+  connecting: void;
+  connected: void;
+  connectFailed: void;
+  kickedOffline: void;
+  tokenExpired: void;
+  tokenInvalid: void;
+  syncStart: void;
+  syncFinish: void;
+  syncFailed: void;
+  /** A new message arrived (not our own echo). */
+  message: LocalMessage;
+  revoked: { conversationId: string; seq: number };
+  /** Every event of the user's stream, once, in order. */
+  userEvent: UserEvent;
+  typing: { conversationId: string; userId: string };
+}
+
+export interface ConversationSnapshot {
+  /** Ascending by seq; unacknowledged ones at the end in send order. Burnt and hidden ones left out. */
+  messages: LocalMessage[];
+  /** Older history exists (locally or on the server). */
+  hasMore: boolean;
+  loadingOlder: boolean;
+  /** Shown for TYPING_SHOW_MS after a typing frame. */
+  peerTyping: boolean;
+}
+
+export interface ConversationHandle {
+  subscribe(listener: () => void): () => void;
+  /** Stable reference between changes. */
+  getSnapshot(): ConversationSnapshot;
+  loadOlder(): Promise<void>;
+  /** Stored locally at once, sent when connected. */
+  send(content: SendableContent): Promise<LocalMessage>;
+  retry(clientMsgId: string): void;
+  /** Throws ApiError (e.g. REVOKE_EXPIRED). */
+  revoke(seq: number): Promise<void>;
+  /** Delete for me. */
+  hide(seq: number): Promise<void>;
+  /** Read up to the newest seq. */
+  markRead(): void;
+  /** Throttled to TYPING_THROTTLE_MS. */
+  typing(): void;
+  /** Kept across reloads. */
+  setDraft(text: string): void;
+  close(): void;
+}
