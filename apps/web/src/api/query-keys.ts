@@ -4,4 +4,10 @@ export const queryKeys = {
   settings: () => ['me', 'settings'] as const,
   sessions: () => ['me', 'sessions'] as const,
   countries: () => ['meta', 'countries'] as const,
+  friends: () => ['me', 'friends'] as const,
+  friendRequests: () => ['me', 'friend-requests'] as const,
+  blocks: () => ['me', 'blocks'] as const,
+  /** Another user as the signed-in user sees them (relation, remark, blocked). */
+  person: (userId: string) => ['me', 'people', userId] as const,
+  officialAccounts: () => ['official-accounts'] as const,
 };

@@ -1,8 +1,11 @@
 import { Suspense, useEffect, type ReactNode } from 'react';
 import { Outlet, ScrollRestoration } from 'react-router';
 import { useMe } from '../api/queries';
+import { ContactsSync } from '../features/contacts/contacts-sync';
+import { ConnectionBanner } from '../features/chat/connection-banner';
 import { preloadFeedback } from '../ui/feedback-loader';
 import { PageSpinner } from '../ui/spinner';
+import { useEngineLifecycle } from './engine';
 import { TabBar } from './tab-bar';
 import { useTabBadges } from './tab-badges';
 
@@ -21,6 +24,12 @@ function SessionCheck() {
   return null;
 }
 
+/** The messaging engine of the signed-in user: started on sign-in, stopped on sign-out. */
+function MessagingEngine() {
+  useEngineLifecycle();
+  return null;
+}
+
 /** The app column: capped at 600 px and centred on wide screens. */
 export function AppLayout() {
   return (
@@ -31,6 +40,7 @@ export function AppLayout() {
       </Suspense>
       <ScrollRestoration />
       <SessionCheck />
+      <MessagingEngine />
     </div>
   );
 }
@@ -41,8 +51,10 @@ export function TabLayout({ children }: { children?: ReactNode }) {
   const contacts = useTabBadges((state) => state.contacts);
   return (
     <div className="tt-tab-layout">
+      <ConnectionBanner />
       <Suspense fallback={<PageSpinner />}>{children ?? <Outlet />}</Suspense>
       <TabBar badges={{ home, contacts }} />
+      <ContactsSync />
     </div>
   );
 }

@@ -40,7 +40,32 @@ const AgreementPage = page(() => import('../features/legal/legal-page'), 'Agreem
 const ServicePage = page(() => import('../features/legal/legal-page'), 'ServicePage');
 const PrivacyPage = page(() => import('../features/legal/legal-page'), 'PrivacyPage');
 const HomePage = page(() => import('../features/home/home-page'), 'HomePage');
+const ChatPage = page(() => import('../features/chat/chat-page'), 'ChatPage');
+const ChatSettingPage = page(() => import('../features/chat/chat-setting-page'), 'ChatSettingPage');
 const ContactsPage = page(() => import('../features/contacts/contacts-page'), 'ContactsPage');
+const NewFriendPage = page(
+  () => import('../features/contacts/friend-requests-page'),
+  'NewFriendPage',
+);
+const SentRequestsPage = page(
+  () => import('../features/contacts/friend-requests-page'),
+  'SentRequestsPage',
+);
+const AddFriendPage = page(() => import('../features/contacts/add-friend-page'), 'AddFriendPage');
+const HomeAddFriendPage = page(
+  () => import('../features/contacts/add-friend-page'),
+  'HomeAddFriendPage',
+);
+const GroupChatsPage = page(
+  () => import('../features/contacts/group-chats-page'),
+  'GroupChatsPage',
+);
+const PersonPage = page(() => import('../features/contacts/person-page'), 'PersonPage');
+const OfficialAccountsPage = page(
+  () => import('../features/contacts/official-accounts-page'),
+  'OfficialAccountsPage',
+);
+const BlacklistPage = page(() => import('../features/contacts/blacklist-page'), 'BlacklistPage');
 const DiscoverPage = page(() => import('../features/discover/discover-page'), 'DiscoverPage');
 const MinePage = page(() => import('../features/user/mine-page'), 'MinePage');
 const ProfilePage = page(() => import('../features/user/profile-page'), 'ProfilePage');
@@ -107,6 +132,16 @@ export const routes: RouteObject[] = [
               { path: paths.user, element: <MinePage /> },
             ],
           },
+          { path: paths.chat, element: <ChatPage /> },
+          { path: paths.chatSetting, element: <ChatSettingPage /> },
+          { path: paths.newFriend, element: <NewFriendPage /> },
+          { path: paths.seeNewFriend, element: <SentRequestsPage /> },
+          { path: paths.addFriend, element: <AddFriendPage /> },
+          { path: paths.homeAddFriend, element: <HomeAddFriendPage /> },
+          { path: paths.contactsGroupChat, element: <GroupChatsPage /> },
+          { path: paths.seeMeans, element: <PersonPage /> },
+          { path: paths.officialAccounts, element: <OfficialAccountsPage /> },
+          { path: paths.blacklist, element: <BlacklistPage /> },
           { path: paths.means, element: <ProfilePage /> },
           { path: paths.nickname, element: <EditNicknamePage /> },
           { path: paths.chooseCountry, element: <ChooseCountryPage /> },

@@ -1,18 +1,136 @@
-import { TeamOutline } from 'antd-mobile-icons';
+import IndexBar from 'antd-mobile/es/components/index-bar';
+import {
+  StarOutline,
+  StopOutline,
+  TeamOutline,
+  UserAddOutline,
+  UserContactOutline,
+} from 'antd-mobile-icons';
+import { useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { EmptyState } from '../../ui/empty-state';
+import { paths } from '../../app/paths';
+import { badgeText } from '../../app/tab-badges';
+import { LinkRow } from '../../ui/list-row';
 import { Page } from '../../ui/page';
+import { QueryError } from '../../ui/query-error';
+import { PageSpinner } from '../../ui/spinner';
+import { pendingReceivedCount } from './contact-cache';
+import { PersonLink } from './person-link';
+import { friendName, sectionFriends, type FriendSection } from './sections';
+import { useFriendRequests, useFriends } from './use-contacts';
 
-/** `/pages/contacts/contacts`: friends, new friend requests and groups. */
+/** The top panel of the index bar: its letter is the "back to top" mark. */
+const TOP_INDEX = '↑';
+
+function PendingCount({ count }: { count: number }) {
+  const { t } = useTranslation();
+  const text = badgeText(count);
+  if (!text) return null;
+  return (
+    <>
+      <span className="tt-count-badge" aria-hidden>
+        {text}
+      </span>
+      <span className="tt-visually-hidden">{t('contacts.pending', { count: text })}</span>
+    </>
+  );
+}
+
+function Entries() {
+  const { t } = useTranslation();
+  const requests = useFriendRequests();
+  const pending = pendingReceivedCount(requests.data);
+  return (
+    <ul className="tt-list">
+      <li>
+        <LinkRow to={paths.addFriend} icon={<UserAddOutline />} label={t('contacts.addFriend')} />
+      </li>
+      <li>
+        <LinkRow
+          to={paths.newFriend}
+          icon={<UserContactOutline />}
+          label={t('contacts.newFriends')}
+          value={pending > 0 ? <PendingCount count={pending} /> : undefined}
+        />
+      </li>
+      <li>
+        <LinkRow
+          to={paths.contactsGroupChat}
+          icon={<TeamOutline />}
+          label={t('contacts.groupChats')}
+        />
+      </li>
+      <li>
+        <LinkRow
+          to={paths.officialAccounts}
+          icon={<StarOutline />}
+          label={t('contacts.officialAccounts')}
+        />
+      </li>
+      <li>
+        <LinkRow to={paths.blacklist} icon={<StopOutline />} label={t('contacts.blacklist')} />
+      </li>
+    </ul>
+  );
+}
+
+function FriendList({ section }: { section: FriendSection }) {
+  return (
+    <ul className="tt-list tt-friend-list">
+      {section.friends.map((friend) => (
+        <li key={friend.user.id}>
+          <PersonLink user={friend.user} name={friendName(friend)} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** `/pages/contacts/contacts`: entries, then friends in alphabetical sections with an index bar. */
 export function ContactsPage() {
   const { t } = useTranslation();
+  const friends = useFriends();
+  const sections = useMemo(() => sectionFriends(friends.data?.friends ?? []), [friends.data]);
+  const boxRef = useRef<HTMLDivElement>(null);
+  const count = friends.data?.friends.length ?? 0;
+
+  useEffect(() => {
+    // The index bar's letters are pointer-only divs; screen readers and keyboards move by
+    // the section headings instead, so the letters are hidden from them.
+    boxRef.current?.querySelector('.adm-index-bar-sidebar')?.setAttribute('aria-hidden', 'true');
+  });
+
+  const footer = friends.data ? (
+    <>
+      {count === 0 ? <p className="tt-contacts-empty">{t('contacts.emptyText')}</p> : null}
+      <p className="tt-contacts-count">{t('contacts.friendCount', { count })}</p>
+    </>
+  ) : friends.error ? (
+    <QueryError error={friends.error} onRetry={() => void friends.refetch()} />
+  ) : (
+    <PageSpinner />
+  );
+
   return (
     <Page title={t('contacts.title')} back={false} flush>
-      <EmptyState
-        icon={<TeamOutline />}
-        title={t('contacts.emptyTitle')}
-        text={t('contacts.emptyText')}
-      />
+      <div className="tt-contacts" ref={boxRef}>
+        <IndexBar>
+          <IndexBar.Panel index={TOP_INDEX} title={t('contacts.title')} className="tt-contacts-top">
+            <Entries />
+            {sections.length === 0 ? footer : null}
+          </IndexBar.Panel>
+          {sections.map((section, position) => (
+            <IndexBar.Panel
+              key={section.letter}
+              index={section.letter}
+              title={<h2 className="tt-index-title">{section.letter}</h2>}
+            >
+              <FriendList section={section} />
+              {position === sections.length - 1 ? footer : null}
+            </IndexBar.Panel>
+          ))}
+        </IndexBar>
+      </div>
     </Page>
   );
 }

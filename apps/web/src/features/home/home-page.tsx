@@ -1,18 +1,136 @@
-import { MessageOutline } from 'antd-mobile-icons';
+import type { ConversationView } from '@teltlk/im-sdk';
+import { ActionSheet } from 'antd-mobile';
+import { MessageOutline, UserAddOutline } from 'antd-mobile-icons';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { useEngine, useEngineSnapshot, useSelfId } from '../../app/engine';
+import { paths } from '../../app/paths';
 import { EmptyState } from '../../ui/empty-state';
-import { Page } from '../../ui/page';
+import { errorMessage, isSessionError } from '../../ui/error-message';
+import { PageSpinner } from '../../ui/spinner';
+import { showToast } from '../../ui/toast';
+import { messageText } from '../../ui/use-message';
+import { peerName } from '../chat/messages';
+import { useRemarks } from '../chat/use-remarks';
+import { orderConversations } from './chat-list';
+import { ConversationRow, rowActions, type RowAction } from './conversation-row';
+
+/** Row times ("14:05", "Yesterday") move on by themselves. */
+const CLOCK_TICK_MS = 60_000;
+
+function useNow(): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = window.setInterval(() => setNow(Date.now()), CLOCK_TICK_MS);
+    return () => window.clearInterval(timer);
+  }, []);
+  return now;
+}
+
+/** The tab's header: the title, and the add-friend button as an icon. */
+function HomeHeader() {
+  const { t } = useTranslation();
+  const title = t('home.title');
+  const appName = t('common.appName');
+  useEffect(() => {
+    document.title = `${title} · ${appName}`;
+  }, [title, appName]);
+  return (
+    <header className="tt-header">
+      <div className="tt-header-side" />
+      <h1 className="tt-header-title">{title}</h1>
+      <div className="tt-header-side tt-header-side-end">
+        <Link className="tt-icon-button" to={paths.homeAddFriend} aria-label={t('home.addFriend')}>
+          <UserAddOutline aria-hidden />
+        </Link>
+      </div>
+    </header>
+  );
+}
 
 /** `/pages/home/home` (and `/` when signed in): the chat list. */
 export function HomePage() {
   const { t } = useTranslation();
-  return (
-    <Page title={t('home.title')} back={false} flush>
+  const engine = useEngine();
+  const snapshot = useEngineSnapshot();
+  const selfId = useSelfId();
+  const now = useNow();
+  const remarks = useRemarks();
+  const [menuFor, setMenuFor] = useState<ConversationView | null>(null);
+  const conversations = useMemo(
+    () => orderConversations(snapshot?.conversations ?? []),
+    [snapshot?.conversations],
+  );
+
+  const act = (conversation: ConversationView, action: RowAction) => {
+    if (!engine) return;
+    const patch =
+      action === 'pin'
+        ? { pinned: !conversation.pinned }
+        : action === 'mute'
+          ? { muted: !conversation.muted }
+          : { hidden: true };
+    engine.updateConversation(conversation.id, patch).catch((error: unknown) => {
+      if (!isSessionError(error)) showToast(messageText(errorMessage(error, 'modify')));
+    });
+  };
+
+  let body;
+  if (!snapshot?.ready || !selfId) body = <PageSpinner />;
+  else if (conversations.length === 0) {
+    body = (
       <EmptyState
         icon={<MessageOutline />}
         title={t('home.emptyTitle')}
         text={t('home.emptyText')}
       />
-    </Page>
+    );
+  } else {
+    body = (
+      <ul className="tt-chat-list" aria-label={t('home.list')}>
+        {conversations.map((conversation) => (
+          <ConversationRow
+            key={conversation.id}
+            conversation={conversation}
+            selfId={selfId}
+            now={now}
+            onAction={act}
+            onMenu={setMenuFor}
+            remarks={remarks}
+          />
+        ))}
+      </ul>
+    );
+  }
+
+  return (
+    <div className="tt-page">
+      <HomeHeader />
+      <main className="tt-content-flush">{body}</main>
+      <ActionSheet
+        visible={menuFor !== null}
+        extra={
+          menuFor
+            ? t('home.actions', { name: peerName(menuFor, remarks) ?? t('chat.title') })
+            : null
+        }
+        cancelText={t('common.cancel')}
+        actions={
+          menuFor
+            ? rowActions(menuFor, t).map((action) => ({
+                key: action.key,
+                text: action.text,
+                danger: action.key === 'delete',
+                onClick: () => {
+                  setMenuFor(null);
+                  act(menuFor, action.key);
+                },
+              }))
+            : []
+        }
+        onClose={() => setMenuFor(null)}
+      />
+    </div>
   );
 }

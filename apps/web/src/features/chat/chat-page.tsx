@@ -1,0 +1,319 @@
+import type { ConversationView, LocalMessage } from '@teltlk/im-sdk';
+import { peerOf, REVOKE_WINDOW_SECONDS, type SendableContent } from '@teltlk/protocol';
+import { ActionSheet } from 'antd-mobile';
+import { LeftOutline, MoreOutline } from 'antd-mobile-icons';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { useConversation, useEngine, useEngineSnapshot, useSelfId } from '../../app/engine';
+import { paths } from '../../app/paths';
+import { withQuery } from '../../app/route-params';
+import { copyText } from '../../ui/clipboard';
+import { EmptyState } from '../../ui/empty-state';
+import { errorMessage, isSessionError } from '../../ui/error-message';
+import { Page } from '../../ui/page';
+import { useGoBack } from '../../ui/page-header';
+import { useUiLocale } from '../../ui/pickers';
+import { PageSpinner } from '../../ui/spinner';
+import { showToast } from '../../ui/toast';
+import { messageText as translate } from '../../ui/use-message';
+import { usePerson } from '../contacts/use-contacts';
+import { orderConversations } from '../home/chat-list';
+import { Composer, type ReplyTarget } from './composer';
+import { ConnectionBanner } from './connection-banner';
+import { ForwardPicker } from './forward-picker';
+import { MessageList } from './message-list';
+import type { MessageRowContext, Person } from './message-row';
+import { buildRows, canRevoke, isBlank, messageText, peerName, quoteExcerpt } from './messages';
+import { formatDuration } from './time-labels';
+import { useConversationParam } from './use-conversation-param';
+import { usePageVisible } from './use-page-visible';
+import { useRemarks } from './use-remarks';
+
+type Quote = NonNullable<Extract<SendableContent, { kind: 'text' }>['quote']>;
+
+interface PendingReply extends ReplyTarget {
+  quote: Quote;
+}
+
+function toastFailure(error: unknown): void {
+  if (!isSessionError(error)) showToast(translate(errorMessage(error)));
+}
+
+function ChatHeader({
+  title,
+  typing,
+  settingsTo,
+}: {
+  title: string;
+  typing: boolean;
+  settingsTo: string;
+}) {
+  const { t } = useTranslation();
+  const goBack = useGoBack();
+  const appName = t('common.appName');
+  useEffect(() => {
+    document.title = `${title} · ${appName}`;
+  }, [title, appName]);
+  return (
+    <header className="tt-header">
+      <div className="tt-header-side">
+        <button
+          type="button"
+          className="tt-icon-button"
+          aria-label={t('common.back')}
+          onClick={goBack}
+        >
+          <LeftOutline aria-hidden />
+        </button>
+      </div>
+      <div className="tt-chat-heading">
+        <h1 className="tt-header-title">{title}</h1>
+        <p className="tt-chat-typing" aria-live="polite">
+          {typing ? t('chat.typing') : ''}
+        </p>
+      </div>
+      <div className="tt-header-side tt-header-side-end">
+        <Link className="tt-icon-button" to={settingsTo} aria-label={t('chat.settings')}>
+          <MoreOutline aria-hidden />
+        </Link>
+      </div>
+    </header>
+  );
+}
+
+/** `/pages/home/chat?conversationId=…`: one conversation. */
+export function ChatPage() {
+  const { t } = useTranslation();
+  const selfId = useSelfId();
+  const conversationId = useConversationParam(selfId);
+  if (conversationId === null) {
+    return (
+      <Page title={t('chat.title')}>
+        <EmptyState title={t('chat.notFound')} text={t('notFound.text')} />
+      </Page>
+    );
+  }
+  if (!conversationId || !selfId) return <PageSpinner />;
+  return <ChatScreen key={conversationId} conversationId={conversationId} selfId={selfId} />;
+}
+
+function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId: string }) {
+  const { t } = useTranslation();
+  const locale = useUiLocale();
+  const engine = useEngine();
+  const snapshot = useEngineSnapshot();
+  const open = useConversation(conversationId);
+  const visible = usePageVisible();
+  const [atEnd, setAtEnd] = useState(false);
+  const [reply, setReply] = useState<PendingReply | null>(null);
+  const [focusRequest, setFocusRequest] = useState(0);
+  const [scrollRequest, setScrollRequest] = useState(0);
+  const [menuFor, setMenuFor] = useState<LocalMessage | null>(null);
+  const [forwarding, setForwarding] = useState<LocalMessage | null>(null);
+  const [forwardBusy, setForwardBusy] = useState(false);
+  const [now, setNow] = useState(() => Date.now());
+
+  const view: ConversationView | undefined = snapshot?.conversations.find(
+    (conversation) => conversation.id === conversationId,
+  );
+  const single = conversationId.startsWith('si_');
+  const remarks = useRemarks();
+  // A chat opened from a profile before its first message has no conversation yet.
+  const person = usePerson(view || !single ? null : peerOf(conversationId, selfId));
+  const title =
+    peerName(view, remarks) ??
+    (person.data ? person.data.remark || person.data.nickname : t('chat.title'));
+  const peerAvatar = view?.peer?.avatarUrl ?? person.data?.avatarUrl ?? null;
+  const handle = open?.handle;
+
+  const personOf = useCallback(
+    (senderId: string): Person =>
+      senderId === selfId
+        ? { name: t('chat.you'), avatarUrl: null }
+        : { name: title, avatarUrl: peerAvatar },
+    [selfId, t, title, peerAvatar],
+  );
+
+  const messages = open?.snapshot.messages;
+  const rows = useMemo(
+    () => (messages ? buildRows(messages, { selfId, readReceipts: single }) : []),
+    [messages, selfId, single],
+  );
+
+  // Read up to the newest message while it is on screen and the tab is shown.
+  const unread = view?.unread ?? 0;
+  useEffect(() => {
+    if (handle && atEnd && visible && unread > 0) handle.markRead();
+  }, [handle, atEnd, visible, unread, messages]);
+
+  const context: MessageRowContext = useMemo(
+    () => ({
+      selfId,
+      now,
+      peerReadSeq: view?.peerReadSeq ?? 0,
+      personOf,
+      onMenu: (message) => {
+        setNow(Date.now());
+        setMenuFor(message);
+      },
+      onRetry: (message) => handle?.retry(message.clientMsgId),
+    }),
+    [selfId, now, view?.peerReadSeq, personOf, handle],
+  );
+
+  const loadOlder = useCallback(() => {
+    handle?.loadOlder().catch(() => {
+      // Spec §4: a failed history load leaves the list as it is; scrolling tries again.
+    });
+  }, [handle]);
+
+  const send = (text: string): boolean => {
+    if (!handle) return false;
+    if (isBlank(text)) {
+      showToast(t('chat.blank'));
+      return false;
+    }
+    const content: SendableContent = reply
+      ? { kind: 'text', text: text.trim(), quote: reply.quote }
+      : { kind: 'text', text: text.trim() };
+    handle.send(content).catch(toastFailure);
+    handle.setDraft('');
+    setReply(null);
+    setScrollRequest((count) => count + 1);
+    return true;
+  };
+
+  const menuActions = (message: LocalMessage) => {
+    const text = messageText(message);
+    const actions: { key: string; text: string; danger?: boolean; onClick: () => void }[] = [];
+    const quote = toQuote(message);
+    if (quote) {
+      actions.push({
+        key: 'reply',
+        text: t('chat.reply'),
+        onClick: () => {
+          setReply({ name: personOf(message.senderId).name, text: quote.text, quote });
+          setFocusRequest((count) => count + 1);
+        },
+      });
+    }
+    if (text !== null) {
+      actions.push({
+        key: 'copy',
+        text: t('chat.copy'),
+        onClick: () => {
+          void copyText(text).then((copied) =>
+            showToast(copied ? t('chat.copied') : t('chat.copyFailed'), {
+              icon: copied ? 'success' : 'fail',
+            }),
+          );
+        },
+      });
+      if (message.seq !== null) {
+        actions.push({
+          key: 'forward',
+          text: t('chat.forward'),
+          onClick: () => setForwarding(message),
+        });
+      }
+    }
+    if (message.seq !== null && canRevoke(message, selfId, now)) {
+      const seq = message.seq;
+      actions.push({
+        key: 'revoke',
+        text: t('chat.revoke', { duration: formatDuration(REVOKE_WINDOW_SECONDS, locale) }),
+        onClick: () => void handle?.revoke(seq).catch(toastFailure),
+      });
+    }
+    if (message.seq !== null) {
+      const seq = message.seq;
+      actions.push({
+        key: 'delete',
+        text: t('chat.delete'),
+        danger: true,
+        onClick: () => void handle?.hide(seq).catch(toastFailure),
+      });
+    }
+    return actions;
+  };
+
+  const forward = (ids: string[]) => {
+    if (!engine || !forwarding) return;
+    setForwardBusy(true);
+    engine
+      .forward(forwarding, ids)
+      .then(() => {
+        showToast(t('chat.forwarded'), { icon: 'success' });
+        setForwarding(null);
+      })
+      .catch(toastFailure)
+      .finally(() => setForwardBusy(false));
+  };
+
+  const forwardTargets = useMemo(
+    () => orderConversations(snapshot?.conversations ?? []),
+    [snapshot?.conversations],
+  );
+
+  return (
+    <div className="tt-chat">
+      <ChatHeader
+        title={title}
+        typing={open?.snapshot.peerTyping ?? false}
+        settingsTo={withQuery(paths.chatSetting, { conversationId })}
+      />
+      <ConnectionBanner inline />
+      {open && snapshot?.ready ? (
+        <>
+          {rows.length === 0 && !open.snapshot.hasMore ? (
+            <p className="tt-chat-empty">{t('chat.empty')}</p>
+          ) : null}
+          <MessageList
+            rows={rows}
+            context={context}
+            hasMore={open.snapshot.hasMore}
+            loadingOlder={open.snapshot.loadingOlder}
+            onLoadOlder={loadOlder}
+            onAtEndChange={setAtEnd}
+            scrollToEndRequest={scrollRequest}
+          />
+          <Composer
+            initialDraft={view?.draft ?? ''}
+            onDraft={(text) => open.handle.setDraft(text)}
+            onTyping={() => open.handle.typing()}
+            onSend={send}
+            reply={reply}
+            onCancelReply={() => setReply(null)}
+            focusRequest={focusRequest}
+          />
+        </>
+      ) : (
+        <PageSpinner />
+      )}
+      <ActionSheet
+        visible={menuFor !== null}
+        extra={t('chat.actions')}
+        cancelText={t('common.cancel')}
+        actions={menuFor ? menuActions(menuFor) : []}
+        onAction={() => setMenuFor(null)}
+        onClose={() => setMenuFor(null)}
+      />
+      <ForwardPicker
+        visible={forwarding !== null}
+        conversations={forwardTargets}
+        remarks={remarks}
+        busy={forwardBusy}
+        onClose={() => setForwarding(null)}
+        onSend={forward}
+      />
+    </div>
+  );
+}
+
+/** The quote a reply carries: only acknowledged text can be quoted. */
+function toQuote(message: LocalMessage): Quote | null {
+  const text = messageText(message);
+  if (text === null || message.seq === null) return null;
+  return { seq: message.seq, senderId: message.senderId, text: quoteExcerpt(text) };
+}

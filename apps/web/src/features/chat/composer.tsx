@@ -1,0 +1,149 @@
+import { MESSAGE_TEXT_MAX_LENGTH } from '@teltlk/protocol';
+import { CloseOutline, SmileOutline } from 'antd-mobile-icons';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { EMOJI, insertAt } from './emoji';
+
+/** The text box grows with its text up to this height, then scrolls. */
+const MAX_INPUT_HEIGHT_PX = 120;
+
+export interface ReplyTarget {
+  name: string;
+  text: string;
+}
+
+interface ComposerProps {
+  initialDraft: string;
+  onDraft: (text: string) => void;
+  onTyping: () => void;
+  /** Returns true when the text was taken (then the box empties). */
+  onSend: (text: string) => boolean;
+  reply: ReplyTarget | null;
+  onCancelReply: () => void;
+  /** Changes when something (choosing "reply") wants the text box focused. */
+  focusRequest: number;
+}
+
+/** The message box: grows with its text, Enter sends, Shift+Enter breaks the line. */
+export function Composer({
+  initialDraft,
+  onDraft,
+  onTyping,
+  onSend,
+  reply,
+  onCancelReply,
+  focusRequest,
+}: ComposerProps) {
+  const { t } = useTranslation();
+  const [text, setText] = useState(initialDraft);
+  const [emojiOpen, setEmojiOpen] = useState(false);
+  const inputRef = useRef<HTMLTextAreaElement>(null);
+  const caret = useRef<number | null>(null);
+  const panelId = useId();
+
+  useLayoutEffect(() => {
+    const input = inputRef.current;
+    if (!input) return;
+    input.style.height = 'auto';
+    input.style.height = `${Math.min(input.scrollHeight, MAX_INPUT_HEIGHT_PX)}px`;
+    if (caret.current !== null) {
+      input.setSelectionRange(caret.current, caret.current);
+      caret.current = null;
+    }
+  }, [text]);
+
+  useEffect(() => {
+    if (focusRequest > 0) inputRef.current?.focus();
+  }, [focusRequest]);
+
+  const change = (next: string) => {
+    setText(next);
+    onDraft(next);
+    if (next.trim()) onTyping();
+  };
+
+  const submit = () => {
+    if (onSend(text)) {
+      setText('');
+      setEmojiOpen(false);
+    }
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    // An input method confirming a word with Enter must not send the message.
+    if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
+    event.preventDefault();
+    submit();
+  };
+
+  const insertEmoji = (emoji: string) => {
+    const input = inputRef.current;
+    const start = input?.selectionStart ?? text.length;
+    const end = input?.selectionEnd ?? text.length;
+    const result = insertAt(text, emoji, start, end);
+    if (result.text.length > MESSAGE_TEXT_MAX_LENGTH) return;
+    caret.current = result.caret;
+    change(result.text);
+  };
+
+  return (
+    <div className="tt-composer">
+      {reply ? (
+        <div className="tt-composer-reply">
+          <span className="tt-composer-reply-text">
+            <strong>{t('chat.replyingTo', { name: reply.name })}</strong>
+            <span>{reply.text}</span>
+          </span>
+          <button
+            type="button"
+            className="tt-icon-button"
+            aria-label={t('chat.cancelReply')}
+            onClick={onCancelReply}
+          >
+            <CloseOutline aria-hidden />
+          </button>
+        </div>
+      ) : null}
+      <form
+        className="tt-composer-row"
+        onSubmit={(event) => {
+          event.preventDefault();
+          submit();
+        }}
+      >
+        <button
+          type="button"
+          className="tt-icon-button"
+          aria-label={t('chat.emoji')}
+          aria-expanded={emojiOpen}
+          aria-controls={panelId}
+          onClick={() => setEmojiOpen((open) => !open)}
+        >
+          <SmileOutline aria-hidden />
+        </button>
+        <textarea
+          ref={inputRef}
+          className="tt-composer-input"
+          rows={1}
+          value={text}
+          maxLength={MESSAGE_TEXT_MAX_LENGTH}
+          aria-label={t('chat.message')}
+          placeholder={t('chat.message')}
+          enterKeyHint="send"
+          onChange={(event) => change(event.target.value)}
+          onKeyDown={onKeyDown}
+        />
+        <button type="submit" className="tt-composer-send">
+          {t('chat.send')}
+        </button>
+      </form>
+      <div id={panelId} className="tt-emoji-panel" hidden={!emojiOpen}>
+        {EMOJI.map((emoji) => (
+          <button key={emoji} type="button" className="tt-emoji" onClick={() => insertEmoji(emoji)}>
+            {emoji}
+          </button>
+        ))}
+      </div>
+    </div>
+  );
+}

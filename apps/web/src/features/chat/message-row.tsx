@@ -1,0 +1,163 @@
+import type { LocalMessage } from '@teltlk/im-sdk';
+import { FireFill, MoreOutline, RedoOutline } from 'antd-mobile-icons';
+import { useTranslation } from 'react-i18next';
+import { Avatar } from '../../ui/avatar';
+import { useUiLocale } from '../../ui/pickers';
+import { errorMessage } from '../../ui/error-message';
+import { useMessageText } from '../../ui/use-message';
+import { ApiError } from '@teltlk/im-sdk';
+import { isErrorCode } from '@teltlk/protocol';
+import { isReadByPeer, type ChatRow } from './messages';
+import { clockTime, dayLabel, formatDuration } from './time-labels';
+import { useLongPress } from './use-long-press';
+
+export interface Person {
+  name: string;
+  avatarUrl: string | null;
+}
+
+export interface MessageRowContext {
+  selfId: string;
+  now: number;
+  peerReadSeq: number;
+  /** Who sent a message: the peer, or "You". */
+  personOf: (senderId: string) => Person;
+  onMenu: (message: LocalMessage) => void;
+  onRetry: (message: LocalMessage) => void;
+}
+
+export function DayRow({ time, now }: { time: number; now: number }) {
+  const { t } = useTranslation();
+  const locale = useUiLocale();
+  return (
+    <p className="tt-day">
+      <time dateTime={new Date(time).toISOString()}>
+        {dayLabel(time, now, locale, { today: t('chat.today'), yesterday: t('chat.yesterday') })}
+      </time>
+    </p>
+  );
+}
+
+export function NoticeRow({
+  message,
+  context,
+}: {
+  message: LocalMessage;
+  context: MessageRowContext;
+}) {
+  const { t } = useTranslation();
+  const locale = useUiLocale();
+  const own = message.senderId === context.selfId;
+  let text: string;
+  if (message.content.kind === 'burn') {
+    text =
+      message.content.seconds > 0
+        ? t('chat.burnOn', { duration: formatDuration(message.content.seconds, locale) })
+        : t('chat.burnOff');
+  } else {
+    text = own
+      ? t('chat.revokedSelf')
+      : t('chat.revokedOther', { name: context.personOf(message.senderId).name });
+  }
+  return <p className="tt-notice">{text}</p>;
+}
+
+/** The reason a send failed, in the user's language. */
+function useFailureText(): (message: LocalMessage) => string {
+  const text = useMessageText();
+  return (message) => {
+    const code = message.error;
+    const failure = code && isErrorCode(code) ? new ApiError(code, 0) : undefined;
+    return text(errorMessage(failure)) ?? '';
+  };
+}
+
+export function MessageBubble({
+  message,
+  showRead,
+  context,
+}: {
+  message: LocalMessage;
+  showRead: boolean;
+  context: MessageRowContext;
+}) {
+  const { t } = useTranslation();
+  const locale = useUiLocale();
+  const failureText = useFailureText();
+  const longPress = useLongPress(() => context.onMenu(message));
+  const own = message.senderId === context.selfId;
+  const sender = context.personOf(message.senderId);
+  if (message.content.kind !== 'text') return null;
+  const { text, quote, forwarded } = message.content;
+
+  return (
+    <div className={own ? 'tt-msg tt-msg-own' : 'tt-msg'}>
+      {own ? null : <Avatar name={sender.name} url={sender.avatarUrl} size={36} />}
+      <div className="tt-msg-body">
+        <div className="tt-bubble" {...longPress}>
+          <span className="tt-visually-hidden">{sender.name}</span>
+          {forwarded ? <span className="tt-msg-forwarded">{t('chat.forwardedLabel')}</span> : null}
+          {quote ? (
+            <blockquote className="tt-msg-quote">
+              <strong>{context.personOf(quote.senderId).name}</strong>
+              <span>{quote.text}</span>
+            </blockquote>
+          ) : null}
+          <p className="tt-msg-text">{text}</p>
+        </div>
+        <div className="tt-msg-meta">
+          {message.burnAt !== null ? (
+            <span className="tt-msg-burn" title={t('chat.burnsIn')}>
+              <FireFill aria-hidden />
+              <span className="tt-visually-hidden">{t('chat.burnsIn')}</span>
+            </span>
+          ) : null}
+          <time dateTime={new Date(message.createdAt).toISOString()}>
+            {clockTime(message.createdAt, locale)}
+          </time>
+          {message.status === 'sending' ? (
+            <span className="tt-msg-sending" role="img" aria-label={t('chat.sending')} />
+          ) : null}
+          {message.status === 'failed' ? (
+            <button
+              type="button"
+              className="tt-msg-retry"
+              aria-label={t('chat.retry')}
+              onClick={() => context.onRetry(message)}
+            >
+              <RedoOutline aria-hidden />
+            </button>
+          ) : null}
+          {showRead && message.status === 'sent' ? (
+            <span className="tt-msg-read">
+              {isReadByPeer(message, context.peerReadSeq) ? t('chat.read') : t('chat.unread')}
+            </span>
+          ) : null}
+        </div>
+        {message.status === 'failed' ? (
+          <p className="tt-msg-failed">{t('chat.failed', { reason: failureText(message) })}</p>
+        ) : null}
+      </div>
+      <button
+        type="button"
+        className="tt-msg-more"
+        aria-label={t('chat.more')}
+        aria-haspopup="dialog"
+        onClick={() => context.onMenu(message)}
+      >
+        <MoreOutline aria-hidden />
+      </button>
+    </div>
+  );
+}
+
+export function MessageRow({ row, context }: { row: ChatRow; context: MessageRowContext }) {
+  switch (row.kind) {
+    case 'day':
+      return <DayRow time={row.time} now={context.now} />;
+    case 'notice':
+      return <NoticeRow message={row.message} context={context} />;
+    case 'message':
+      return <MessageBubble message={row.message} showRead={row.showRead} context={context} />;
+  }
+}

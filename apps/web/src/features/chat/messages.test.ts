@@ -1,0 +1,110 @@
+import type { LocalMessage } from '@teltlk/im-sdk';
+import { REVOKE_WINDOW_SECONDS } from '@teltlk/protocol';
+import { describe, expect, it } from 'vitest';
+import { buildRows, canRevoke, isBlank, messageText, quoteExcerpt } from './messages';
+
+const day = (d: number, h = 12) => new Date(2026, 0, d, h).getTime();
+
+function message(seq: number | null, patch: Partial<LocalMessage> = {}): LocalMessage {
+  return {
+    conversationId: 'si_a_b',
+    seq,
+    clientMsgId: `client-${seq ?? 'x'}-${patch.createdAt ?? 0}`,
+    senderId: 'a',
+    content: { kind: 'text', text: `text ${seq}` },
+    createdAt: day(10),
+    revokedAt: null,
+    burnAt: null,
+    status: seq === null ? 'sending' : 'sent',
+    ...patch,
+  };
+}
+
+describe('buildRows', () => {
+  it('puts a day separator before the first message of each day', () => {
+    const rows = buildRows(
+      [
+        message(1, { createdAt: day(9, 8) }),
+        message(2, { createdAt: day(9, 22) }),
+        message(3, { createdAt: day(10, 1) }),
+      ],
+      { selfId: 'a', readReceipts: false },
+    );
+    expect(rows.map((row) => row.kind)).toEqual(['day', 'message', 'message', 'day', 'message']);
+    expect(rows[0]).toMatchObject({ time: day(9, 8) });
+    expect(rows[3]).toMatchObject({ time: day(10, 1) });
+  });
+
+  it('shows revoked messages and burn notices as notices, and leaves revoke notices out', () => {
+    const rows = buildRows(
+      [
+        message(1, { revokedAt: day(10), content: { kind: 'revoked' } }),
+        message(2, { content: { kind: 'revoke', targetSeq: 1 } }),
+        message(3, { content: { kind: 'burn', seconds: 30 } }),
+      ],
+      { selfId: 'a', readReceipts: true },
+    );
+    expect(rows.map((row) => row.kind)).toEqual(['day', 'notice', 'notice']);
+  });
+
+  it('marks only our newest acknowledged text for the read state in 1:1', () => {
+    const messages = [
+      message(1),
+      message(2),
+      message(3, { senderId: 'b' }),
+      message(null, { clientMsgId: 'pending-1' }),
+    ];
+    const rows = buildRows(messages, { selfId: 'a', readReceipts: true });
+    const marked = rows.filter((row) => row.kind === 'message' && row.showRead);
+    expect(marked).toHaveLength(1);
+    expect(marked[0]).toMatchObject({ message: { seq: 2 } });
+    const group = buildRows(messages, { selfId: 'a', readReceipts: false });
+    expect(group.some((row) => row.kind === 'message' && row.showRead)).toBe(false);
+  });
+
+  it('keeps the same key when a pending message is acknowledged', () => {
+    const pending = message(null, { clientMsgId: 'same-id-1' });
+    const [, before] = buildRows([pending], { selfId: 'a', readReceipts: false });
+    const [, after] = buildRows([{ ...pending, seq: 7, status: 'sent' }], {
+      selfId: 'a',
+      readReceipts: false,
+    });
+    expect(before?.key).toBe(after?.key);
+  });
+});
+
+describe('canRevoke', () => {
+  const sent = message(4, { createdAt: 1_000_000 });
+  const windowMs = REVOKE_WINDOW_SECONDS * 1000;
+
+  it('allows our own sent text within the window', () => {
+    expect(canRevoke(sent, 'a', 1_000_000 + windowMs - 1)).toBe(true);
+  });
+
+  it('refuses after the window, for others, for unsent and for revoked messages', () => {
+    expect(canRevoke(sent, 'a', 1_000_000 + windowMs)).toBe(false);
+    expect(canRevoke(sent, 'b', 1_000_001)).toBe(false);
+    expect(canRevoke({ ...sent, seq: null }, 'a', 1_000_001)).toBe(false);
+    expect(canRevoke({ ...sent, revokedAt: 1_000_001 }, 'a', 1_000_001)).toBe(false);
+  });
+});
+
+describe('message text helpers', () => {
+  it('quotes one line of at most 200 characters', () => {
+    expect(quoteExcerpt('  hello\n\nworld ')).toBe('hello world');
+    const long = quoteExcerpt('😀'.repeat(300));
+    expect(Array.from(long)).toHaveLength(200);
+    expect(long.endsWith('…')).toBe(true);
+  });
+
+  it('offers text only for text messages that are not revoked', () => {
+    expect(messageText(message(1))).toBe('text 1');
+    expect(messageText(message(1, { revokedAt: 5 }))).toBeNull();
+    expect(messageText(message(1, { content: { kind: 'burn', seconds: 10 } }))).toBeNull();
+  });
+
+  it('treats white space as blank', () => {
+    expect(isBlank(' \n\t ')).toBe(true);
+    expect(isBlank(' 😀 ')).toBe(false);
+  });
+});

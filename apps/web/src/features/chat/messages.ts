@@ -1,0 +1,118 @@
+import type { ConversationView, LocalMessage } from '@teltlk/im-sdk';
+import { REVOKE_WINDOW_SECONDS, type MessageContent } from '@teltlk/protocol';
+
+/** A row of the message list: a day separator, a centred notice or a bubble. */
+export type ChatRow =
+  | { kind: 'day'; key: string; time: number }
+  | { kind: 'notice'; key: string; message: LocalMessage }
+  | { kind: 'message'; key: string; message: LocalMessage; showRead: boolean };
+
+/** The key of a message that stays the same when the server acknowledges it. */
+export function messageKey(message: LocalMessage): string {
+  return `${message.senderId}:${message.clientMsgId}`;
+}
+
+/** Local calendar day of a time, as a comparable string. */
+export function dayKey(time: number): string {
+  const date = new Date(time);
+  return `${date.getFullYear()}-${date.getMonth() + 1}-${date.getDate()}`;
+}
+
+/** A message the server's revocation turned into a notice. */
+export function isRevoked(message: Pick<LocalMessage, 'content' | 'revokedAt'>): boolean {
+  return message.revokedAt !== null || message.content.kind === 'revoked';
+}
+
+/**
+ * The `revoke` notice only carries the revocation to every device; the revoked message
+ * itself shows it in place, so the notice needs no row of its own.
+ */
+function isSilent(content: MessageContent): boolean {
+  return content.kind === 'revoke';
+}
+
+/**
+ * Rows for the message list: a separator before each new day, notices centred, and the
+ * read state under our own newest acknowledged message (1:1 chats).
+ */
+export function buildRows(
+  messages: readonly LocalMessage[],
+  options: { selfId: string; readReceipts: boolean },
+): ChatRow[] {
+  const rows: ChatRow[] = [];
+  // Only our newest acknowledged text carries the read state, as in other messengers.
+  let lastOwnSent = -1;
+  if (options.readReceipts) {
+    for (let index = messages.length - 1; index >= 0; index -= 1) {
+      const message = messages[index]!;
+      const own = message.senderId === options.selfId && message.content.kind === 'text';
+      if (own && message.seq !== null && !isRevoked(message)) {
+        lastOwnSent = index;
+        break;
+      }
+    }
+  }
+  let previousDay: string | null = null;
+  messages.forEach((message, index) => {
+    if (isSilent(message.content)) return;
+    const day = dayKey(message.createdAt);
+    if (day !== previousDay) {
+      rows.push({ kind: 'day', key: `day:${day}`, time: message.createdAt });
+      previousDay = day;
+    }
+    const key = messageKey(message);
+    if (isRevoked(message) || message.content.kind === 'burn') {
+      rows.push({ kind: 'notice', key, message });
+    } else {
+      rows.push({ kind: 'message', key, message, showRead: index === lastOwnSent });
+    }
+  });
+  return rows;
+}
+
+/** Whether the peer has read our message (1:1 only). */
+export function isReadByPeer(message: LocalMessage, peerReadSeq: number): boolean {
+  return message.seq !== null && peerReadSeq >= message.seq;
+}
+
+/** Own, acknowledged, not yet revoked, and inside the server's revoke window. */
+export function canRevoke(message: LocalMessage, selfId: string, now: number): boolean {
+  return (
+    message.senderId === selfId &&
+    message.seq !== null &&
+    !isRevoked(message) &&
+    message.content.kind === 'text' &&
+    now - message.createdAt < REVOKE_WINDOW_SECONDS * 1000
+  );
+}
+
+/** The revoke window in whole minutes, as the action menu states it. */
+export const REVOKE_WINDOW_MINUTES = Math.round(REVOKE_WINDOW_SECONDS / 60);
+
+/** The excerpt a reply quotes: one line, at most 200 characters (the contract's limit). */
+export function quoteExcerpt(text: string, max = 200): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  const chars = Array.from(flat);
+  return chars.length <= max ? flat : `${chars.slice(0, max - 1).join('')}…`;
+}
+
+/** The text a message offers to copy and forward, or null for notices. */
+export function messageText(message: LocalMessage): string | null {
+  if (isRevoked(message)) return null;
+  return message.content.kind === 'text' ? message.content.text : null;
+}
+
+/** Display name of a person in a conversation: the caller's remark, else the nickname. */
+export function peerName(
+  conversation: Pick<ConversationView, 'peer'> | null | undefined,
+  remarks?: ReadonlyMap<string, string | null>,
+): string | null {
+  const peer = conversation?.peer;
+  if (!peer) return null;
+  return remarks?.get(peer.id) || peer.nickname;
+}
+
+/** Whether the textarea's text may be sent (the server refuses blank text too). */
+export function isBlank(text: string): boolean {
+  return text.trim().length === 0;
+}

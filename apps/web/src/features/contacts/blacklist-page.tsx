@@ -1,0 +1,80 @@
+import type { UserCard } from '@teltlk/protocol';
+import { StopOutline } from 'antd-mobile-icons';
+import { useTranslation } from 'react-i18next';
+import { Button } from '../../ui/button';
+import { EmptyState } from '../../ui/empty-state';
+import { errorMessage, isSessionError } from '../../ui/error-message';
+import { confirmModal } from '../../ui/modal';
+import { Page } from '../../ui/page';
+import { QueryError } from '../../ui/query-error';
+import { PageSpinner } from '../../ui/spinner';
+import { showToast } from '../../ui/toast';
+import { messageText } from '../../ui/use-message';
+import { PersonLink } from './person-link';
+import { useBlocks, useContactEvents, useSetBlocked } from './use-contacts';
+
+function BlockedRow({ user }: { user: UserCard }) {
+  const { t } = useTranslation();
+  const setBlocked = useSetBlocked();
+  const unblock = async () => {
+    const confirmed = await confirmModal(
+      t('blocks.unblock'),
+      t('blocks.unblockConfirm', { name: user.nickname }),
+      t('blocks.unblock'),
+    );
+    if (!confirmed) return;
+    setBlocked.mutate(
+      { userId: user.id, block: false },
+      {
+        onSuccess: () => showToast(t('blocks.unblocked'), { icon: 'success' }),
+        onError: (failure) => {
+          if (!isSessionError(failure)) showToast(messageText(errorMessage(failure, 'modify')));
+        },
+      },
+    );
+  };
+  return (
+    <li className="tt-request">
+      <PersonLink user={user} />
+      <Button
+        small
+        variant="secondary"
+        aria-label={t('blocks.unblockNamed', { name: user.nickname })}
+        busy={setBlocked.isPending}
+        onClick={() => void unblock()}
+      >
+        {t('blocks.unblock')}
+      </Button>
+    </li>
+  );
+}
+
+/** `/pages/contacts/blacklist`: the people the user blocked; their messages and requests stop. */
+export function BlacklistPage() {
+  const { t } = useTranslation();
+  const blocks = useBlocks();
+  useContactEvents();
+  return (
+    <Page title={t('blocks.title')} flush>
+      {blocks.data ? (
+        blocks.data.blocked.length > 0 ? (
+          <ul className="tt-list tt-section">
+            {blocks.data.blocked.map((user) => (
+              <BlockedRow key={user.id} user={user} />
+            ))}
+          </ul>
+        ) : (
+          <EmptyState
+            icon={<StopOutline />}
+            title={t('blocks.emptyTitle')}
+            text={t('blocks.emptyText')}
+          />
+        )
+      ) : blocks.error ? (
+        <QueryError error={blocks.error} onRetry={() => void blocks.refetch()} />
+      ) : (
+        <PageSpinner />
+      )}
+    </Page>
+  );
+}

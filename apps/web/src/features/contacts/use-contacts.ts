@@ -1,0 +1,139 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { BlockListResult, FriendListResult, UserProfile } from '@teltlk/protocol';
+import { api } from '../../api/client';
+import { queryKeys } from '../../api/query-keys';
+import { useAuthStore } from '../../app/auth-store';
+import { useUserEvents } from '../../app/user-events';
+import { applyBlockEvent, applyFriendEvent } from './contact-cache';
+import { applyUserEvent, refreshPeople, storeRequest } from './contact-events';
+
+function useSignedIn(): boolean {
+  return useAuthStore((state) => state.token !== null);
+}
+
+export function useFriendRequests(options: { refetchOnMount?: 'always' } = {}) {
+  return useQuery({
+    queryKey: queryKeys.friendRequests(),
+    queryFn: () => api.friendRequests(),
+    enabled: useSignedIn(),
+    ...options,
+  });
+}
+
+export function useFriends() {
+  return useQuery({
+    queryKey: queryKeys.friends(),
+    queryFn: () => api.friends(),
+    enabled: useSignedIn(),
+  });
+}
+
+export function useBlocks() {
+  return useQuery({
+    queryKey: queryKeys.blocks(),
+    queryFn: () => api.blocks(),
+    enabled: useSignedIn(),
+  });
+}
+
+export function useOfficialAccounts() {
+  return useQuery({
+    queryKey: queryKeys.officialAccounts(),
+    queryFn: () => api.officialAccounts(),
+    enabled: useSignedIn(),
+  });
+}
+
+/** Another user as the caller sees them; `userId` null (a bad link) loads nothing. */
+export function usePerson(userId: string | null) {
+  return useQuery({
+    queryKey: queryKeys.person(userId ?? ''),
+    queryFn: () => api.user(userId ?? ''),
+    enabled: useSignedIn() && userId !== null,
+  });
+}
+
+/** Keeps friend, application and block data fresh from the live event stream. */
+export function useContactEvents(): void {
+  const queryClient = useQueryClient();
+  useUserEvents((event) => applyUserEvent(queryClient, event));
+}
+
+export function useSendFriendRequest() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { userId: string; greeting?: string }) => api.sendFriendRequest(body),
+    onSuccess: (request) => storeRequest(queryClient, request),
+  });
+}
+
+/** Accepts or rejects a received application. */
+export function useAnswerFriendRequest() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, accept }: { id: string; accept: boolean }) =>
+      accept ? api.acceptFriendRequest(id) : api.rejectFriendRequest(id),
+    onSuccess: (request) => {
+      storeRequest(queryClient, request);
+      if (request.status === 'agreed') {
+        void queryClient.invalidateQueries({ queryKey: queryKeys.friends() });
+      }
+      refreshPeople(queryClient, [request.from.id]);
+    },
+  });
+}
+
+export function useUpdateRemark() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ userId, remark }: { userId: string; remark: string | null }) =>
+      api.updateFriend(userId, { remark }),
+    onSuccess: (friend) => {
+      queryClient.setQueryData<FriendListResult>(queryKeys.friends(), (list) =>
+        list ? applyFriendEvent(list, { type: 'friendUpdated', friend }) : list,
+      );
+      queryClient.setQueryData<UserProfile>(queryKeys.person(friend.user.id), (person) =>
+        person ? { ...person, remark: friend.remark } : person,
+      );
+    },
+  });
+}
+
+export function useDeleteFriend() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (userId: string) => api.deleteFriend(userId),
+    onSuccess: (_result, userId) => {
+      queryClient.setQueryData<FriendListResult>(queryKeys.friends(), (list) =>
+        list ? applyFriendEvent(list, { type: 'friendRemoved', userId }) : list,
+      );
+      refreshPeople(queryClient, [userId]);
+    },
+  });
+}
+
+/** Blocks (`block: true`) or unblocks a user. */
+export function useSetBlocked() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ userId, block }: { userId: string; block: boolean }) =>
+      block ? api.block(userId) : api.unblock(userId),
+    onSuccess: (_result, { userId, block }) => {
+      queryClient.setQueryData<UserProfile>(queryKeys.person(userId), (person) =>
+        person ? { ...person, blocked: block } : person,
+      );
+      queryClient.setQueryData<BlockListResult>(queryKeys.blocks(), (list) =>
+        list && !block ? applyBlockEvent(list, { type: 'unblocked', userId }) : list,
+      );
+      // A block may also end the friendship or hide applications: ask the server.
+      for (const queryKey of [
+        queryKeys.blocks(),
+        queryKeys.friends(),
+        queryKeys.friendRequests(),
+      ]) {
+        void queryClient.invalidateQueries({ queryKey });
+      }
+      refreshPeople(queryClient, [userId]);
+    },
+  });
+}

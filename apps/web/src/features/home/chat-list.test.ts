@@ -1,0 +1,105 @@
+import type { ConversationView } from '@teltlk/im-sdk';
+import type { Message } from '@teltlk/protocol';
+import { describe, expect, it } from 'vitest';
+import { orderConversations, previewOf } from './chat-list';
+
+function lastMessage(patch: Partial<Message>): Message {
+  return {
+    id: 'm1',
+    conversationId: 'si_a_b',
+    seq: 5,
+    senderId: 'b',
+    clientMsgId: 'client-0001',
+    content: { kind: 'text', text: 'hello' },
+    createdAt: 1000,
+    revokedAt: null,
+    burnAt: null,
+    ...patch,
+  };
+}
+
+function conversation(id: string, patch: Partial<ConversationView> = {}): ConversationView {
+  return {
+    id,
+    kind: 'single',
+    peer: null,
+    maxSeq: 5,
+    readSeq: 5,
+    minSeq: 0,
+    peerReadSeq: 0,
+    pinned: false,
+    muted: false,
+    hidden: false,
+    burnSeconds: 0,
+    lastMessage: null,
+    updatedAt: 0,
+    unread: 0,
+    draft: '',
+    ...patch,
+  };
+}
+
+describe('orderConversations', () => {
+  it('puts pinned first, then the latest activity, and leaves hidden ones out', () => {
+    const list = orderConversations([
+      conversation('old', { updatedAt: 10 }),
+      conversation('hidden', { updatedAt: 99, hidden: true }),
+      conversation('new', { lastMessage: lastMessage({ createdAt: 50 }) }),
+      conversation('pinned', { pinned: true, updatedAt: 1 }),
+      conversation('touched', { updatedAt: 40 }),
+    ]);
+    expect(list.map((item) => item.id)).toEqual(['pinned', 'new', 'touched', 'old']);
+  });
+});
+
+describe('previewOf', () => {
+  it('shows the draft before the last message', () => {
+    const item = conversation('c', { draft: 'half\nwritten', lastMessage: lastMessage({}) });
+    expect(previewOf(item, 'a')).toEqual({ kind: 'draft', text: 'half written' });
+  });
+
+  it('shows text, forwarded text, revocations and burn changes', () => {
+    expect(previewOf(conversation('c', { lastMessage: lastMessage({}) }), 'a')).toEqual({
+      kind: 'text',
+      text: 'hello',
+      forwarded: false,
+    });
+    expect(
+      previewOf(
+        conversation('c', {
+          lastMessage: lastMessage({ content: { kind: 'text', text: 'x', forwarded: true } }),
+        }),
+        'a',
+      ),
+    ).toMatchObject({ forwarded: true });
+    expect(
+      previewOf(
+        conversation('c', {
+          lastMessage: lastMessage({ senderId: 'a', content: { kind: 'revoke', targetSeq: 4 } }),
+        }),
+        'a',
+      ),
+    ).toEqual({ kind: 'revoked', self: true });
+    expect(
+      previewOf(
+        conversation('c', {
+          lastMessage: lastMessage({ content: { kind: 'revoked' }, revokedAt: 2 }),
+        }),
+        'a',
+      ),
+    ).toEqual({ kind: 'revoked', self: false });
+    expect(
+      previewOf(
+        conversation('c', { lastMessage: lastMessage({ content: { kind: 'burn', seconds: 60 } }) }),
+        'a',
+      ),
+    ).toEqual({ kind: 'burn', seconds: 60 });
+  });
+
+  it('is empty with no message or after the history was cleared', () => {
+    expect(previewOf(conversation('c'), 'a')).toEqual({ kind: 'empty' });
+    expect(
+      previewOf(conversation('c', { minSeq: 5, lastMessage: lastMessage({ seq: 5 }) }), 'a'),
+    ).toEqual({ kind: 'empty' });
+  });
+});

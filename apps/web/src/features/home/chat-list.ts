@@ -1,0 +1,48 @@
+import type { ConversationView } from '@teltlk/im-sdk';
+import { isRevoked } from '../chat/messages';
+
+/** Latest activity of a conversation: its last message, or the member's own change. */
+export function activityTime(conversation: ConversationView): number {
+  return Math.max(conversation.lastMessage?.createdAt ?? 0, conversation.updatedAt);
+}
+
+/** Pinned first, then by latest activity, newest first; hidden ones left out. */
+export function orderConversations(conversations: readonly ConversationView[]): ConversationView[] {
+  return conversations
+    .filter((conversation) => !conversation.hidden)
+    .sort(
+      (a, b) =>
+        Number(b.pinned) - Number(a.pinned) ||
+        activityTime(b) - activityTime(a) ||
+        a.id.localeCompare(b.id),
+    );
+}
+
+/** What the second line of a chat list row says, before translation. */
+export type Preview =
+  | { kind: 'draft'; text: string }
+  | { kind: 'text'; text: string; forwarded: boolean }
+  | { kind: 'revoked'; self: boolean }
+  | { kind: 'burn'; seconds: number }
+  | { kind: 'empty' };
+
+/** The preview of a row: the draft first (it is what the user left there), then the last message. */
+export function previewOf(conversation: ConversationView, selfId: string): Preview {
+  if (conversation.draft.trim()) return { kind: 'draft', text: oneLine(conversation.draft) };
+  const last = conversation.lastMessage;
+  // Cleared history: the last message lies at or below the member's min seq.
+  if (!last || last.seq <= conversation.minSeq) return { kind: 'empty' };
+  const content = last.content;
+  if (content.kind === 'revoke' || isRevoked(last)) {
+    return { kind: 'revoked', self: last.senderId === selfId };
+  }
+  if (content.kind === 'burn') return { kind: 'burn', seconds: content.seconds };
+  if (content.kind === 'text') {
+    return { kind: 'text', text: oneLine(content.text), forwarded: content.forwarded === true };
+  }
+  return { kind: 'empty' };
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}

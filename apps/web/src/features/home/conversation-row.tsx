@@ -1,0 +1,159 @@
+import type { ConversationView } from '@teltlk/im-sdk';
+import { SwipeAction } from 'antd-mobile';
+import { BellMuteOutline } from 'antd-mobile-icons';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { paths } from '../../app/paths';
+import { withQuery } from '../../app/route-params';
+import { badgeText } from '../../app/tab-badges';
+import { Avatar } from '../../ui/avatar';
+import { useUiLocale } from '../../ui/pickers';
+import { peerName } from '../chat/messages';
+import { formatDuration, listTime } from '../chat/time-labels';
+import { useLongPress } from '../chat/use-long-press';
+import { activityTime, previewOf } from './chat-list';
+
+export type RowAction = 'pin' | 'mute' | 'delete';
+
+interface ConversationRowProps {
+  conversation: ConversationView;
+  selfId: string;
+  now: number;
+  onAction: (conversation: ConversationView, action: RowAction) => void;
+  /** Opens the same actions as a sheet (long press, right click, menu key). */
+  onMenu: (conversation: ConversationView) => void;
+  remarks: ReadonlyMap<string, string | null>;
+}
+
+/** The actions of a row, in the order both the swipe and the sheet show them. */
+export function rowActions(
+  conversation: ConversationView,
+  t: (key: 'home.pin' | 'home.unpin' | 'home.mute' | 'home.unmute' | 'home.delete') => string,
+): { key: RowAction; text: string; color: string }[] {
+  return [
+    { key: 'pin', text: conversation.pinned ? t('home.unpin') : t('home.pin'), color: 'primary' },
+    {
+      key: 'mute',
+      text: conversation.muted ? t('home.unmute') : t('home.mute'),
+      color: 'warning',
+    },
+    { key: 'delete', text: t('home.delete'), color: 'danger' },
+  ];
+}
+
+function PreviewText({
+  conversation,
+  selfId,
+  name,
+}: {
+  conversation: ConversationView;
+  selfId: string;
+  name: string;
+}) {
+  const { t } = useTranslation();
+  const locale = useUiLocale();
+  const preview = previewOf(conversation, selfId);
+  switch (preview.kind) {
+    case 'draft':
+      return (
+        <>
+          <span className="tt-chat-draft">{t('home.draft')}</span> {preview.text}
+        </>
+      );
+    case 'text':
+      return <>{preview.forwarded ? `${t('home.forwarded')} ${preview.text}` : preview.text}</>;
+    case 'revoked':
+      return <>{preview.self ? t('chat.revokedSelf') : t('chat.revokedOther', { name })}</>;
+    case 'burn':
+      return (
+        <>
+          {preview.seconds > 0
+            ? t('chat.burnOn', { duration: formatDuration(preview.seconds, locale) })
+            : t('chat.burnOff')}
+        </>
+      );
+    case 'empty':
+      return null;
+  }
+}
+
+/** One chat of the list: swipe for pin, mute and delete; long press or right click too. */
+export function ConversationRow({
+  conversation,
+  selfId,
+  now,
+  onAction,
+  onMenu,
+  remarks,
+}: ConversationRowProps) {
+  const { t } = useTranslation();
+  const locale = useUiLocale();
+  const longPress = useLongPress(() => onMenu(conversation));
+  const name = peerName(conversation, remarks) ?? t('chat.title');
+  const unread = badgeText(conversation.unread);
+  const time = conversation.lastMessage || conversation.updatedAt ? activityTime(conversation) : 0;
+
+  const actions = rowActions(conversation, t);
+
+  let badge: ReactNode = null;
+  if (unread && conversation.muted) badge = <span className="tt-chat-dot" aria-hidden />;
+  else if (unread) {
+    badge = (
+      <span className="tt-chat-unread" aria-hidden>
+        {unread}
+      </span>
+    );
+  }
+
+  return (
+    <li className={conversation.pinned ? 'tt-chat-item tt-chat-pinned' : 'tt-chat-item'}>
+      <SwipeAction
+        rightActions={actions.map((action) => ({
+          ...action,
+          onClick: () => onAction(conversation, action.key),
+        }))}
+      >
+        <Link
+          className="tt-chat-row"
+          to={withQuery(paths.chat, { conversationId: conversation.id })}
+          {...longPress}
+        >
+          <span className="tt-chat-avatar">
+            <Avatar name={name} url={conversation.peer?.avatarUrl} size={48} />
+            {badge}
+          </span>
+          <span className="tt-chat-main">
+            <span className="tt-chat-line">
+              <span className="tt-chat-name">{name}</span>
+              {time ? (
+                <time className="tt-chat-time" dateTime={new Date(time).toISOString()}>
+                  {listTime(time, now, locale, t('home.yesterday'))}
+                </time>
+              ) : null}
+            </span>
+            <span className="tt-chat-line">
+              <span className="tt-chat-preview">
+                <PreviewText conversation={conversation} selfId={selfId} name={name} />
+              </span>
+              {conversation.muted ? (
+                <span className="tt-chat-muted">
+                  <BellMuteOutline aria-hidden />
+                  <span className="tt-visually-hidden">{t('home.muted')}</span>
+                </span>
+              ) : null}
+            </span>
+            {unread ? (
+              <span className="tt-visually-hidden">
+                {t('home.unread', { count: conversation.unread })}
+              </span>
+            ) : null}
+            {conversation.pinned ? (
+              <span className="tt-visually-hidden">{t('home.pinned')}</span>
+            ) : null}
+          </span>
+        </Link>
+      </SwipeAction>
+    </li>
+  );
+}
