@@ -123,16 +123,64 @@ export async function codeFor(
   throw new Error(`no ${purpose} code for ${destination} in the outbox`);
 }
 
+export interface ApiAccount {
+  id: string;
+  teltlkId: string;
+  nickname: string;
+  email: string;
+  password: string;
+}
+
+async function postJson(url: string, body: unknown): Promise<unknown> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${url} answered ${response.status}: ${text}`);
+  return text ? JSON.parse(text) : null;
+}
+
+/** Registers an account through the public API, for tests whose subject is not sign-up. */
+export async function registerAccount(
+  baseUrl: string,
+  nickname: string,
+  password = 'Passw0rdE2E',
+): Promise<ApiAccount> {
+  const email = `${nickname.toLowerCase().replace(/\W/g, '')}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
+  const destination = { channel: 'email', destination: email };
+  await postJson(`${baseUrl}/api/v1/auth/codes`, { purpose: 'register', ...destination });
+  const code = await codeFor(baseUrl, email, 'register');
+  const { ticket } = (await postJson(`${baseUrl}/api/v1/auth/codes/verify`, {
+    purpose: 'register',
+    code,
+    ...destination,
+  })) as { ticket: string };
+  const { user } = (await postJson(`${baseUrl}/api/v1/auth/register`, {
+    ticket,
+    nickname,
+    password,
+    country: 'GB',
+    motherTongue: 'en',
+    uiLanguage: 'en_US',
+  })) as { user: { id: string; teltlkId: string } };
+  return { id: user.id, teltlkId: user.teltlkId, nickname, email, password };
+}
+
 /**
  * Records what would mean the page is broken: uncaught errors, console errors, and any
- * 5xx answer. 4xx answers are part of normal flows (a wrong password), so the browser's
- * own "Failed to load resource" line for them is left out.
+ * 5xx answer. The browser's own network lines are left out: "Failed to load resource"
+ * for 4xx answers that are part of normal flows (a wrong password), and "WebSocket
+ * connection … failed" while a test has taken the network away.
  */
+const BROWSER_NETWORK_LINES = /^(Failed to load resource|WebSocket connection to '.*' failed)/;
+
 export function watchConsole(page: Page): string[] {
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   page.on('console', (message) => {
-    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
+    if (message.type() === 'error' && !BROWSER_NETWORK_LINES.test(message.text())) {
       errors.push(message.text());
     }
   });

@@ -116,6 +116,21 @@ describe('Connection', () => {
     expect(calls.states.at(-1)).toBe('disconnected');
   });
 
+  it('gives the socket up at once when the device goes offline, and comes back on demand', () => {
+    const { connection, calls } = setup();
+    connection.start();
+    const first = FakeSocket.last;
+    first.open();
+    first.receiveNow(hello);
+    connection.dropNow();
+    expect(first.closedByClient).toBe(true);
+    expect(calls.states).toEqual(['connecting', 'connected', 'disconnected']);
+    connection.reconnectNow();
+    expect(FakeSocket.last).not.toBe(first);
+    expect(calls.states.at(-1)).toBe('connecting');
+    connection.stop();
+  });
+
   it('does not connect without a token', () => {
     const { connection, calls } = setup({ getToken: () => null });
     connection.start();

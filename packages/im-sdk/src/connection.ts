@@ -89,6 +89,14 @@ export class Connection {
     }
   }
 
+  /**
+   * The device says it lost the network: give the socket up now instead of waiting for
+   * the heartbeat to notice, so the app shows it is offline at once.
+   */
+  dropNow(): void {
+    if (this.running && this.socket) this.drop();
+  }
+
   /** Skips the backoff wait, e.g. when the device comes back online. */
   reconnectNow(): void {
     if (!this.running || this.socket) return;

@@ -184,7 +184,10 @@ export class ImEngine {
     this.ready = true;
     this.rebuildList();
     this.notify();
-    if (typeof window !== 'undefined') window.addEventListener('online', this.onOnline);
+    if (typeof window !== 'undefined') {
+      window.addEventListener('online', this.onOnline);
+      window.addEventListener('offline', this.onOffline);
+    }
     void this.serial((s) => s.deleteBurnt(Date.now())).catch(ignoreStopped);
     this.connection.start();
   }
@@ -194,7 +197,10 @@ export class ImEngine {
     this.stopped = true;
     this.connection.stop();
     this.outbox.reset();
-    if (typeof window !== 'undefined') window.removeEventListener('online', this.onOnline);
+    if (typeof window !== 'undefined') {
+      window.removeEventListener('online', this.onOnline);
+      window.removeEventListener('offline', this.onOffline);
+    }
     for (const timer of [this.syncRetryTimer, this.listBurnTimer]) if (timer) clearTimeout(timer);
     this.syncRetryTimer = this.listBurnTimer = null;
     for (const set of this.handles.values()) for (const handle of set) handle.dispose();
@@ -208,6 +214,7 @@ export class ImEngine {
   }
 
   private readonly onOnline = () => this.connection.reconnectNow();
+  private readonly onOffline = () => this.connection.dropNow();
 
   // ------------------------------------------------------------------ public reads
 
