@@ -193,6 +193,18 @@ describe('accounts in the browser', () => {
     await page.getByRole('banner').getByRole('button', { name: 'Confirm' }).click();
     await page.getByRole('link', { name: 'Nickname Ada Lovelace' }).waitFor();
 
+    // Country and mother tongue: picked from a list, saved by the header's confirm button.
+    await page.getByRole('link', { name: /^Country or region/ }).click();
+    await page.getByRole('searchbox').fill('Fran');
+    await page.getByRole('radio', { name: 'France' }).check();
+    await page.getByRole('banner').getByRole('button', { name: 'Confirm' }).click();
+    await page.getByRole('link', { name: 'Country or region France' }).waitFor();
+    await page.getByRole('link', { name: /^Mother tongue/ }).click();
+    await page.getByRole('searchbox').fill('Fran');
+    await page.getByRole('radio', { name: /^Français/ }).check();
+    await page.getByRole('banner').getByRole('button', { name: 'Confirm' }).click();
+    await page.getByRole('link', { name: 'Mother tongue Français (French)' }).waitFor();
+
     // Teltlk ID: once, then the monthly limit.
     const teltlkId = `ada${Date.now().toString(36).slice(-8)}`;
     await page.getByRole('button', { name: /^Teltlk ID/ }).click();
