@@ -268,6 +268,17 @@ describe('accounts in the browser', () => {
     await page.getByText('您輸入的密碼有誤，請重新輸入').waitFor();
     await signIn(tw, email, newPassword);
     await heading(tw.chats).waitFor();
+
+    // And once more with a sign-in code instead of the password.
+    await signOut(tw);
+    await page.getByRole('link', { name: '驗證碼登入' }).click();
+    await page.getByRole('radio', { name: tw.email }).check();
+    await page.getByRole('textbox', { name: tw.emailAddress }).fill(email);
+    await page.getByRole('button', { name: tw.getCode }).click();
+    const loginCode = await codeFor(server.baseUrl, email, 'login');
+    // Six digits submit by themselves.
+    await page.getByRole('textbox', { name: tw.code }).fill(loginCode);
+    await heading(tw.chats).waitFor();
   });
 
   it('opens on the sign-in page in Simplified Chinese by default, and the shell on wide screens', async () => {
