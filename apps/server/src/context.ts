@@ -153,6 +153,8 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
     migrate: () => migrateToLatest(db),
     close: async () => {
       await bus.close();
+      // Sends already received are written (or refused) before the database goes.
+      await messages.drain();
       await db.destroy();
     },
   };

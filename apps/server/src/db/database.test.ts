@@ -1,8 +1,9 @@
 import { CODE_RESEND_SECONDS, type Me, type VerifyCodeResult } from '@teltlk/protocol';
+import SQLite from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SECOND } from '../lib/clock.js';
 import { createTestApp, dialects, PASSWORD, uniqueEmail, type TestApp } from '../test/harness.js';
-import { uniqueViolationColumn } from './database.js';
+import { StatementCache, uniqueViolationColumn } from './database.js';
 import type { NewUser } from './schema.js';
 
 describe.each(dialects)('database on $dialect', ({ dialect }) => {
@@ -141,5 +142,25 @@ describe.each(dialects)('database on $dialect', ({ dialect }) => {
     expect(responses.map((r) => r.statusCode).sort()).toEqual([200, 409]);
     const winner = responses.find((r) => r.statusCode === 200)?.json<Me>();
     expect(winner?.teltlkId).toBe('Wanted01');
+  });
+});
+
+describe('the SQLite statement cache', () => {
+  it('reuses a compiled statement per SQL text and drops the least recently used', () => {
+    const cache = new StatementCache(new SQLite(':memory:'), 2);
+    try {
+      const one = cache.prepare('select 1 as v');
+      expect(cache.prepare('select 1 as v')).toBe(one);
+      const two = cache.prepare('select 2 as v');
+      // Using "select 1" again leaves "select 2" the least recently used: it goes first.
+      expect(cache.prepare('select 1 as v')).toBe(one);
+      cache.prepare('select 3 as v');
+      expect(cache.size).toBe(2);
+      expect(cache.prepare('select 1 as v')).toBe(one);
+      expect(cache.prepare('select 2 as v')).not.toBe(two);
+      expect(one.all([])).toEqual([{ v: 1 }]);
+    } finally {
+      cache.close();
+    }
   });
 });

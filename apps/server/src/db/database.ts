@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
 import { migrations } from './migrations/index.js';
 import type { Database, Db } from './schema.js';
@@ -38,9 +38,54 @@ export function openDatabase(options: {
   // Safe with WAL: a power cut may lose the last commits, never corrupt the file.
   sqlite.pragma('synchronous = NORMAL');
   return {
-    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }),
+    db: new Kysely<Database>({
+      dialect: new SqliteDialect({ database: new StatementCache(sqlite) }),
+    }),
     dialect: 'sqlite',
   };
+}
+
+/** Compiled statements kept per SQL text; queries are built from few shapes, so it stays small. */
+export const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * better-sqlite3 with its statements reused by SQL text. Kysely's SQLite driver prepares
+ * every query anew, and compiling the SQL cost about as much as running it. A statement
+ * is never used by two queries at once: the driver runs one query at a time on its single
+ * connection. The least recently used statement goes when the cache is full.
+ */
+export class StatementCache implements SqliteDatabase {
+  private readonly statements = new Map<string, SQLite.Statement>();
+
+  constructor(
+    readonly database: SQLite.Database,
+    private readonly capacity = STATEMENT_CACHE_SIZE,
+  ) {}
+
+  get size(): number {
+    return this.statements.size;
+  }
+
+  prepare(sql: string): SQLite.Statement {
+    let statement = this.statements.get(sql);
+    if (statement) {
+      // Map keeps insertion order: re-inserting marks it the most recently used.
+      this.statements.delete(sql);
+    } else {
+      statement = this.database.prepare(sql);
+      if (this.statements.size >= this.capacity) {
+        const oldest = this.statements.keys().next();
+        if (!oldest.done) this.statements.delete(oldest.value);
+      }
+    }
+    this.statements.set(sql, statement);
+    return statement;
+  }
+
+  close(): void {
+    this.statements.clear();
+    this.database.close();
+  }
 }
 
 /** Brings the schema up to date; throws with the failing migration's error. */

@@ -9,6 +9,7 @@ import {
   type ClientFrame,
   type ServerFrame,
 } from '@teltlk/protocol';
+import { Socket } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
 import type { AppContext } from '../context.js';
@@ -54,9 +55,10 @@ interface GatewayDeps {
 }
 
 /**
- * One client socket. Before `auth` only an auth frame is accepted; afterwards sends and
- * read marks are handled one after another in arrival order (so a client's messages get
- * seqs in the order it sent them), pings and typing hints at once.
+ * One client socket. Before `auth` only an auth frame is accepted; afterwards sends go to
+ * the group commit as they arrive (so a client's messages get seqs in the order it sent
+ * them) and are acked in that order; read marks are handled one after another in arrival
+ * order, pings and typing hints at once.
  */
 class Connection implements LocalSocket {
   userId = '';
@@ -67,6 +69,7 @@ class Connection implements LocalSocket {
   private authReceived = false;
   private queue: Promise<void> = Promise.resolve();
   private pending = 0;
+  private corked = false;
   private readonly authTimer: NodeJS.Timeout;
 
   constructor(
@@ -85,7 +88,26 @@ class Connection implements LocalSocket {
   }
 
   send(data: string): void {
-    if (this.state === 'open' && this.socket.readyState === OPEN) this.socket.send(data);
+    if (this.state === 'open' && this.socket.readyState === OPEN) this.write(data);
+  }
+
+  /**
+   * Frames written in one turn of the event loop leave in one system call: a group commit
+   * hands a socket its acks and pushes together, and each would otherwise be a write.
+   */
+  private write(data: string): void {
+    if (!this.corked) {
+      const raw = rawSocketOf(this.socket);
+      if (raw) {
+        raw.cork();
+        this.corked = true;
+        setImmediate(() => {
+          this.corked = false;
+          raw.uncork();
+        });
+      }
+    }
+    this.socket.send(data);
   }
 
   close(code: number, reason: string): void {
@@ -109,7 +131,7 @@ class Connection implements LocalSocket {
   }
 
   private frame(frame: ServerFrame): void {
-    if (this.socket.readyState === OPEN) this.socket.send(JSON.stringify(frame));
+    if (this.socket.readyState === OPEN) this.write(JSON.stringify(frame));
   }
 
   private error(rid: string | null, error: unknown): void {
@@ -167,6 +189,23 @@ class Connection implements LocalSocket {
       return this.error(frame.t === 'send' ? frame.rid : null, new AppError('RATE_LIMITED'));
     }
     this.pending += 1;
+    if (open && frame.t === 'send') {
+      // Submitted at once, so that a socket's sends share group commits with each other and
+      // with other sockets' (they keep their order: batches are written in submission
+      // order). The ack waits its turn in the queue, so acks leave in the order sends came.
+      const answer = this.deps.ctx.services.messages.send(this.userId, frame).then(
+        (message) => () => this.frame({ t: 'ack', rid: frame.rid, message }),
+        (error: unknown) => () => this.error(frame.rid, error),
+      );
+      this.queue = this.queue
+        .then(() => answer)
+        .then((reply) => reply())
+        .catch((error: unknown) => this.deps.log.error({ err: error }, 'socket frame failed'))
+        .finally(() => {
+          this.pending -= 1;
+        });
+      return;
+    }
     this.queue = this.queue
       .then(() => this.handle(frame))
       .catch((error: unknown) => this.deps.log.error({ err: error }, 'socket frame failed'))
@@ -227,6 +266,15 @@ class Connection implements LocalSocket {
         return messages.typing(this.userId, frame.conversationId);
     }
   }
+}
+
+/**
+ * The TCP socket under a WebSocket. ws keeps it in a field of its own (`_socket`); if a
+ * version of ws moves it, frames simply go out one write each.
+ */
+function rawSocketOf(socket: WebSocket): Socket | null {
+  const raw = (socket as unknown as { _socket?: unknown })._socket;
+  return raw instanceof Socket ? raw : null;
 }
 
 function rawText(data: RawData): string | null {

@@ -20,6 +20,54 @@ export class ContactRepo {
       .execute();
   }
 
+  /**
+   * Everything that decides whether `senderId` may message `recipientId`, in one query:
+   * undefined if either user does not exist.
+   */
+  async messagingState(
+    senderId: string,
+    recipientId: string,
+  ): Promise<
+    | { senderOfficial: boolean; recipientOfficial: boolean; blocked: boolean; friends: boolean }
+    | undefined
+  > {
+    const row = await this.db
+      .selectFrom('users as s')
+      .innerJoin('users as r', (join) => join.on('r.id', '=', recipientId))
+      .select((eb) => [
+        's.official as sender_official',
+        'r.official as recipient_official',
+        eb
+          .exists(
+            eb
+              .selectFrom('blocks as b')
+              .select('b.user_id')
+              .whereRef('b.user_id', '=', 'r.id')
+              .whereRef('b.blocked_id', '=', 's.id'),
+          )
+          .as('blocked'),
+        eb
+          .exists(
+            eb
+              .selectFrom('friendships as f')
+              .select('f.user_id')
+              .whereRef('f.user_id', '=', 's.id')
+              .whereRef('f.friend_id', '=', 'r.id'),
+          )
+          .as('friends'),
+      ])
+      .where('s.id', '=', senderId)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    // SQLite answers EXISTS with 0 or 1, PostgreSQL with a boolean.
+    return {
+      senderOfficial: row.sender_official === 1,
+      recipientOfficial: row.recipient_official === 1,
+      blocked: Boolean(row.blocked),
+      friends: Boolean(row.friends),
+    };
+  }
+
   async insertUser(user: NewUser): Promise<void> {
     await this.db.insertInto('users').values(user).execute();
   }

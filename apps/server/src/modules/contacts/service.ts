@@ -104,15 +104,13 @@ export class ContactService {
     recipientId: string,
     db: Db = this.deps.db,
   ): Promise<void> {
-    const repo = this.deps.repo.in(db);
-    const people = await repo.usersByIds([senderId, recipientId]);
-    const sender = people.find((user) => user.id === senderId);
-    const recipient = people.find((user) => user.id === recipientId);
-    if (!sender || !recipient) throw new AppError('USER_NOT_FOUND');
-    if (await repo.isBlocked(recipientId, senderId)) throw new AppError('MESSAGE_REFUSED');
+    // One query: this runs for every message sent.
+    const state = await this.deps.repo.in(db).messagingState(senderId, recipientId);
+    if (!state) throw new AppError('USER_NOT_FOUND');
+    if (state.blocked) throw new AppError('MESSAGE_REFUSED');
     // Official accounts need no friendship: users read and reply to them like a chat.
-    if (sender.official === 1 || recipient.official === 1) return;
-    if (!(await repo.findFriendship(senderId, recipientId))) throw new AppError('NOT_FRIENDS');
+    if (state.senderOfficial || state.recipientOfficial) return;
+    if (!state.friends) throw new AppError('NOT_FRIENDS');
   }
 
   /** Card of any user (for conversation peers); unknown ids are left out. */

@@ -7,7 +7,7 @@ import {
   type Message,
   type MessagePageResult,
 } from '@teltlk/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   createTestApp,
   dialects,
@@ -16,6 +16,7 @@ import {
   type TestApp,
 } from '../../test/harness.js';
 import { runOperator } from '../../operator.js';
+import { MessageRepo } from './repo.js';
 import { SYNC_SAFETY_MS } from './service.js';
 
 let counter = 0;
@@ -148,7 +149,8 @@ describe.each(dialects)('messages on $dialect', ({ dialect }) => {
     expect(view).toMatchObject({
       kind: 'single',
       maxSeq: 4,
-      readSeq: 0,
+      // Sending marks what came before as read: Bob last wrote seq 3.
+      readSeq: 3,
       peer: { id: ada.user.id },
       lastMessage: { seq: 4 },
     });
@@ -369,7 +371,7 @@ describe.each(dialects)('messages on $dialect', ({ dialect }) => {
       t.call('POST', `/api/v1/conversations/${id}/read`, { token: user.token, body: { seq } });
     expect((await read(b, 2)).statusCode).toBe(204);
     expect(await conversation(b, id)).toMatchObject({ readSeq: 2, maxSeq: 3 });
-    expect(await conversation(a, id)).toMatchObject({ peerReadSeq: 2, readSeq: 0 });
+    expect(await conversation(a, id)).toMatchObject({ peerReadSeq: 2, readSeq: 3 });
     expect((await read(b, 1)).statusCode).toBe(204);
     expect((await conversation(b, id)).readSeq).toBe(2);
     await read(b, 1000);
@@ -480,6 +482,145 @@ describe.each(dialects)('messages on $dialect', ({ dialect }) => {
       await t.call('GET', '/api/v1/sync/conversations?limit=1001', { token: me.token }),
       'VALIDATION_FAILED',
     );
+  });
+
+  describe('group commit', () => {
+    const direct = (from: RegisteredUser, conversationId: string, text: string, id = clientId()) =>
+      t.ctx.services.messages.send(from.user.id, {
+        conversationId,
+        clientMsgId: id,
+        content: { kind: 'text', text },
+      });
+
+    it('writes sends of several senders at once gap-free, each conversation in arrival order', async () => {
+      const pairs = [await pair(), await pair(), await pair()];
+      const calls: { from: RegisteredUser; id: string; text: string }[] = [];
+      for (let round = 0; round < 6; round += 1) {
+        for (const [a, b, id] of pairs) {
+          calls.push({ from: round % 2 ? b : a, id, text: `r${round}` });
+          calls.push({ from: a, id, text: `r${round}+` });
+        }
+      }
+      // All submitted in one turn of the event loop: they share transactions.
+      const acked = await Promise.all(calls.map(({ from, id, text }) => direct(from, id, text)));
+      for (const [a, , id] of pairs) {
+        const mine = acked.filter((m) => m.conversationId === id);
+        // Arrival order is seq order, gap-free.
+        expect(mine.map((m) => m.seq)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+        const stored = (await pull(a, id)).messages;
+        expect(stored).toEqual(mine);
+      }
+    });
+
+    it('fails only the refused messages of a batch', async () => {
+      const [a, b, id] = await pair();
+      const [c, d, blockedId] = await pair();
+      await t.ctx.services.contacts.block(auth(d), c.user.id);
+      const stranger = singleConversationId(a.user.id, eve.user.id);
+      const reused = clientId();
+      const results = await Promise.allSettled([
+        direct(a, id, 'one', reused),
+        direct(a, stranger, 'to a stranger'),
+        direct(b, id, 'two'),
+        direct(c, blockedId, 'blocked'),
+        direct(eve, id, 'not a member'),
+        direct(a, stranger, 'reused id elsewhere', reused),
+        direct(a, id, 'one', reused),
+        direct(b, id, 'three'),
+      ]);
+      const codes = results.map((r) =>
+        r.status === 'fulfilled' ? r.value.seq : (r.reason as { code: string }).code,
+      );
+      expect(codes).toEqual([
+        1,
+        'NOT_FRIENDS',
+        2,
+        'MESSAGE_REFUSED',
+        'CONVERSATION_NOT_FOUND',
+        'VALIDATION_FAILED',
+        1,
+        3,
+      ]);
+      expect((await pull(b, id)).messages.map((m) => m.content)).toEqual([
+        { kind: 'text', text: 'one' },
+        { kind: 'text', text: 'two' },
+        { kind: 'text', text: 'three' },
+      ]);
+    });
+
+    it('acks nothing that was not committed, and retries store each message once', async () => {
+      const [a, b, id] = await pair();
+      await sent(a, id, 'before');
+      // The process "dies" after taking seqs and before committing: every write fails.
+      const insertMessages = Object.getOwnPropertyDescriptor(
+        MessageRepo.prototype,
+        'insertMessages',
+      )?.value as MessageRepo['insertMessages'];
+      const insert = vi
+        .spyOn(MessageRepo.prototype, 'insertMessages')
+        .mockRejectedValue(new Error('crash'));
+      const ids = [clientId(), clientId(), clientId()];
+      const send3 = () =>
+        Promise.allSettled([
+          direct(a, id, 'x', ids[0]),
+          direct(b, id, 'y', ids[1]),
+          direct(a, id, 'z', ids[2]),
+        ]);
+      const lost = await send3();
+      expect(lost.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+      expect((await conversation(a, id)).maxSeq).toBe(1);
+      expect((await pull(a, id)).messages.map((m) => m.seq)).toEqual([1]);
+
+      // One message whose write fails fails its batch; the others are written alone, acked.
+      insert.mockImplementation(function (this: MessageRepo, rows) {
+        if (rows.some((row) => row.client_msg_id === ids[1])) {
+          return Promise.reject(new Error('crash'));
+        }
+        return insertMessages.call(this, rows);
+      });
+      const partly = await send3();
+      expect(partly.map((r) => (r.status === 'fulfilled' ? r.value.seq : 'lost'))).toEqual([
+        2,
+        'lost',
+        3,
+      ]);
+      insert.mockRestore();
+      const retried = await send3();
+      const acked = retried.map((r) => (r.status === 'fulfilled' ? r.value : null));
+      expect(acked.map((m) => m?.seq)).toEqual([2, 4, 3]);
+      // The client retries once more (it missed the acks): nothing is stored twice.
+      const again = await Promise.all([
+        direct(a, id, 'x', ids[0]),
+        direct(b, id, 'y', ids[1]),
+        direct(a, id, 'z', ids[2]),
+      ]);
+      expect(again).toEqual(acked);
+      const history = (await pull(b, id)).messages;
+      expect(history.map((m) => m.seq)).toEqual([1, 2, 3, 4]);
+      expect(history.slice(1)).toEqual([again[0], again[2], again[1]]);
+    });
+  });
+
+  it('moves the sender’s read mark to their own message, and starts the burn of what they read', async () => {
+    const [a, b, id] = await pair();
+    await sent(a, id, 'one');
+    await sent(a, id, 'two');
+    expect(await conversation(a, id)).toMatchObject({ maxSeq: 2, readSeq: 2 });
+    expect(await conversation(b, id)).toMatchObject({ maxSeq: 2, readSeq: 0, peerReadSeq: 2 });
+    await t.call('PUT', `/api/v1/conversations/${id}/burn`, {
+      token: a.token,
+      body: { seconds: 10 },
+    });
+    const secret = await sent(a, id, 'secret');
+    // Bob replies without a read mark: he has read what came before his reply.
+    const reply = await sent(b, id, 'reply');
+    expect(await conversation(b, id)).toMatchObject({ readSeq: reply.seq });
+    expect(await conversation(a, id)).toMatchObject({
+      peerReadSeq: reply.seq,
+      readSeq: secret.seq,
+    });
+    const stored = (await pull(a, id)).messages.find((m) => m.seq === secret.seq);
+    expect(stored?.burnAt).toBe(t.clock.now() + 10_000);
   });
 
   describe('authorization', () => {

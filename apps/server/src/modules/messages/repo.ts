@@ -25,6 +25,11 @@ export interface PageRange {
 
 type MessageScope = ExpressionBuilder<Database, 'messages'>;
 
+/** Most (sender, client id) pairs findByClientMsgIds takes at once. */
+export const CLIENT_ID_LOOKUP_MAX = 256;
+/** Most message rows per INSERT (a power of two): 10 parameters each, far below the limits. */
+const INSERT_CHUNK = 256;
+
 export class MessageRepo {
   constructor(private readonly db: Db) {}
 
@@ -81,16 +86,17 @@ export class MessageRepo {
   }
 
   /**
-   * Takes the conversation's next seq. The row lock of this update serializes concurrent
-   * senders, so seqs are handed out gap-free in commit order.
+   * Takes the conversation's next `count` seqs, up to the max_seq returned. The row lock of
+   * this update serializes concurrent senders, so seqs are handed out gap-free in commit order.
    */
-  allocateSeq(
+  allocateSeqs(
     conversationId: string,
+    count: number,
     now: number,
   ): Promise<{ max_seq: number; burn_seconds: number }> {
     return this.db
       .updateTable('conversations')
-      .set((eb) => ({ max_seq: eb('max_seq', '+', 1), updated_at: now }))
+      .set((eb) => ({ max_seq: eb('max_seq', '+', count), updated_at: now }))
       .where('id', '=', conversationId)
       .returning(['max_seq', 'burn_seconds'])
       .executeTakeFirstOrThrow();
@@ -156,11 +162,13 @@ export class MessageRepo {
 
   /**
    * Starts the burn clock of messages `readerId` has now read: those others sent while
-   * burning was on, up to `seq`, that are not burning yet.
+   * burning was on, after `fromSeq` (their previous read mark) up to `seq`, that are not
+   * burning yet.
    */
   async startBurn(
     conversationId: string,
     readerId: string,
+    fromSeq: number,
     seq: number,
     now: number,
   ): Promise<void> {
@@ -172,6 +180,7 @@ export class MessageRepo {
       }))
       .where('conversation_id', '=', conversationId)
       .where('sender_id', '!=', readerId)
+      .where('seq', '>', fromSeq)
       .where('seq', '<=', seq)
       .where('burn_seconds', '>', 0)
       .where('burn_at', 'is', null)
@@ -248,6 +257,31 @@ export class MessageRepo {
       .executeTakeFirst();
   }
 
+  /**
+   * Stored messages among these (sender, client id) pairs, in one query. The list is
+   * padded to a power of two so that a few SQL texts serve every batch size (SQLite keeps
+   * each compiled); callers keep batches to at most CLIENT_ID_LOOKUP_MAX pairs.
+   */
+  findByClientMsgIds(pairs: readonly (readonly [string, string])[]): Promise<MessageRow[]> {
+    if (pairs.length === 0) return Promise.resolve([]);
+    if (pairs.length > CLIENT_ID_LOOKUP_MAX) throw new Error('too many client ids in one look-up');
+    const padded = [...pairs];
+    let size = 4;
+    while (size < padded.length) size *= 2;
+    while (padded.length < size) padded.push(pairs[0]!);
+    return this.db
+      .selectFrom('messages')
+      .selectAll()
+      .where((eb) =>
+        eb.or(
+          padded.map(([senderId, clientMsgId]) =>
+            eb.and([eb('sender_id', '=', senderId), eb('client_msg_id', '=', clientMsgId)]),
+          ),
+        ),
+      )
+      .execute();
+  }
+
   findMessage(conversationId: string, seq: number): Promise<MessageRow | undefined> {
     return this.db
       .selectFrom('messages')
@@ -257,8 +291,22 @@ export class MessageRepo {
       .executeTakeFirst();
   }
 
-  async insertMessage(row: Insertable<MessagesTable>): Promise<void> {
-    await this.db.insertInto('messages').values(row).execute();
+  /**
+   * Inserts in statements of power-of-two row counts (at most INSERT_CHUNK rows: bound
+   * parameters are limited), so a few SQL texts serve every batch size and SQLite keeps
+   * each compiled: 120 rows go as 64 + 32 + 16 + 8.
+   */
+  async insertMessages(rows: readonly Insertable<MessagesTable>[]): Promise<void> {
+    let start = 0;
+    while (start < rows.length) {
+      let size = INSERT_CHUNK;
+      while (size > rows.length - start) size /= 2;
+      await this.db
+        .insertInto('messages')
+        .values(rows.slice(start, start + size))
+        .execute();
+      start += size;
+    }
   }
 
   async setRevoked(conversationId: string, seq: number, now: number): Promise<void> {

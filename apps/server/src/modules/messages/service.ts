@@ -19,7 +19,8 @@ import { newId } from '../../lib/random.js';
 import type { Hub } from '../../realtime/hub.js';
 import type { ContactService } from '../contacts/service.js';
 import type { EventService, PendingEvent } from '../events/service.js';
-import type { MemberView, MessageRepo } from './repo.js';
+import { GroupCommit, type Outcome } from './group-commit.js';
+import { CLIENT_ID_LOOKUP_MAX, type MemberView, type MessageRepo } from './repo.js';
 
 /**
  * syncedAt is this much before the query: a change written by a transaction that began
@@ -28,6 +29,23 @@ import type { MemberView, MessageRepo } from './repo.js';
  * so seeing a few twice costs nothing.
  */
 export const SYNC_SAFETY_MS = 10 * SECOND;
+
+/** Most sends written in one transaction. */
+const SEND_BATCH_MAX = 1000;
+
+/** A send waiting for its group commit. */
+interface SendRequest {
+  userId: string;
+  body: SendMessageBody;
+}
+
+/** A message to append, with its sender's read mark before it. */
+interface NewEntry {
+  senderId: string;
+  readSeq: number;
+  clientMsgId: string;
+  content: MessageContent;
+}
 
 /** Recipients of an announcement to everyone are read in batches of this many. */
 const OFFICIAL_POST_BATCH = 500;
@@ -52,6 +70,8 @@ interface SyncCursor {
  * burn after reading; and conversation sync. Every change is pushed after its commit.
  */
 export class MessageService {
+  private readonly sends: GroupCommit<SendRequest, Message>;
+
   constructor(
     private readonly deps: {
       db: Db;
@@ -61,40 +81,160 @@ export class MessageService {
       events: EventService;
       contacts: ContactService;
     },
-  ) {}
+  ) {
+    this.sends = new GroupCommit({
+      writeBatch: (sends) => this.writeSends(sends),
+      writeAlone: (send) => this.sendAlone(send),
+      maxBatch: SEND_BATCH_MAX,
+    });
+  }
 
   // -------------------------------------------------------------------------- sending
 
   /**
    * Stores the message once and pushes it to every member's sockets. A retry with the
    * same client message id returns the stored message (also when it races the first).
+   * Sends are group-committed: those that arrive while a transaction runs are written
+   * together in the next one, and each resolves once the commit holding it is done.
    */
-  async send(userId: string, body: SendMessageBody): Promise<Message> {
-    const { db, repo, clock } = this.deps;
-    const stored = await repo.findByClientMsgId(userId, body.clientMsgId);
-    if (stored) return replayed(stored, body.conversationId);
-    let row: MessageRow;
-    try {
-      row = await db.transaction().execute(async (trx) => {
-        await this.checkCanWrite(trx, userId, body.conversationId);
-        return this.append(
+  send(userId: string, body: SendMessageBody): Promise<Message> {
+    return this.sends.submit({ userId, body });
+  }
+
+  /** Resolves once every send submitted so far has been written or refused. */
+  drain(): Promise<void> {
+    return this.sends.drain();
+  }
+
+  /**
+   * Writes a batch of sends in one transaction. Permission and block checks run once per
+   * sender and conversation of the batch, inside the transaction, so each message is
+   * checked against everything committed before it; a refused send fails alone. Seqs go
+   * to each conversation's messages in arrival order. Pushes follow the commit.
+   */
+  private async writeSends(sends: readonly SendRequest[]): Promise<Outcome<Message>[]> {
+    const outcomes: (Outcome<Message> | undefined)[] = [];
+    // The same client id twice in one batch: later ones are retries racing the first.
+    const firstOf = new Map<string, number>();
+    const retries: [index: number, first: number][] = [];
+    const fresh: number[] = [];
+    sends.forEach(({ userId, body }, index) => {
+      const key = `${userId}\n${body.clientMsgId}`;
+      const first = firstOf.get(key);
+      if (first === undefined) {
+        firstOf.set(key, index);
+        fresh.push(index);
+      } else {
+        retries.push([index, first]);
+      }
+    });
+    const now = this.deps.clock.now();
+    const after: (() => void)[] = [];
+    const written = await this.deps.db.transaction().execute(async (trx) => {
+      const repo = this.deps.repo.in(trx);
+      const rows: { index: number; row: MessageRow; content: MessageContent }[] = [];
+      const stored = new Map<string, MessageRow>();
+      for (let start = 0; start < fresh.length; start += CLIENT_ID_LOOKUP_MAX) {
+        const pairs = fresh
+          .slice(start, start + CLIENT_ID_LOOKUP_MAX)
+          .map((index) => [sends[index]!.userId, sends[index]!.body.clientMsgId] as const);
+        for (const row of await repo.findByClientMsgIds(pairs)) {
+          stored.set(`${row.sender_id}\n${row.client_msg_id}`, row);
+        }
+      }
+      const writers = new Map<string, { readSeq: number } | { error: AppError }>();
+      const byConversation = new Map<string, { index: number; writer: string }[]>();
+      for (const index of fresh) {
+        const { userId, body } = sends[index]!;
+        const replay = stored.get(`${userId}\n${body.clientMsgId}`);
+        if (replay) {
+          outcomes[index] = attempt(() => replayed(replay, body.conversationId));
+          continue;
+        }
+        const writer = `${body.conversationId}\n${userId}`;
+        let state = writers.get(writer);
+        if (!state) {
+          try {
+            state = { readSeq: await this.checkCanWrite(trx, userId, body.conversationId) };
+          } catch (error) {
+            if (!(error instanceof AppError)) throw error;
+            state = { error };
+          }
+          writers.set(writer, state);
+        }
+        if ('error' in state) {
+          outcomes[index] = { ok: false, error: state.error };
+          continue;
+        }
+        const list = byConversation.get(body.conversationId) ?? [];
+        list.push({ index, writer });
+        byConversation.set(body.conversationId, list);
+      }
+      // Conversation rows are locked in id order, so two batches never wait on each other
+      // in a cycle (PostgreSQL).
+      for (const conversationId of [...byConversation.keys()].sort()) {
+        const list = byConversation.get(conversationId)!;
+        const appended = await this.appendMany(
           trx,
-          userId,
-          body.conversationId,
-          body.clientMsgId,
-          body.content,
-          clock.now(),
+          conversationId,
+          list.map(({ index, writer }) => {
+            const { userId, body } = sends[index]!;
+            const state = writers.get(writer) as { readSeq: number };
+            return {
+              senderId: userId,
+              readSeq: state.readSeq,
+              clientMsgId: body.clientMsgId,
+              content: body.content,
+            };
+          }),
+          now,
+          after,
         );
-      });
+        appended.forEach((entry, position) =>
+          rows.push({ index: list[position]!.index, ...entry }),
+        );
+      }
+      return rows;
+    });
+    const messages: Message[] = [];
+    for (const { index, row, content } of written) {
+      const message = messageOf(row, content);
+      messages.push(message);
+      outcomes[index] = { ok: true, value: message };
+    }
+    this.pushMessages(messages);
+    for (const run of after) run();
+    for (const [index, first] of retries) {
+      const outcome = outcomes[first]!;
+      outcomes[index] = outcome.ok
+        ? attempt(() => replayedMessage(outcome.value, sends[index]!.body.conversationId))
+        : outcome;
+    }
+    return sends.map(
+      (_send, index) =>
+        outcomes[index] ?? { ok: false, error: new Error('send left without an outcome') },
+    );
+  }
+
+  /**
+   * One send in a transaction of its own, after its batch failed as a whole: a retry that
+   * raced its first copy (the unique key on sender and client id refused one) gets the
+   * stored message.
+   */
+  private async sendAlone(send: SendRequest): Promise<Message> {
+    const { repo } = this.deps;
+    const { userId, body } = send;
+    try {
+      const [outcome] = await this.writeSends([send]);
+      if (!outcome) throw new Error('send left without an outcome');
+      if (!outcome.ok) throw outcome.error;
+      return outcome.value;
     } catch (error) {
-      // A concurrent retry stored it first: the unique key on (sender, client id) refused ours.
+      if (error instanceof AppError) throw error;
       const raced = await repo.findByClientMsgId(userId, body.clientMsgId);
       if (raced) return replayed(raced, body.conversationId);
       throw error;
     }
-    const message = toMessage(row);
-    await this.push(row.conversation_id, { t: 'message', message });
-    return message;
   }
 
   /**
@@ -143,52 +283,115 @@ export class MessageService {
    * blocked the sender and they may message each other (checked on every write, so a
    * block after the conversation began still refuses); the first message creates the
    * conversation. In any other conversation, members only. Anything else looks absent.
+   * Returns the writer's read mark.
    */
-  private async checkCanWrite(trx: Db, userId: string, conversationId: string): Promise<void> {
+  private async checkCanWrite(trx: Db, userId: string, conversationId: string): Promise<number> {
     const repo = this.deps.repo.in(trx);
     const peerId = singlePeer(conversationId, userId);
     if (peerId) {
       await this.deps.contacts.checkCanMessage(userId, peerId, trx);
-      if (!(await repo.findMember(conversationId, userId))) {
-        await repo.createConversation(
-          conversationId,
-          'single',
-          [userId, peerId],
-          this.deps.clock.now(),
-        );
-      }
-      return;
+      const member = await repo.findMember(conversationId, userId);
+      if (member) return Number(member.read_seq);
+      await repo.createConversation(
+        conversationId,
+        'single',
+        [userId, peerId],
+        this.deps.clock.now(),
+      );
+      return 0;
     }
-    await this.memberOf(trx, conversationId, userId);
+    return Number((await this.memberOf(trx, conversationId, userId)).read_seq);
   }
 
-  /** Appends a message (or notice) with the next seq, in the caller's transaction. */
+  /**
+   * Appends a notice with the next seq, in the caller's transaction, and queues its push
+   * for after the commit.
+   */
   private async append(
     trx: Db,
-    senderId: string,
-    conversationId: string,
+    sender: MemberRow,
     clientMsgId: string,
     content: MessageContent,
     now: number,
+    after: (() => void)[],
   ): Promise<MessageRow> {
-    const repo = this.deps.repo.in(trx);
-    const { max_seq, burn_seconds } = await repo.allocateSeq(conversationId, now);
-    const row: MessageRow = {
-      id: newId(),
-      conversation_id: conversationId,
-      seq: Number(max_seq),
-      sender_id: senderId,
-      client_msg_id: clientMsgId,
-      content: JSON.stringify(content),
-      created_at: now,
-      revoked_at: null,
-      burn_at: null,
-      // Notices never burn: they are how both sides learn of a change.
-      burn_seconds: content.kind === 'text' ? Number(burn_seconds) : 0,
-    };
-    await repo.insertMessage(row);
-    await repo.unhideMembers(conversationId, now);
+    const reads: (() => void)[] = [];
+    const [appended] = await this.appendMany(
+      trx,
+      sender.conversation_id,
+      [{ senderId: sender.user_id, readSeq: Number(sender.read_seq), clientMsgId, content }],
+      now,
+      reads,
+    );
+    const row = appended!.row;
+    after.push(() => void this.pushLater(row.conversation_id, row), ...reads);
     return row;
+  }
+
+  /**
+   * Appends messages to one conversation with its next seqs, in the order given, in the
+   * caller's transaction. Each sender has read what came before their own message, so
+   * their read mark moves up to it (and the burn clock of what others sent starts).
+   */
+  private async appendMany(
+    trx: Db,
+    conversationId: string,
+    entries: readonly NewEntry[],
+    now: number,
+    after: (() => void)[],
+  ): Promise<{ row: MessageRow; content: MessageContent }[]> {
+    const repo = this.deps.repo.in(trx);
+    const { max_seq, burn_seconds } = await repo.allocateSeqs(conversationId, entries.length, now);
+    const firstSeq = Number(max_seq) - entries.length + 1;
+    const appended = entries.map(({ senderId, clientMsgId, content }, position) => ({
+      content,
+      row: {
+        id: newId(),
+        conversation_id: conversationId,
+        seq: firstSeq + position,
+        sender_id: senderId,
+        client_msg_id: clientMsgId,
+        content: JSON.stringify(content),
+        created_at: now,
+        revoked_at: null,
+        burn_at: null,
+        // Notices never burn: they are how both sides learn of a change.
+        burn_seconds: content.kind === 'text' ? Number(burn_seconds) : 0,
+      } satisfies MessageRow,
+    }));
+    await repo.insertMessages(appended.map(({ row }) => row));
+    await repo.unhideMembers(conversationId, now);
+    // Each sender's last new seq, and their read mark before it.
+    const senders = new Map<string, { readSeq: number; lastSeq: number }>();
+    entries.forEach(({ senderId, readSeq }, position) => {
+      senders.set(senderId, { readSeq, lastSeq: firstSeq + position });
+    });
+    for (const [senderId, { readSeq, lastSeq }] of senders) {
+      if (lastSeq <= readSeq) continue;
+      await repo.advanceRead(conversationId, senderId, lastSeq, now);
+      // Others' messages between the old mark and the sender's own are now read: before
+      // this batch, or interleaved in it.
+      const othersBetween =
+        readSeq < firstSeq - 1 ||
+        appended.some(
+          ({ row }) => row.seq > readSeq && row.seq < lastSeq && row.sender_id !== senderId,
+        );
+      if (!othersBetween) continue;
+      await repo.startBurn(conversationId, senderId, readSeq, lastSeq, now);
+      // The other person's messages now count as read: their read ticks follow.
+      const peerId = singlePeer(conversationId, senderId);
+      if (peerId) {
+        after.push(() =>
+          this.deps.hub.toUsers([peerId], {
+            t: 'read',
+            conversationId,
+            userId: senderId,
+            seq: lastSeq,
+          }),
+        );
+      }
+    }
+    return appended;
   }
 
   // -------------------------------------------------------------------------- reading
@@ -240,7 +443,7 @@ export class MessageService {
     // concurrent sends and reads on PostgreSQL never deadlock.
     if (peerId) await repo.touchConversation(conversationId, now);
     if (!(await repo.advanceRead(conversationId, userId, upTo, now))) return false;
-    await repo.startBurn(conversationId, userId, upTo, now);
+    await repo.startBurn(conversationId, userId, Number(member.read_seq), upTo, now);
     if (peerId) {
       after.push(() =>
         this.deps.hub.toUsers([peerId], { t: 'read', conversationId, userId, seq: upTo }),
@@ -277,14 +480,13 @@ export class MessageService {
       // The notice first: it locks the conversation row before the message row, as reads do.
       const notice = await this.append(
         trx,
-        userId,
-        conversationId,
+        member,
         noticeId,
         { kind: 'revoke', targetSeq: seq },
         now,
+        after,
       );
       await repo.setRevoked(conversationId, seq, now);
-      after.push(() => void this.pushLater(conversationId, notice));
       return notice;
     });
     return toMessage(noticeRow);
@@ -365,19 +567,18 @@ export class MessageService {
   async setBurn(userId: string, conversationId: string, seconds: number): Promise<Message> {
     const row = await this.transact(async (trx, _events, after) => {
       const peerId = singlePeer(conversationId, userId);
-      await this.memberOf(trx, conversationId, userId);
+      const member = await this.memberOf(trx, conversationId, userId);
       if (!peerId) throw invalidField('seconds', 'burn');
       await this.deps.contacts.checkCanMessage(userId, peerId, trx);
       await this.deps.repo.in(trx).setBurnSeconds(conversationId, seconds);
       const notice = await this.append(
         trx,
-        userId,
-        conversationId,
+        member,
         `burn-${newId()}`,
         { kind: 'burn', seconds },
         this.deps.clock.now(),
+        after,
       );
-      after.push(() => void this.pushLater(conversationId, notice));
       return notice;
     });
     return toMessage(row);
@@ -495,6 +696,34 @@ export class MessageService {
     return result;
   }
 
+  /**
+   * Pushes committed messages to the sockets of every member (the sender's devices too).
+   * A single conversation's members are in its id; a group's are read once per batch, and
+   * its pushes wait for nothing.
+   */
+  private pushMessages(messages: readonly Message[]): void {
+    const groups = new Map<string, Message[]>();
+    for (const message of messages) {
+      const pair = singleMembers(message.conversationId);
+      if (pair) {
+        this.deps.hub.toUsers(pair, { t: 'message', message });
+        continue;
+      }
+      const list = groups.get(message.conversationId) ?? [];
+      list.push(message);
+      groups.set(message.conversationId, list);
+    }
+    for (const [conversationId, list] of groups) {
+      this.memberIds(conversationId).then(
+        (memberIds) => {
+          for (const message of list) this.deps.hub.toUsers(memberIds, { t: 'message', message });
+        },
+        // Pushes are hints; clients catch up by sync.
+        () => undefined,
+      );
+    }
+  }
+
   /** Pushes a committed message to the sockets of every member (the sender's other devices too). */
   private async push(
     conversationId: string,
@@ -513,10 +742,46 @@ export class MessageService {
   }
 
   private async memberIds(conversationId: string): Promise<string[]> {
-    const match = /^si_([^_]+)_([^_]+)$/.exec(conversationId);
-    if (match) return [match[1]!, match[2]!];
+    const pair = singleMembers(conversationId);
+    if (pair) return pair;
     return (await this.deps.repo.members(conversationId)).map((member) => member.user_id);
   }
+}
+
+/** Both people of a single conversation, from its id; null for any other conversation. */
+function singleMembers(conversationId: string): string[] | null {
+  const match = /^si_([^_]+)_([^_]+)$/.exec(conversationId);
+  return match ? [match[1]!, match[2]!] : null;
+}
+
+/** The outcome of a step that may throw. */
+function attempt<R>(step: () => R): Outcome<R> {
+  try {
+    return { ok: true, value: step() };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
+/** A just-written message, from its row and the content it was written from (no re-parse). */
+function messageOf(row: MessageRow, content: MessageContent): Message {
+  return {
+    id: row.id,
+    conversationId: row.conversation_id,
+    seq: row.seq,
+    senderId: row.sender_id,
+    clientMsgId: row.client_msg_id,
+    content,
+    createdAt: row.created_at,
+    revokedAt: null,
+    burnAt: null,
+  };
+}
+
+/** A retry that raced its first copy in one batch; another conversation is a client bug. */
+function replayedMessage(message: Message, conversationId: string): Message {
+  if (message.conversationId !== conversationId) throw invalidField('clientMsgId', 'clientMsgId');
+  return message;
 }
 
 /** The other person of a single conversation the caller is part of; null otherwise. */
