@@ -1,4 +1,4 @@
-import type { Db, FriendRequestRow, FriendshipRow, NewUser, UserRow } from '../../db/schema.js';
+import type { Db, FriendRequestRow, FriendshipRow, UserRow } from '../../db/schema.js';
 
 export class ContactRepo {
   constructor(private readonly db: Db) {}
@@ -66,10 +66,6 @@ export class ContactRepo {
       blocked: Boolean(row.blocked),
       friends: Boolean(row.friends),
     };
-  }
-
-  async insertUser(user: NewUser): Promise<void> {
-    await this.db.insertInto('users').values(user).execute();
   }
 
   officialAccounts(): Promise<UserRow[]> {

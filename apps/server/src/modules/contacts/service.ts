@@ -14,16 +14,14 @@ import {
   type UserEventData,
   type UserProfile,
 } from '@teltlk/protocol';
-import { uniqueViolationColumn } from '../../db/database.js';
 import type { Db, FriendRequestRow, FriendshipRow, UserRow } from '../../db/schema.js';
 import { AppError, invalidField } from '../../errors.js';
 import { MINUTE, type Clock } from '../../lib/clock.js';
-import { newId, newSecret } from '../../lib/random.js';
+import { newId } from '../../lib/random.js';
 import type { AuthInfo } from '../auth/sessions.js';
 import type { EventService, PendingEvent } from '../events/service.js';
 import { isCountryCode } from '../meta/countries.js';
-import { generateInviteCode } from '../users/rules.js';
-import type { UserService } from '../users/service.js';
+import { GeneratedValueCollision, type UserService } from '../users/service.js';
 import type { ContactRepo } from './repo.js';
 
 export interface NewOfficialAccount {
@@ -385,7 +383,7 @@ export class ContactService {
    * existing account with this Teltlk ID is returned as it is, so the command can be rerun.
    */
   async createOfficial(input: NewOfficialAccount): Promise<OfficialCreated> {
-    const { repo, users, clock } = this.deps;
+    const { users } = this.deps;
     const teltlkId = input.teltlkId.trim();
     const nickname = input.nickname.trim();
     if (!TELTLK_ID_PATTERN.test(teltlkId)) throw invalidField('teltlkId', 'teltlkId');
@@ -400,47 +398,21 @@ export class ContactService {
       if (existing.official !== 1) throw new AppError('TELTLK_ID_TAKEN');
       return { card: users.toCard(existing), created: false };
     }
-    for (let attempt = 0; attempt < INVITE_CODE_TRIES; attempt += 1) {
-      const now = clock.now();
-      const row: UserRow = {
-        id: newId(),
-        teltlk_id: teltlkId,
-        teltlk_id_lower: teltlkId.toLowerCase(),
-        // Counts as chosen, not generated.
-        teltlk_id_changed_at: now,
-        phone: null,
-        email: null,
-        // Not an argon2 hash, so every password check fails.
-        password_hash: `!official!${newSecret()}`,
-        nickname,
-        avatar_path: null,
-        country,
-        mother_tongue: language,
-        invite_code: generateInviteCode(),
-        invited_by: null,
-        ui_language: 'en_US',
-        mother_tongue_first: 1,
-        notifications: 1,
-        vibration: 1,
-        alert_sound: 1,
-        failed_logins: 0,
-        login_locked_until: null,
-        created_at: now,
-        updated_at: now,
-        official: 1,
-        event_seq: 0,
-      };
+    for (let attempt = 1; ; attempt += 1) {
       try {
-        await repo.insertUser(row);
+        const row = await users.createOfficial({
+          teltlkId,
+          nickname,
+          country,
+          motherTongue: language,
+        });
         return { card: users.toCard(row), created: true };
       } catch (error) {
-        const column = uniqueViolationColumn(error);
-        if (column === 'invite_code') continue;
-        if (column === 'teltlk_id_lower') throw new AppError('TELTLK_ID_TAKEN');
-        throw error;
+        // A generated invitation code taken between the check and the insert: draw again.
+        if (!(error instanceof GeneratedValueCollision) || attempt >= INVITE_CODE_TRIES)
+          throw error;
       }
     }
-    throw new AppError('REGISTRATION_FAILED');
   }
 
   // -------------------------------------------------------------------------- helpers

@@ -16,7 +16,7 @@ import type { Db, UserRow, UserUpdate } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { DAY, SECOND, type Clock } from '../../lib/clock.js';
 import type { PasswordHasher } from '../../lib/passwords.js';
-import { newId } from '../../lib/random.js';
+import { newId, newSecret } from '../../lib/random.js';
 import type { AuthInfo, SessionService } from '../auth/sessions.js';
 import type { FileStore } from '../files/store.js';
 import { toAvatarWebp } from './avatar.js';
@@ -104,17 +104,13 @@ export class UserService {
       generateTeltlkId,
       async (id) => !(await repo.findByTeltlkId(id)),
     );
-    const now = this.deps.clock.now();
-    const user: UserRow = {
-      id: newId(),
+    const user = this.newRow({
       teltlk_id: teltlkId,
-      teltlk_id_lower: teltlkId.toLowerCase(),
       teltlk_id_changed_at: null,
       phone: input.channel === 'phone' ? input.destination : null,
       email: input.channel === 'email' ? input.destination : null,
       password_hash: input.passwordHash,
       nickname: input.nickname,
-      avatar_path: null,
       country: input.country,
       mother_tongue: input.motherTongue,
       invite_code: await this.unused(
@@ -123,17 +119,8 @@ export class UserService {
       ),
       invited_by: invitedBy,
       ui_language: input.uiLanguage ?? DEFAULT_UI_LANGUAGE,
-      mother_tongue_first: 1,
-      notifications: 1,
-      vibration: 1,
-      alert_sound: 1,
-      failed_logins: 0,
-      login_locked_until: null,
-      created_at: now,
-      updated_at: now,
       official: 0,
-      event_seq: 0,
-    };
+    });
     try {
       await repo.insert(user);
     } catch (error) {
@@ -145,6 +132,82 @@ export class UserService {
       throw error;
     }
     return user;
+  }
+
+  /**
+   * Inserts a product account (official): no email or phone, and a password hash no
+   * password matches, so nobody can sign in as it. Its Teltlk ID counts as chosen.
+   */
+  async createOfficial(input: {
+    teltlkId: string;
+    nickname: string;
+    country: string;
+    motherTongue: string;
+  }): Promise<UserRow> {
+    const { repo } = this.deps;
+    const user = this.newRow({
+      teltlk_id: input.teltlkId,
+      teltlk_id_changed_at: this.deps.clock.now(),
+      phone: null,
+      email: null,
+      // Not an argon2 hash, so every password check fails.
+      password_hash: `!official!${newSecret()}`,
+      nickname: input.nickname,
+      country: input.country,
+      mother_tongue: input.motherTongue,
+      invite_code: await this.unused(
+        generateInviteCode,
+        async (code) => !(await repo.findIdByInviteCode(code)),
+      ),
+      invited_by: null,
+      ui_language: 'en_US',
+      official: 1,
+    });
+    try {
+      await repo.insert(user);
+    } catch (error) {
+      const column = uniqueViolationColumn(error);
+      if (column === 'teltlk_id_lower') throw new AppError('TELTLK_ID_TAKEN');
+      if (column === 'invite_code') throw new GeneratedValueCollision(column);
+      throw error;
+    }
+    return user;
+  }
+
+  /** A new account row: the given identity, default settings, no history. */
+  private newRow(
+    fields: Pick<
+      UserRow,
+      | 'teltlk_id'
+      | 'teltlk_id_changed_at'
+      | 'phone'
+      | 'email'
+      | 'password_hash'
+      | 'nickname'
+      | 'country'
+      | 'mother_tongue'
+      | 'invite_code'
+      | 'invited_by'
+      | 'ui_language'
+      | 'official'
+    >,
+  ): UserRow {
+    const now = this.deps.clock.now();
+    return {
+      ...fields,
+      id: newId(),
+      teltlk_id_lower: fields.teltlk_id.toLowerCase(),
+      avatar_path: null,
+      mother_tongue_first: 1,
+      notifications: 1,
+      vibration: 1,
+      alert_sound: 1,
+      failed_logins: 0,
+      login_locked_until: null,
+      created_at: now,
+      updated_at: now,
+      event_seq: 0,
+    };
   }
 
   /**
