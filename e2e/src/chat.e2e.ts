@@ -66,7 +66,7 @@ async function messageAction(page: Page, text: string, action: string | RegExp):
 }
 
 describe('one-to-one chat in two browsers', () => {
-  it('adds a friend, chats both ways, replies, revokes and catches up after being offline', async () => {
+  it('adds a friend, chats both ways, replies, revokes, catches up after being offline, signs out clean', async () => {
     const [ada, bob] = await Promise.all([
       registerAccount(server.baseUrl, 'Ada'),
       registerAccount(server.baseUrl, 'Bob'),
@@ -125,5 +125,15 @@ describe('one-to-one chat in two browsers', () => {
     await bubble(b.page, 'Call me when you are back').waitFor({ timeout: 30_000 });
     await bubble(b.page, 'Are you there?').waitFor();
     expect(await bubble(b.page, 'Are you there?').count()).toBe(1);
+
+    // Signing out on purpose leaves none of B's chats on this device.
+    const databases = () =>
+      b.page.evaluate(async () => (await indexedDB.databases()).map((db) => db.name));
+    expect(await databases()).toContain(`teltlk-${bob.id}`);
+    await b.page.goto(`${server.baseUrl}/#/pages/user/setting`);
+    await b.page.getByRole('button', { name: 'Log out' }).click();
+    await b.page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+    await b.page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
+    await expect.poll(databases).not.toContain(`teltlk-${bob.id}`);
   });
 });

@@ -192,6 +192,17 @@ export class ImEngine {
     this.connection.start();
   }
 
+  /**
+   * Deletes what this device keeps of a user (conversations, messages, drafts, unsent
+   * messages), for signing out of a shared device. Stop that user's engine first.
+   */
+  static deleteLocalData(
+    userId: string,
+    deps: Pick<EngineOptions, 'indexedDB' | 'IDBKeyRange'> = {},
+  ): Promise<void> {
+    return LocalStore.remove(userId, deps);
+  }
+
   /** Closes the socket and the database; no reconnects after. */
   async stop(): Promise<void> {
     this.stopped = true;

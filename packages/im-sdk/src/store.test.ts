@@ -34,6 +34,18 @@ function pending(clientMsgId: string, order: number): StoredMessage {
 }
 
 describe('LocalStore', () => {
+  it("removes one user's database and leaves the others", async () => {
+    const indexedDB = new IDBFactory();
+    const ada = await open(indexedDB, 'ada');
+    await ada.setMeta('lastEventSeq', 7);
+    const bob = await open(indexedDB, 'bob');
+    await bob.setMeta('lastEventSeq', 3);
+    ada.close();
+    await LocalStore.remove('ada', { indexedDB, IDBKeyRange });
+    expect(await (await open(indexedDB, 'ada')).getMeta('lastEventSeq')).toBe(0);
+    expect(await bob.getMeta('lastEventSeq')).toBe(3);
+  });
+
   it('keeps one database per user', async () => {
     const indexedDB = new IDBFactory();
     const ada = await open(indexedDB, 'ada');

@@ -77,6 +77,14 @@ export class LocalStore extends Dexie {
     });
   }
 
+  /** Removes a user's local database, e.g. when they sign out of a shared device. */
+  static remove(
+    userId: string,
+    deps: { indexedDB?: IDBFactory; IDBKeyRange?: typeof IDBKeyRange },
+  ): Promise<void> {
+    return new LocalStore(userId, deps).delete();
+  }
+
   async getMeta(key: MetaRow['key']): Promise<number> {
     return (await this.meta.get(key))?.value ?? 0;
   }

@@ -130,6 +130,27 @@ function rememberUser(token: string, userId: string): void {
   }
 }
 
+/**
+ * Signing out on purpose: stop the engine and delete what this device keeps of the user
+ * (chats, drafts, unsent messages), as a person expects on a shared phone. A session
+ * that merely expired keeps its cache for the next sign-in.
+ */
+export async function forgetLocalData(): Promise<void> {
+  const previous = active;
+  if (!previous) return;
+  active = null;
+  previous.release();
+  useTabBadges.getState().setBadge('home', 0);
+  notify();
+  try {
+    localStorage.removeItem(USER_STORAGE_KEY);
+  } catch {
+    // Nothing stored.
+  }
+  await previous.engine.stop();
+  await ImEngine.deleteLocalData(previous.userId);
+}
+
 /** Mounted once in the app layout: follows the session and the `me` query. */
 export function useEngineLifecycle(): void {
   const token = useAuthStore((state) => state.token);

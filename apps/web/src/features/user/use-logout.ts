@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { api } from '../../api/client';
 import { useAuthStore } from '../../app/auth-store';
+import { forgetLocalData } from '../../app/engine';
 import { paths } from '../../app/paths';
 import { confirmModal } from '../../ui/modal';
 
@@ -16,6 +17,11 @@ export function useLogout() {
         await api.logout();
       } catch {
         // Signed out here either way; an unreachable server lets the token expire on its own.
+      }
+      try {
+        await forgetLocalData();
+      } catch {
+        // A cache that cannot be deleted now (blocked by another tab) is no reason to stay.
       }
     },
     onSettled: () => {
