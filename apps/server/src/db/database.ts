@@ -1,5 +1,7 @@
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
@@ -31,18 +33,99 @@ export function openDatabase(options: {
     };
   }
   mkdirSync(options.dataDir, { recursive: true });
-  const sqlite = new SQLite(join(options.dataDir, 'teltlk.db'));
+  const file = join(options.dataDir, 'teltlk.db');
+  const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
-  // Safe with WAL: a power cut may lose the last commits, never corrupt the file.
+  sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  // Safe with WAL: a power cut may lose the last commits, never corrupt the file. With it,
+  // a commit appends to the WAL without an fsync; only checkpoints sync.
   sqlite.pragma('synchronous = NORMAL');
+  // Checkpoints (copying the WAL back into the database, with their fsyncs) run on a
+  // thread of their own, so commits seldom stall the event loop on them. The automatic
+  // checkpoint stays, with a higher threshold, as the bound on the WAL's size: it finishes
+  // what that thread left and lets the WAL start over. The file shrinks back afterwards.
+  sqlite.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
+  sqlite.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
+  const checkpointer = new Checkpointer(file);
   return {
     db: new Kysely<Database>({
-      dialect: new SqliteDialect({ database: new StatementCache(sqlite) }),
+      dialect: new SqliteDialect({
+        database: new StatementCache(sqlite, STATEMENT_CACHE_SIZE, () => checkpointer.stop()),
+      }),
     }),
     dialect: 'sqlite',
   };
+}
+
+const BUSY_TIMEOUT_MS = 5000;
+/** How often the checkpoint thread copies the WAL back into the database file. */
+export const CHECKPOINT_INTERVAL_MS = 100;
+/**
+ * About 16 MB of 4 KB pages. Under a steady stream of commits the checkpoint thread
+ * copies nearly all of the WAL, but the WAL starts again from the beginning only once a
+ * checkpoint has caught up with the last commit; the automatic checkpoint then copies
+ * what is left (little) and lets the WAL start over.
+ */
+const WAL_AUTOCHECKPOINT_PAGES = 4000;
+const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The checkpoint thread's code. A passive checkpoint copies what no reader still needs
+ * and never waits for, nor blocks, the writer; once the WAL is all copied, the next
+ * commit starts it again from the beginning, so it stays small.
+ */
+const CHECKPOINTER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const SQLite = require(workerData.driver);
+const db = new SQLite(workerData.file);
+db.pragma('busy_timeout = ' + workerData.busyTimeoutMs);
+db.pragma('synchronous = NORMAL');
+const timer = setInterval(() => {
+  try {
+    db.pragma('wal_checkpoint(PASSIVE)');
+  } catch {
+    // Busy or failing: the next round tries again, and the automatic checkpoint bounds the WAL.
+  }
+}, workerData.intervalMs);
+parentPort.once('message', () => {
+  clearInterval(timer);
+  db.close();
+  parentPort.close();
+});
+`;
+
+/**
+ * Runs checkpoints of one SQLite file on a worker thread with its own connection. It
+ * starts after the first interval, so short-lived databases (tests) never pay for a thread.
+ */
+class Checkpointer {
+  private worker: Worker | null = null;
+  private readonly start: NodeJS.Timeout;
+
+  constructor(file: string) {
+    this.start = setTimeout(() => {
+      this.worker = new Worker(CHECKPOINTER_SOURCE, {
+        eval: true,
+        workerData: {
+          file,
+          driver: createRequire(import.meta.url).resolve('better-sqlite3'),
+          busyTimeoutMs: BUSY_TIMEOUT_MS,
+          intervalMs: CHECKPOINT_INTERVAL_MS,
+        },
+      });
+      // A failed thread leaves checkpoints to SQLite's automatic one.
+      this.worker.on('error', () => undefined);
+      this.worker.unref();
+    }, CHECKPOINT_INTERVAL_MS);
+    this.start.unref();
+  }
+
+  stop(): void {
+    clearTimeout(this.start);
+    this.worker?.postMessage('stop');
+    this.worker = null;
+  }
 }
 
 /** Compiled statements kept per SQL text; queries are built from few shapes, so it stays small. */
@@ -60,6 +143,8 @@ export class StatementCache implements SqliteDatabase {
   constructor(
     readonly database: SQLite.Database,
     private readonly capacity = STATEMENT_CACHE_SIZE,
+    /** Runs before the connection closes. */
+    private readonly onClose: () => void = () => undefined,
   ) {}
 
   get size(): number {
@@ -83,6 +168,7 @@ export class StatementCache implements SqliteDatabase {
   }
 
   close(): void {
+    this.onClose();
     this.statements.clear();
     this.database.close();
   }

@@ -20,6 +20,25 @@ export function newId(): string {
   return id;
 }
 
+/** Characters of the time part of a sortable id: 50 bits of milliseconds, past the year 10000. */
+const TIME_LENGTH = 10;
+
+/**
+ * A row id like newId, whose first characters are the current time: ids made later sort
+ * after earlier ones (within a millisecond, in any order), so rows written together go to
+ * the end of the primary key's index instead of a random page each. For rows that are
+ * written in bulk (messages); the time it shows is no secret (rows carry it anyway).
+ */
+export function newSortableId(now: number = Date.now()): string {
+  let time = '';
+  let rest = Math.max(0, Math.floor(now));
+  for (let i = 0; i < TIME_LENGTH; i += 1) {
+    time = BASE32[rest % 32]! + time;
+    rest = Math.floor(rest / 32);
+  }
+  return time + newId().slice(TIME_LENGTH);
+}
+
 /** A bearer secret (session token, registration ticket): 32 random bytes, base64url. */
 export function newSecret(): string {
   return randomBytes(32).toString('base64url');

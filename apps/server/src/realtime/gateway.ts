@@ -17,6 +17,7 @@ import { AppError } from '../errors.js';
 import { toAppError } from '../http/errors.js';
 import type { App } from '../http/types.js';
 import { blankAware } from '../modules/messages/service.js';
+import { serializeFrame } from './frames.js';
 import type { LocalSocket, NodeHub } from './node-hub.js';
 
 /** Timers of the socket protocol; tests shorten them. */
@@ -131,7 +132,7 @@ class Connection implements LocalSocket {
   }
 
   private frame(frame: ServerFrame): void {
-    if (this.socket.readyState === OPEN) this.write(JSON.stringify(frame));
+    if (this.socket.readyState === OPEN) this.write(serializeFrame(frame));
   }
 
   private error(rid: string | null, error: unknown): void {

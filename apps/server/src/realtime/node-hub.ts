@@ -1,5 +1,6 @@
 import { SOCKET_CLOSE, type ServerFrame } from '@teltlk/protocol';
 import type { Bus, BusMessage, Kick } from './bus.js';
+import { serializeFrame } from './frames.js';
 import type { Hub } from './hub.js';
 
 /** An authenticated socket on this node, as the hub sees it. */
@@ -82,7 +83,7 @@ export class NodeHub implements Hub {
     for (const userId of userIds) {
       const sockets = this.byUser.get(userId);
       if (!sockets) continue;
-      data ??= JSON.stringify(frame);
+      data ??= serializeFrame(frame);
       for (const socket of sockets) socket.send(data);
     }
   }

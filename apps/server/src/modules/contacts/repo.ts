@@ -1,4 +1,14 @@
+import { sql } from 'kysely';
 import type { Db, FriendRequestRow, FriendshipRow, UserRow } from '../../db/schema.js';
+import { valuesList } from '../../db/values.js';
+
+/** Whether one user may message another, as messagingState reads it. */
+export interface MessagingState {
+  senderOfficial: boolean;
+  recipientOfficial: boolean;
+  blocked: boolean;
+  friends: boolean;
+}
 
 export class ContactRepo {
   constructor(private readonly db: Db) {}
@@ -24,13 +34,7 @@ export class ContactRepo {
    * Everything that decides whether `senderId` may message `recipientId`, in one query:
    * undefined if either user does not exist.
    */
-  async messagingState(
-    senderId: string,
-    recipientId: string,
-  ): Promise<
-    | { senderOfficial: boolean; recipientOfficial: boolean; blocked: boolean; friends: boolean }
-    | undefined
-  > {
+  async messagingState(senderId: string, recipientId: string): Promise<MessagingState | undefined> {
     const row = await this.db
       .selectFrom('users as s')
       .innerJoin('users as r', (join) => join.on('r.id', '=', recipientId))
@@ -66,6 +70,42 @@ export class ContactRepo {
       blocked: Boolean(row.blocked),
       friends: Boolean(row.friends),
     };
+  }
+
+  /**
+   * messagingState of many (sender, recipient) pairs in one query, keyed by
+   * `sender\nrecipient`; pairs with a missing user are absent.
+   */
+  async messagingStates(
+    pairs: readonly (readonly [string, string])[],
+  ): Promise<Map<string, MessagingState>> {
+    const states = new Map<string, MessagingState>();
+    if (pairs.length === 0) return states;
+    const { rows } = await sql<{
+      sender_id: string;
+      recipient_id: string;
+      sender_official: number;
+      recipient_official: number;
+      blocked: unknown;
+      friends: unknown;
+    }>`with p (sender_id, recipient_id) as (${valuesList(pairs)})
+      select p.sender_id, p.recipient_id, s.official as sender_official,
+        r.official as recipient_official,
+        exists (select 1 from blocks b where b.user_id = r.id and b.blocked_id = s.id) as blocked,
+        exists (select 1 from friendships f where f.user_id = s.id and f.friend_id = r.id) as friends
+      from p
+      inner join users s on s.id = p.sender_id
+      inner join users r on r.id = p.recipient_id`.execute(this.db);
+    for (const row of rows) {
+      // SQLite answers EXISTS with 0 or 1, PostgreSQL with a boolean.
+      states.set(`${row.sender_id}\n${row.recipient_id}`, {
+        senderOfficial: row.sender_official === 1,
+        recipientOfficial: row.recipient_official === 1,
+        blocked: Boolean(row.blocked),
+        friends: Boolean(row.friends),
+      });
+    }
+    return states;
   }
 
   officialAccounts(): Promise<UserRow[]> {

@@ -22,7 +22,7 @@ import type { AuthInfo } from '../auth/sessions.js';
 import type { EventService, PendingEvent } from '../events/service.js';
 import { isCountryCode } from '../meta/countries.js';
 import { GeneratedValueCollision, type UserService } from '../users/service.js';
-import type { ContactRepo } from './repo.js';
+import type { ContactRepo, MessagingState } from './repo.js';
 
 export interface NewOfficialAccount {
   teltlkId: string;
@@ -103,12 +103,25 @@ export class ContactService {
     db: Db = this.deps.db,
   ): Promise<void> {
     // One query: this runs for every message sent.
-    const state = await this.deps.repo.in(db).messagingState(senderId, recipientId);
-    if (!state) throw new AppError('USER_NOT_FOUND');
-    if (state.blocked) throw new AppError('MESSAGE_REFUSED');
-    // Official accounts need no friendship: users read and reply to them like a chat.
-    if (state.senderOfficial || state.recipientOfficial) return;
-    if (!state.friends) throw new AppError('NOT_FRIENDS');
+    const refused = refusal(await this.deps.repo.in(db).messagingState(senderId, recipientId));
+    if (refused) throw refused;
+  }
+
+  /**
+   * checkCanMessage for many (sender, recipient) pairs in one query: the error each pair
+   * would throw, or null, keyed by `sender\nrecipient`.
+   */
+  async messagingRefusals(
+    pairs: readonly (readonly [string, string])[],
+    db: Db = this.deps.db,
+  ): Promise<Map<string, AppError | null>> {
+    const states = await this.deps.repo.in(db).messagingStates(pairs);
+    const refusals = new Map<string, AppError | null>();
+    for (const [senderId, recipientId] of pairs) {
+      const key = `${senderId}\n${recipientId}`;
+      refusals.set(key, refusal(states.get(key)));
+    }
+    return refusals;
   }
 
   /** Card of any user (for conversation peers); unknown ids are left out. */
@@ -475,4 +488,14 @@ function toRequest(row: FriendRequestRow, cards: Map<string, UserCard>): FriendR
 
 function toFriend(row: FriendshipRow, cards: Map<string, UserCard>): Friend {
   return { user: cardOf(cards, row.friend_id), remark: row.remark, since: row.created_at };
+}
+
+/** Why a sender may not message a recipient in this state (undefined: a user is missing), or null. */
+function refusal(state: MessagingState | undefined): AppError | null {
+  if (!state) return new AppError('USER_NOT_FOUND');
+  if (state.blocked) return new AppError('MESSAGE_REFUSED');
+  // Official accounts need no friendship: users read and reply to them like a chat.
+  if (state.senderOfficial || state.recipientOfficial) return null;
+  if (!state.friends) return new AppError('NOT_FRIENDS');
+  return null;
 }

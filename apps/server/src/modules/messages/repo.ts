@@ -1,4 +1,4 @@
-import type { ExpressionBuilder, Insertable } from 'kysely';
+import { sql, type ExpressionBuilder, type Insertable } from 'kysely';
 import type {
   ConversationMembersTable,
   ConversationRow,
@@ -8,6 +8,8 @@ import type {
   MessageRow,
   MessagesTable,
 } from '../../db/schema.js';
+import { Prepared } from '../../db/prepared.js';
+import { valuesList } from '../../db/values.js';
 
 /** A member row with its conversation's columns, as sync reads them. */
 export interface MemberView extends MemberRow {
@@ -52,6 +54,17 @@ export class MessageRepo {
       .executeTakeFirst();
   }
 
+  /** Member rows of these (conversation, user) pairs, in one query (a pair may come twice). */
+  async findMembers(pairs: readonly (readonly [string, string])[]): Promise<MemberRow[]> {
+    if (pairs.length === 0) return [];
+    const list = padded(pairs);
+    const { rows } = await findMembersQuery(list.length).execute(
+      this.db,
+      ([row, column]) => list[row]![column],
+    );
+    return rows;
+  }
+
   members(conversationId: string): Promise<MemberRow[]> {
     return this.db
       .selectFrom('conversation_members')
@@ -89,17 +102,16 @@ export class MessageRepo {
    * Takes the conversation's next `count` seqs, up to the max_seq returned. The row lock of
    * this update serializes concurrent senders, so seqs are handed out gap-free in commit order.
    */
-  allocateSeqs(
+  async allocateSeqs(
     conversationId: string,
     count: number,
     now: number,
   ): Promise<{ max_seq: number; burn_seconds: number }> {
-    return this.db
-      .updateTable('conversations')
-      .set((eb) => ({ max_seq: eb('max_seq', '+', count), updated_at: now }))
-      .where('id', '=', conversationId)
-      .returning(['max_seq', 'burn_seconds'])
-      .executeTakeFirstOrThrow();
+    const values = { conversationId, count, now };
+    const { rows } = await allocateSeqsQuery.execute(this.db, (slot) => values[slot]);
+    const row = rows[0];
+    if (!row) throw new Error(`no conversation ${conversationId} to append to`);
+    return row;
   }
 
   /** Latest activity without a new message (read marks of a single conversation). */
@@ -119,14 +131,11 @@ export class MessageRepo {
       .execute();
   }
 
-  /** Brings a conversation back into the chat lists of members who deleted it. */
-  async unhideMembers(conversationId: string, now: number): Promise<void> {
-    await this.db
-      .updateTable('conversation_members')
-      .set({ hidden: 0, updated_at: now })
-      .where('conversation_id', '=', conversationId)
-      .where('hidden', '=', 1)
-      .execute();
+  /** Brings conversations back into the chat lists of members who deleted them. */
+  async unhideMembers(conversationIds: readonly string[], now: number): Promise<void> {
+    if (conversationIds.length === 0) return;
+    const list = padded(conversationIds);
+    await unhideQuery(list.length).execute(this.db, (slot) => (slot === 'now' ? now : list[slot]));
   }
 
   updateMember(
@@ -150,14 +159,9 @@ export class MessageRepo {
     seq: number,
     now: number,
   ): Promise<boolean> {
-    const result = await this.db
-      .updateTable('conversation_members')
-      .set({ read_seq: seq, updated_at: now })
-      .where('conversation_id', '=', conversationId)
-      .where('user_id', '=', userId)
-      .where('read_seq', '<', seq)
-      .executeTakeFirst();
-    return result.numUpdatedRows > 0n;
+    const values = { conversationId, userId, seq, now };
+    const result = await advanceReadQuery.execute(this.db, (slot) => values[slot]);
+    return (result.numAffectedRows ?? 0n) > 0n;
   }
 
   /**
@@ -172,19 +176,8 @@ export class MessageRepo {
     seq: number,
     now: number,
   ): Promise<void> {
-    await this.db
-      .updateTable('messages')
-      // Cast: PostgreSQL would otherwise take the parameter as an integer like burn_seconds.
-      .set((eb) => ({
-        burn_at: eb(eb.cast<number>(eb.val(now), 'bigint'), '+', eb('burn_seconds', '*', 1000)),
-      }))
-      .where('conversation_id', '=', conversationId)
-      .where('sender_id', '!=', readerId)
-      .where('seq', '>', fromSeq)
-      .where('seq', '<=', seq)
-      .where('burn_seconds', '>', 0)
-      .where('burn_at', 'is', null)
-      .execute();
+    const values = { conversationId, readerId, fromSeq, seq, now };
+    await startBurnQuery.execute(this.db, (slot) => values[slot]);
   }
 
   /** The caller's conversations whose conversation or member row changed after `since`. */
@@ -262,24 +255,15 @@ export class MessageRepo {
    * padded to a power of two so that a few SQL texts serve every batch size (SQLite keeps
    * each compiled); callers keep batches to at most CLIENT_ID_LOOKUP_MAX pairs.
    */
-  findByClientMsgIds(pairs: readonly (readonly [string, string])[]): Promise<MessageRow[]> {
-    if (pairs.length === 0) return Promise.resolve([]);
+  async findByClientMsgIds(pairs: readonly (readonly [string, string])[]): Promise<MessageRow[]> {
+    if (pairs.length === 0) return [];
     if (pairs.length > CLIENT_ID_LOOKUP_MAX) throw new Error('too many client ids in one look-up');
-    const padded = [...pairs];
-    let size = 4;
-    while (size < padded.length) size *= 2;
-    while (padded.length < size) padded.push(pairs[0]!);
-    return this.db
-      .selectFrom('messages')
-      .selectAll()
-      .where((eb) =>
-        eb.or(
-          padded.map(([senderId, clientMsgId]) =>
-            eb.and([eb('sender_id', '=', senderId), eb('client_msg_id', '=', clientMsgId)]),
-          ),
-        ),
-      )
-      .execute();
+    const list = padded(pairs);
+    const { rows } = await findByClientMsgIdsQuery(list.length).execute(
+      this.db,
+      ([row, column]) => list[row]![column],
+    );
+    return rows;
   }
 
   findMessage(conversationId: string, seq: number): Promise<MessageRow | undefined> {
@@ -296,15 +280,16 @@ export class MessageRepo {
    * parameters are limited), so a few SQL texts serve every batch size and SQLite keeps
    * each compiled: 120 rows go as 64 + 32 + 16 + 8.
    */
-  async insertMessages(rows: readonly Insertable<MessagesTable>[]): Promise<void> {
+  async insertMessages(rows: readonly MessageRow[]): Promise<void> {
     let start = 0;
     while (start < rows.length) {
       let size = INSERT_CHUNK;
       while (size > rows.length - start) size /= 2;
-      await this.db
-        .insertInto('messages')
-        .values(rows.slice(start, start + size))
-        .execute();
+      const first = start;
+      await insertMessagesQuery(size).execute(
+        this.db,
+        ([row, column]) => rows[first + row]![column],
+      );
       start += size;
     }
   }
@@ -396,6 +381,139 @@ export class MessageRepo {
   }
 }
 
+// The queries of the send path, compiled once (db/prepared.ts). Lists come in power-of-two
+// sizes, each its own query.
+
+/** Prepared queries by list size, made on first use. */
+function bySize<S, R>(build: (size: number) => Prepared<S, R>): (size: number) => Prepared<S, R> {
+  const made = new Map<number, Prepared<S, R>>();
+  return (size) => {
+    let query = made.get(size);
+    if (!query) {
+      query = build(size);
+      made.set(size, query);
+    }
+    return query;
+  };
+}
+
+const MESSAGE_COLUMNS = [
+  'id',
+  'conversation_id',
+  'seq',
+  'sender_id',
+  'client_msg_id',
+  'content',
+  'created_at',
+  'revoked_at',
+  'burn_at',
+  'burn_seconds',
+] as const satisfies readonly (keyof MessageRow)[];
+
+const insertMessagesQuery = bySize(
+  (size) =>
+    new Prepared<[number, (typeof MESSAGE_COLUMNS)[number]]>((db, param) =>
+      db
+        .insertInto('messages')
+        .values(
+          Array.from(
+            { length: size },
+            (_, row) =>
+              Object.fromEntries(
+                MESSAGE_COLUMNS.map((column) => [column, param([row, column])]),
+              ) as Insertable<MessagesTable>,
+          ),
+        ),
+    ),
+);
+
+const findByClientMsgIdsQuery = bySize(
+  (size) =>
+    new Prepared<[number, 0 | 1], MessageRow>((db, param) =>
+      db
+        .selectFrom('messages')
+        .selectAll()
+        .where((eb) =>
+          eb.or(
+            Array.from({ length: size }, (_, row) =>
+              eb.and([
+                eb('sender_id', '=', param([row, 0])),
+                eb('client_msg_id', '=', param([row, 1])),
+              ]),
+            ),
+          ),
+        ),
+    ),
+);
+
+const findMembersQuery = bySize(
+  (size) =>
+    new Prepared<[number, 0 | 1], MemberRow>((db, param) => {
+      const query = sql<MemberRow>`with p (conversation_id, user_id) as (${valuesList(
+        Array.from({ length: size }, (_, row) => [param([row, 0]), param([row, 1])]),
+      )})
+        select m.* from p
+        inner join conversation_members m
+          on m.conversation_id = p.conversation_id and m.user_id = p.user_id`;
+      return { compile: () => query.compile(db) };
+    }),
+);
+
+const unhideQuery = bySize(
+  (size) =>
+    new Prepared<number | 'now'>((db, param) =>
+      db
+        .updateTable('conversation_members')
+        .set({ hidden: 0, updated_at: param('now') })
+        .where(
+          'conversation_id',
+          'in',
+          Array.from({ length: size }, (_, index) => param(index)),
+        )
+        .where('hidden', '=', 1),
+    ),
+);
+
+const allocateSeqsQuery = new Prepared<
+  'conversationId' | 'count' | 'now',
+  { max_seq: number; burn_seconds: number }
+>((db, param) =>
+  db
+    .updateTable('conversations')
+    .set((eb) => ({ max_seq: eb('max_seq', '+', param('count')), updated_at: param('now') }))
+    .where('id', '=', param('conversationId'))
+    .returning(['max_seq', 'burn_seconds']),
+);
+
+const advanceReadQuery = new Prepared<'conversationId' | 'userId' | 'seq' | 'now'>((db, param) =>
+  db
+    .updateTable('conversation_members')
+    .set({ read_seq: param('seq'), updated_at: param('now') })
+    .where('conversation_id', '=', param('conversationId'))
+    .where('user_id', '=', param('userId'))
+    .where('read_seq', '<', param('seq')),
+);
+
+const startBurnQuery = new Prepared<'conversationId' | 'readerId' | 'fromSeq' | 'seq' | 'now'>(
+  (db, param) =>
+    db
+      .updateTable('messages')
+      // Cast: PostgreSQL would otherwise take the parameter as an integer like burn_seconds.
+      .set((eb) => ({
+        burn_at: eb(
+          eb.cast<number>(eb.val(param('now')), 'bigint'),
+          '+',
+          eb('burn_seconds', '*', 1000),
+        ),
+      }))
+      .where('conversation_id', '=', param('conversationId'))
+      .where('sender_id', '!=', param('readerId'))
+      .where('seq', '>', param('fromSeq'))
+      .where('seq', '<=', param('seq'))
+      .where('burn_seconds', '>', 0)
+      .where('burn_at', 'is', null),
+);
+
 function visibleTo(eb: MessageScope, userId: string, conversationId: string, now: number) {
   return eb.and([
     eb('messages.conversation_id', '=', conversationId),
@@ -411,4 +529,16 @@ function visibleTo(eb: MessageScope, userId: string, conversationId: string, now
       ),
     ),
   ]);
+}
+
+/**
+ * The list padded to a power of two with copies of its first item, so a few SQL texts
+ * serve every length of an `in (...)` list (SQLite keeps each compiled).
+ */
+function padded<T>(items: readonly T[]): T[] {
+  const list = [...items];
+  let size = 1;
+  while (size < list.length) size *= 2;
+  while (list.length < size) list.push(items[0]!);
+  return list;
 }

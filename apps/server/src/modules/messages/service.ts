@@ -15,7 +15,7 @@ import {
 import type { Db, MemberRow, MessageRow } from '../../db/schema.js';
 import { AppError, invalidField } from '../../errors.js';
 import { SECOND, type Clock } from '../../lib/clock.js';
-import { newId } from '../../lib/random.js';
+import { newId, newSortableId } from '../../lib/random.js';
 import type { Hub } from '../../realtime/hub.js';
 import type { ContactService } from '../contacts/service.js';
 import type { EventService, PendingEvent } from '../events/service.js';
@@ -142,7 +142,17 @@ export class MessageService {
           stored.set(`${row.sender_id}\n${row.client_msg_id}`, row);
         }
       }
-      const writers = new Map<string, { readSeq: number } | { error: AppError }>();
+      // Who may write where: checked once per sender and conversation of the batch.
+      const wanted = new Map<string, { userId: string; conversationId: string }>();
+      for (const index of fresh) {
+        const { userId, body } = sends[index]!;
+        if (stored.has(`${userId}\n${body.clientMsgId}`)) continue;
+        wanted.set(`${body.conversationId}\n${userId}`, {
+          userId,
+          conversationId: body.conversationId,
+        });
+      }
+      const writers = await this.checkWriters(trx, [...wanted.values()]);
       const byConversation = new Map<string, { index: number; writer: string }[]>();
       for (const index of fresh) {
         const { userId, body } = sends[index]!;
@@ -152,16 +162,7 @@ export class MessageService {
           continue;
         }
         const writer = `${body.conversationId}\n${userId}`;
-        let state = writers.get(writer);
-        if (!state) {
-          try {
-            state = { readSeq: await this.checkCanWrite(trx, userId, body.conversationId) };
-          } catch (error) {
-            if (!(error instanceof AppError)) throw error;
-            state = { error };
-          }
-          writers.set(writer, state);
-        }
+        const state = writers.get(writer)!;
         if ('error' in state) {
           outcomes[index] = { ok: false, error: state.error };
           continue;
@@ -172,12 +173,12 @@ export class MessageService {
       }
       // Conversation rows are locked in id order, so two batches never wait on each other
       // in a cycle (PostgreSQL).
-      for (const conversationId of [...byConversation.keys()].sort()) {
-        const list = byConversation.get(conversationId)!;
-        const appended = await this.appendMany(
-          trx,
+      const conversationIds = [...byConversation.keys()].sort();
+      const appended = await this.appendMany(
+        trx,
+        conversationIds.map((conversationId) => ({
           conversationId,
-          list.map(({ index, writer }) => {
+          entries: byConversation.get(conversationId)!.map(({ index, writer }) => {
             const { userId, body } = sends[index]!;
             const state = writers.get(writer) as { readSeq: number };
             return {
@@ -187,13 +188,16 @@ export class MessageService {
               content: body.content,
             };
           }),
-          now,
-          after,
-        );
-        appended.forEach((entry, position) =>
+        })),
+        now,
+        after,
+      );
+      conversationIds.forEach((conversationId, group) => {
+        const list = byConversation.get(conversationId)!;
+        appended[group]!.forEach((entry, position) =>
           rows.push({ index: list[position]!.index, ...entry }),
         );
-      }
+      });
       return rows;
     });
     const messages: Message[] = [];
@@ -283,24 +287,61 @@ export class MessageService {
    * blocked the sender and they may message each other (checked on every write, so a
    * block after the conversation began still refuses); the first message creates the
    * conversation. In any other conversation, members only. Anything else looks absent.
-   * Returns the writer's read mark.
+   * Answers each writer's read mark, or why they may not write, keyed by
+   * `conversation\nuser`; the look-ups are one query each for the whole list.
    */
-  private async checkCanWrite(trx: Db, userId: string, conversationId: string): Promise<number> {
+  private async checkWriters(
+    trx: Db,
+    writers: readonly { userId: string; conversationId: string }[],
+  ): Promise<Map<string, { readSeq: number } | { error: AppError }>> {
     const repo = this.deps.repo.in(trx);
-    const peerId = singlePeer(conversationId, userId);
-    if (peerId) {
-      await this.deps.contacts.checkCanMessage(userId, peerId, trx);
-      const member = await repo.findMember(conversationId, userId);
-      if (member) return Number(member.read_seq);
-      await repo.createConversation(
-        conversationId,
-        'single',
-        [userId, peerId],
-        this.deps.clock.now(),
+    const states = new Map<string, { readSeq: number } | { error: AppError }>();
+    for (let start = 0; start < writers.length; start += CLIENT_ID_LOOKUP_MAX) {
+      const chunk = writers.slice(start, start + CLIENT_ID_LOOKUP_MAX);
+      const peers = chunk.map(({ userId, conversationId }) => singlePeer(conversationId, userId));
+      const pairs: [string, string][] = [];
+      chunk.forEach(({ userId }, position) => {
+        const peerId = peers[position];
+        if (peerId) pairs.push([userId, peerId]);
+      });
+      const refusals = await this.deps.contacts.messagingRefusals(pairs, trx);
+      const members = await repo.findMembers(
+        chunk.map(({ userId, conversationId }) => [conversationId, userId]),
       );
-      return 0;
+      const readSeqs = new Map(
+        members.map((member) => [
+          `${member.conversation_id}\n${member.user_id}`,
+          Number(member.read_seq),
+        ]),
+      );
+      for (const [position, { userId, conversationId }] of chunk.entries()) {
+        const key = `${conversationId}\n${userId}`;
+        const peerId = peers[position];
+        const readSeq = readSeqs.get(key);
+        if (!peerId) {
+          states.set(
+            key,
+            readSeq === undefined ? { error: new AppError('CONVERSATION_NOT_FOUND') } : { readSeq },
+          );
+          continue;
+        }
+        const refused = refusals.get(`${userId}\n${peerId}`);
+        if (refused) {
+          states.set(key, { error: refused });
+          continue;
+        }
+        if (readSeq === undefined) {
+          await repo.createConversation(
+            conversationId,
+            'single',
+            [userId, peerId],
+            this.deps.clock.now(),
+          );
+        }
+        states.set(key, { readSeq: readSeq ?? 0 });
+      }
     }
-    return Number((await this.memberOf(trx, conversationId, userId)).read_seq);
+    return states;
   }
 
   /**
@@ -318,77 +359,99 @@ export class MessageService {
     const reads: (() => void)[] = [];
     const [appended] = await this.appendMany(
       trx,
-      sender.conversation_id,
-      [{ senderId: sender.user_id, readSeq: Number(sender.read_seq), clientMsgId, content }],
+      [
+        {
+          conversationId: sender.conversation_id,
+          entries: [
+            { senderId: sender.user_id, readSeq: Number(sender.read_seq), clientMsgId, content },
+          ],
+        },
+      ],
       now,
       reads,
     );
-    const row = appended!.row;
+    const row = appended![0]!.row;
     after.push(() => void this.pushLater(row.conversation_id, row), ...reads);
     return row;
   }
 
   /**
-   * Appends messages to one conversation with its next seqs, in the order given, in the
-   * caller's transaction. Each sender has read what came before their own message, so
-   * their read mark moves up to it (and the burn clock of what others sent starts).
+   * Appends messages to conversations with their next seqs, in the order given, in the
+   * caller's transaction; conversation rows are locked in the order of `groups`. Each
+   * sender has read what came before their own message, so their read mark moves up to it
+   * (and the burn clock of what others sent starts).
    */
   private async appendMany(
     trx: Db,
-    conversationId: string,
-    entries: readonly NewEntry[],
+    groups: readonly { conversationId: string; entries: readonly NewEntry[] }[],
     now: number,
     after: (() => void)[],
-  ): Promise<{ row: MessageRow; content: MessageContent }[]> {
+  ): Promise<{ row: MessageRow; content: MessageContent }[][]> {
     const repo = this.deps.repo.in(trx);
-    const { max_seq, burn_seconds } = await repo.allocateSeqs(conversationId, entries.length, now);
-    const firstSeq = Number(max_seq) - entries.length + 1;
-    const appended = entries.map(({ senderId, clientMsgId, content }, position) => ({
-      content,
-      row: {
-        id: newId(),
-        conversation_id: conversationId,
-        seq: firstSeq + position,
-        sender_id: senderId,
-        client_msg_id: clientMsgId,
-        content: JSON.stringify(content),
-        created_at: now,
-        revoked_at: null,
-        burn_at: null,
-        // Notices never burn: they are how both sides learn of a change.
-        burn_seconds: content.kind === 'text' ? Number(burn_seconds) : 0,
-      } satisfies MessageRow,
-    }));
-    await repo.insertMessages(appended.map(({ row }) => row));
-    await repo.unhideMembers(conversationId, now);
-    // Each sender's last new seq, and their read mark before it.
-    const senders = new Map<string, { readSeq: number; lastSeq: number }>();
-    entries.forEach(({ senderId, readSeq }, position) => {
-      senders.set(senderId, { readSeq, lastSeq: firstSeq + position });
-    });
-    for (const [senderId, { readSeq, lastSeq }] of senders) {
-      if (lastSeq <= readSeq) continue;
-      await repo.advanceRead(conversationId, senderId, lastSeq, now);
-      // Others' messages between the old mark and the sender's own are now read: before
-      // this batch, or interleaved in it.
-      const othersBetween =
-        readSeq < firstSeq - 1 ||
-        appended.some(
-          ({ row }) => row.seq > readSeq && row.seq < lastSeq && row.sender_id !== senderId,
-        );
-      if (!othersBetween) continue;
-      await repo.startBurn(conversationId, senderId, readSeq, lastSeq, now);
-      // The other person's messages now count as read: their read ticks follow.
-      const peerId = singlePeer(conversationId, senderId);
-      if (peerId) {
-        after.push(() =>
-          this.deps.hub.toUsers([peerId], {
-            t: 'read',
-            conversationId,
-            userId: senderId,
-            seq: lastSeq,
-          }),
-        );
+    const appended: { row: MessageRow; content: MessageContent }[][] = [];
+    for (const { conversationId, entries } of groups) {
+      const { max_seq, burn_seconds } = await repo.allocateSeqs(
+        conversationId,
+        entries.length,
+        now,
+      );
+      const firstSeq = Number(max_seq) - entries.length + 1;
+      appended.push(
+        entries.map(({ senderId, clientMsgId, content }, position) => ({
+          content,
+          row: {
+            id: newSortableId(now),
+            conversation_id: conversationId,
+            seq: firstSeq + position,
+            sender_id: senderId,
+            client_msg_id: clientMsgId,
+            content: JSON.stringify(content),
+            created_at: now,
+            revoked_at: null,
+            burn_at: null,
+            // Notices never burn: they are how both sides learn of a change.
+            burn_seconds: content.kind === 'text' ? Number(burn_seconds) : 0,
+          } satisfies MessageRow,
+        })),
+      );
+    }
+    await repo.insertMessages(appended.flatMap((list) => list.map(({ row }) => row)));
+    await repo.unhideMembers(
+      groups.map(({ conversationId }) => conversationId),
+      now,
+    );
+    for (const [group, { conversationId, entries }] of groups.entries()) {
+      const list = appended[group]!;
+      const firstSeq = list[0]!.row.seq;
+      // Each sender's last new seq, and their read mark before it.
+      const senders = new Map<string, { readSeq: number; lastSeq: number }>();
+      entries.forEach(({ senderId, readSeq }, position) => {
+        senders.set(senderId, { readSeq, lastSeq: firstSeq + position });
+      });
+      for (const [senderId, { readSeq, lastSeq }] of senders) {
+        if (lastSeq <= readSeq) continue;
+        await repo.advanceRead(conversationId, senderId, lastSeq, now);
+        // Others' messages between the old mark and the sender's own are now read: before
+        // this batch, or interleaved in it.
+        const othersBetween =
+          readSeq < firstSeq - 1 ||
+          list.some(
+            ({ row }) => row.seq > readSeq && row.seq < lastSeq && row.sender_id !== senderId,
+          );
+        if (!othersBetween) continue;
+        await repo.startBurn(conversationId, senderId, readSeq, lastSeq, now);
+        // The other person's messages now count as read: their read ticks follow.
+        const peerId = singlePeer(conversationId, senderId);
+        if (peerId) {
+          after.push(() =>
+            this.deps.hub.toUsers([peerId], {
+              t: 'read',
+              conversationId,
+              userId: senderId,
+              seq: lastSeq,
+            }),
+          );
+        }
       }
     }
     return appended;
