@@ -22,7 +22,7 @@ function nextAddress(): string {
   return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255 || 1}`;
 }
 
-async function call<T>(
+export async function call<T>(
   baseUrl: string,
   method: string,
   path: string,

@@ -8,6 +8,7 @@ import {
   maxIdleSockets,
   type IdleOptions,
 } from './idle-memory.js';
+import { benchGroup, GROUP_DEFAULTS, type GroupOptions } from './group-fanout.js';
 import { fixed } from './stats.js';
 import { FIRST_LOAD_BUDGET_BYTES, measureFirstLoad } from './web-first-load.js';
 
@@ -19,8 +20,10 @@ import { FIRST_LOAD_BUDGET_BYTES, measureFirstLoad } from './web-first-load.js';
  *   --only=web,dm,idle   which benchmarks (default: all)
  *   --clients=32 --seconds=2 --warmup=0.5 --repeats=3 --window=8   messaging load
  *   --sockets=10000 --idle-users=10 --settle=2 --idle-repeats=1     idle sockets
+ *   --group-members=100000 --group-sockets=5000 --group-accounts=10
+ *   --group-messages=20 --group-repeats=3 --group-cpu-messages=20    group fan-out
  */
-const BENCHMARKS = ['web', 'dm', 'idle'] as const;
+const BENCHMARKS = ['web', 'dm', 'idle', 'group'] as const;
 type Benchmark = (typeof BENCHMARKS)[number];
 
 const flags = new Map<string, string>();
@@ -60,6 +63,14 @@ const idleOptions: IdleOptions = {
   users: numberFlag('idle-users', IDLE_DEFAULTS.users),
   settleSeconds: numberFlag('settle', IDLE_DEFAULTS.settleSeconds, 'seconds'),
   repeats: numberFlag('idle-repeats', IDLE_DEFAULTS.repeats),
+};
+const groupOptions: GroupOptions = {
+  members: numberFlag('group-members', GROUP_DEFAULTS.members),
+  sockets: numberFlag('group-sockets', Math.min(GROUP_DEFAULTS.sockets, socketLimit)),
+  accounts: numberFlag('group-accounts', GROUP_DEFAULTS.accounts),
+  messages: numberFlag('group-messages', GROUP_DEFAULTS.messages),
+  repeats: numberFlag('group-repeats', GROUP_DEFAULTS.repeats),
+  cpuMessages: numberFlag('group-cpu-messages', GROUP_DEFAULTS.cpuMessages),
 };
 if (flags.size > 0) throw new Error(`unknown flag --${[...flags.keys()][0]}`);
 
@@ -120,6 +131,32 @@ if (only.includes('idle')) {
   } catch (error) {
     failed = true;
     console.error(`idle-memory failed: ${(error as Error).message}`);
+  }
+}
+
+if (only.includes('group')) {
+  console.log(
+    `group-fanout: ${groupOptions.members} members, ${groupOptions.sockets} online sockets over ` +
+      `${groupOptions.accounts} accounts, ${groupOptions.repeats} x ${groupOptions.messages} messages of each kind`,
+  );
+  try {
+    if (groupOptions.sockets > socketLimit)
+      throw new Error(
+        `${groupOptions.sockets} sockets do not fit the open-file limit: raise it first, e.g. \`ulimit -n 65536\``,
+      );
+    const group = await benchGroup(groupOptions);
+    console.log(
+      `  medians: accept group ${fixed(group.groupAcceptMs, 2)} ms, 1:1 ${fixed(group.singleAcceptMs, 2)} ms; ` +
+        `every online socket has it p50=${fixed(group.p50, 1)}ms p99=${fixed(group.p99, 1)}ms; ` +
+        `server CPU per message: group ${fixed(group.groupCpuMs, 1)} ms, 1:1 ${fixed(group.singleCpuMs, 1)} ms; ` +
+        `populating took ${fixed(group.populateSeconds, 1)} s`,
+    );
+    console.log(
+      `RESULT group-fanout accept_ratio=${fixed(group.acceptRatio, 3)} p99_ms=${fixed(group.p99, 0)} online=${group.online} members=${group.members}`,
+    );
+  } catch (error) {
+    failed = true;
+    console.error(`group-fanout failed: ${(error as Error).message}`);
   }
 }
 

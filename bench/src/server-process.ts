@@ -16,6 +16,8 @@ export interface ServerProcess {
   pid: number;
   baseUrl: string;
   wsUrl: string;
+  /** The server's DATA_DIR (Teltlk only), for operator commands against the same database. */
+  dataDir?: string;
   /** Resident set size of the process now, in bytes (VmRSS of /proc/<pid>/status). */
   rss(): Promise<number>;
   /** A full garbage collection in the process, through its inspector (`inspect` only). */
@@ -153,6 +155,7 @@ export async function startTeltlk(options: StartOptions = {}): Promise<ServerPro
     );
     return {
       ...server,
+      dataDir,
       async stop() {
         await server.stop();
         await rm(dataDir, { recursive: true, force: true });

@@ -17,6 +17,7 @@ import { contactRoutes } from './modules/contacts/routes.js';
 import { devApiRoutes, devPageRoutes } from './modules/dev/routes.js';
 import { eventRoutes } from './modules/events/routes.js';
 import { fileRoutes } from './modules/files/routes.js';
+import { groupRoutes } from './modules/groups/routes.js';
 import { messageRoutes } from './modules/messages/routes.js';
 import { metaRoutes } from './modules/meta/routes.js';
 import { userRoutes } from './modules/users/routes.js';
@@ -63,6 +64,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
         eventRoutes(secured, ctx);
         contactRoutes(secured, ctx);
         messageRoutes(secured, ctx);
+        await groupRoutes(secured, ctx);
       });
     },
     { prefix: '/api/v1' },

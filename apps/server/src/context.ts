@@ -11,6 +11,8 @@ import { CodeService } from './modules/auth/codes.js';
 import { ContactRepo } from './modules/contacts/repo.js';
 import { ContactService } from './modules/contacts/service.js';
 import { EventService } from './modules/events/service.js';
+import { GroupRepo } from './modules/groups/repo.js';
+import { GroupService } from './modules/groups/service.js';
 import { MessageRepo } from './modules/messages/repo.js';
 import { MessageService } from './modules/messages/service.js';
 import { SessionService } from './modules/auth/sessions.js';
@@ -53,6 +55,7 @@ export interface AppContext {
     events: EventService;
     contacts: ContactService;
     messages: MessageService;
+    groups: GroupService;
   };
   /** Brings the database schema up to date. */
   migrate(): Promise<void>;
@@ -125,17 +128,32 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
   const auth = new AuthService({ db, users, sessions, codes, passwords });
   const bus = overrides.bus ?? createBus(config.redisUrl, logger);
   const hub = new NodeHub(bus);
+  const messageRepo = new MessageRepo(db);
+  // Group frames reach this node's connected users who are members, found in one look-up.
+  hub.setMemberFilter((conversationId, userIds) =>
+    messageRepo.membersAmong(conversationId, userIds),
+  );
   // A revoked session's sockets are closed wherever they are (kicked offline).
   sessions.onRevoke((revocation) => hub.kick(revocation));
   const events = new EventService({ db, clock, hub });
   const contacts = new ContactService({ db, repo: new ContactRepo(db), users, events, clock });
   const messages = new MessageService({
     db,
-    repo: new MessageRepo(db),
+    repo: messageRepo,
     clock,
     hub,
     events,
     contacts,
+    files,
+  });
+  const groups = new GroupService({
+    db,
+    repo: new GroupRepo(db),
+    clock,
+    events,
+    messages,
+    contacts,
+    files,
   });
 
   return {
@@ -149,7 +167,7 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
     bus,
     socketTimings: { ...DEFAULT_SOCKET_TIMINGS, ...overrides.socketTimings },
     outbox,
-    services: { notify, sessions, codes, users, auth, events, contacts, messages },
+    services: { notify, sessions, codes, users, auth, events, contacts, messages, groups },
     migrate: () => migrateToLatest(db),
     close: async () => {
       await bus.close();

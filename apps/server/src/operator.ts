@@ -1,6 +1,8 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { Insertable } from 'kysely';
 import {
+  GROUP_MAX_MEMBERS,
   MESSAGE_TEXT_MAX_LENGTH,
   TELTLK_ID_PATTERN,
   isLanguageCode,
@@ -10,6 +12,9 @@ import { ConfigError, loadConfig } from './config.js';
 import { createContext, type AppContext } from './context.js';
 import { AppError } from './errors.js';
 import { isCountryCode } from './modules/meta/countries.js';
+import { generateInviteCode } from './modules/users/rules.js';
+import { newId, newSecret, randomFrom } from './lib/random.js';
+import type { ConversationMembersTable, UsersTable } from './db/schema.js';
 
 /**
  * The operator command line: what only the people running the server may do, such as
@@ -144,6 +149,135 @@ const officialPost: OperatorCommand = {
   },
 };
 
+/**
+ * Rows per INSERT statement: as many as fit in about 30,000 bound values, under SQLite's
+ * 32,766 and PostgreSQL's 65,535 parameters per statement.
+ */
+const VALUES_PER_STATEMENT = 30_000;
+/**
+ * Accounts (and their member rows) per transaction: big enough to be fast, small enough
+ * not to hold up a live server's writes for long.
+ */
+const POPULATE_BATCH = 5_000;
+
+const benchPopulateGroup: OperatorCommand = {
+  usage: 'bench:populate-group --group <groupId> --members <n>',
+  summary:
+    'For benchmarks, never in production: add n synthetic accounts that cannot sign in to a group as members',
+  async run(args, open) {
+    const options = parseOptions(args, ['group', 'members'], ['group', 'members']);
+    const groupId = options.get('group')!.trim();
+    const count = Number(options.get('members'));
+    if (!Number.isInteger(count) || count < 1 || count > GROUP_MAX_MEMBERS) {
+      throw new UsageError(`--members must be a whole number from 1 to ${GROUP_MAX_MEMBERS}`);
+    }
+    const ctx = await open();
+    if (ctx.config.production) {
+      throw new UsageError('bench:populate-group is refused when NODE_ENV is production');
+    }
+    const { db, clock } = ctx;
+    const conversationId = `sg_${groupId}`;
+    const group = await db
+      .selectFrom('groups')
+      .select(['member_count', 'dismissed_at'])
+      .where('id', '=', groupId)
+      .executeTakeFirst();
+    const conversation = await db
+      .selectFrom('conversations')
+      .select('max_seq')
+      .where('id', '=', conversationId)
+      .executeTakeFirst();
+    if (!group || !conversation || group.dismissed_at !== null) {
+      throw new UsageError(`no group ${groupId}`);
+    }
+    if (group.member_count + count > GROUP_MAX_MEMBERS) {
+      throw new UsageError(
+        `the group has ${group.member_count} members; ${count} more would pass ${GROUP_MAX_MEMBERS}`,
+      );
+    }
+    // New members see history from now on, as anyone who joins.
+    const joinSeq = Number(conversation.max_seq);
+    // A random tag per run keeps Teltlk IDs unique across runs; the index within a run.
+    const tag = randomFrom('abcdefghjkmnpqrstuvwxyz', 5);
+    const inviteCodes = new Set<string>();
+    const started = Date.now();
+    for (let done = 0; done < count;) {
+      const size = Math.min(POPULATE_BATCH, count - done);
+      const now = clock.now();
+      const users: Insertable<UsersTable>[] = [];
+      for (let i = 0; i < size; i += 1) {
+        const teltlkId = `b${tag}${String(done + i).padStart(6, '0')}`;
+        let inviteCode = generateInviteCode();
+        while (inviteCodes.has(inviteCode)) inviteCode = generateInviteCode();
+        inviteCodes.add(inviteCode);
+        users.push({
+          id: newId(),
+          teltlk_id: teltlkId,
+          teltlk_id_lower: teltlkId.toLowerCase(),
+          teltlk_id_changed_at: null,
+          phone: null,
+          email: null,
+          // Not an argon2 hash, so every password check fails, as for official accounts.
+          password_hash: `!bench!${newSecret()}`,
+          nickname: `Member ${done + i + 1}`,
+          avatar_path: null,
+          country: 'CN',
+          mother_tongue: 'en',
+          invite_code: inviteCode,
+          invited_by: null,
+          ui_language: 'en_US',
+          mother_tongue_first: 1,
+          notifications: 1,
+          vibration: 1,
+          alert_sound: 1,
+          failed_logins: 0,
+          login_locked_until: null,
+          created_at: now,
+          updated_at: now,
+        });
+      }
+      const members: Insertable<ConversationMembersTable>[] = users.map((user) => ({
+        conversation_id: conversationId,
+        user_id: user.id,
+        read_seq: joinSeq,
+        min_seq: joinSeq,
+        joined_at: now,
+        updated_at: now,
+        role: 'member',
+        group_nickname: null,
+        group_remark: null,
+        muted_until: null,
+        left_at_seq: null,
+      }));
+      await db.transaction().execute(async (trx) => {
+        for (const rows of chunks(users)) await trx.insertInto('users').values(rows).execute();
+        for (const rows of chunks(members)) {
+          await trx.insertInto('conversation_members').values(rows).execute();
+        }
+        await trx
+          .updateTable('groups')
+          .set((eb) => ({ member_count: eb('member_count', '+', size), updated_at: now }))
+          .where('id', '=', groupId)
+          .execute();
+      });
+      done += size;
+    }
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    return [
+      `added ${count} synthetic members to group ${groupId} (now ${group.member_count + count}) in ${seconds} s; Teltlk IDs b${tag}000000 onwards, none can sign in`,
+    ];
+  },
+};
+
+/** Rows split so that each INSERT stays under VALUES_PER_STATEMENT bound values. */
+function chunks<T extends object>(rows: readonly T[]): T[][] {
+  if (rows.length === 0) return [];
+  const size = Math.max(1, Math.floor(VALUES_PER_STATEMENT / Object.keys(rows[0]!).length));
+  const out: T[][] = [];
+  for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
+  return out;
+}
+
 function describe(card: {
   id: string;
   teltlkId: string;
@@ -159,6 +293,7 @@ export const commands: Record<string, OperatorCommand> = {
   'official:create': officialCreate,
   'official:list': officialList,
   'official:post': officialPost,
+  'bench:populate-group': benchPopulateGroup,
 };
 
 export function usage(): string {

@@ -63,6 +63,26 @@ import {
   type SendMessageBody,
   type UpdateConversationBody,
 } from '@teltlk/protocol';
+import {
+  groupApplicationListResult,
+  groupMembersResult,
+  groupSchema,
+  groupSearchResult,
+  inviteMembersResult,
+  joinGroupResult,
+  messageReadsResult,
+  myGroupListResult,
+  myGroupSchema,
+  type CreateGroupBody,
+  type Group,
+  type GroupApplicationListResult,
+  type GroupMembersResult,
+  type GroupSummary,
+  type MessageReadsResult,
+  type MyGroup,
+  type UpdateGroupBody,
+  type UpdateMyGroupBody,
+} from '@teltlk/protocol';
 import type { z } from 'zod';
 
 /** Request timeout of the product's HTTP client (spec §9). */
@@ -329,6 +349,88 @@ export class ApiClient {
   officialAccounts(): Promise<OfficialListResult> {
     return this.request('GET', '/official-accounts', undefined, officialListResult);
   }
+
+  // Groups
+  createGroup(body: CreateGroupBody): Promise<MyGroup> {
+    return this.request('POST', '/groups', body, myGroupSchema);
+  }
+  myGroups(): Promise<MyGroup[]> {
+    return this.request('GET', '/groups', undefined, myGroupListResult).then((r) => r.groups);
+  }
+  /** Finds a group by its number; GROUP_NOT_FOUND when none. */
+  searchGroup(no: string): Promise<GroupSummary> {
+    const query = new URLSearchParams({ no }).toString();
+    return this.request('GET', `/groups/search?${query}`, undefined, groupSearchResult).then(
+      (result) => result.group,
+    );
+  }
+  group(groupId: string): Promise<MyGroup> {
+    return this.request('GET', groupPath(groupId), undefined, myGroupSchema);
+  }
+  updateGroup(groupId: string, body: UpdateGroupBody): Promise<Group> {
+    return this.request('PATCH', groupPath(groupId), body, groupSchema);
+  }
+  updateMyGroup(groupId: string, body: UpdateMyGroupBody): Promise<MyGroup> {
+    return this.request('PATCH', `${groupPath(groupId)}/me`, body, myGroupSchema);
+  }
+  groupMembers(
+    groupId: string,
+    query: { q?: string; cursor?: string | null; limit?: number } = {},
+  ): Promise<GroupMembersResult> {
+    const path = `${groupPath(groupId)}/members?${searchOf(query)}`;
+    return this.request('GET', path, undefined, groupMembersResult);
+  }
+  inviteToGroup(groupId: string, userIds: string[]): Promise<number> {
+    const path = `${groupPath(groupId)}/members`;
+    return this.request('POST', path, { userIds }, inviteMembersResult).then((r) => r.added);
+  }
+  removeGroupMember(groupId: string, userId: string): Promise<void> {
+    return this.request('DELETE', groupMemberPath(groupId, userId));
+  }
+  setGroupRole(groupId: string, userId: string, role: 'admin' | 'member'): Promise<void> {
+    return this.request('PUT', `${groupMemberPath(groupId, userId)}/role`, { role });
+  }
+  /** 0 seconds lifts the mute. */
+  muteGroupMember(groupId: string, userId: string, seconds: number): Promise<void> {
+    return this.request('PUT', `${groupMemberPath(groupId, userId)}/mute`, { seconds });
+  }
+  transferGroup(groupId: string, userId: string): Promise<void> {
+    return this.request('POST', `${groupPath(groupId)}/transfer`, { userId });
+  }
+  quitGroup(groupId: string): Promise<void> {
+    return this.request('POST', `${groupPath(groupId)}/quit`);
+  }
+  dismissGroup(groupId: string): Promise<void> {
+    return this.request('DELETE', groupPath(groupId));
+  }
+  /** Joins at once (open groups) or files an application (approval). */
+  joinGroup(groupId: string, message?: string): Promise<'joined' | 'pending'> {
+    const body = message ? { message } : {};
+    return this.request('POST', `${groupPath(groupId)}/join`, body, joinGroupResult).then(
+      (result) => result.status,
+    );
+  }
+  groupApplications(): Promise<GroupApplicationListResult> {
+    return this.request('GET', '/group-applications', undefined, groupApplicationListResult);
+  }
+  /** The lists are reloaded after: the answer's shape is not part of the contract. */
+  answerGroupApplication(id: string, accept: boolean): Promise<void> {
+    const path = `/group-applications/${encodeURIComponent(id)}/${accept ? 'accept' : 'reject'}`;
+    return this.request('POST', path);
+  }
+  /** How many members read a group message, and who in groups up to 500 members. */
+  messageReads(groupId: string, seq: number): Promise<MessageReadsResult> {
+    const path = `${groupPath(groupId)}/messages/${seq}/reads`;
+    return this.request('GET', path, undefined, messageReadsResult);
+  }
+}
+
+function groupPath(groupId: string): string {
+  return `/groups/${encodeURIComponent(groupId)}`;
+}
+
+function groupMemberPath(groupId: string, userId: string): string {
+  return `${groupPath(groupId)}/members/${encodeURIComponent(userId)}`;
 }
 
 function conversationPath(conversationId: string): string {

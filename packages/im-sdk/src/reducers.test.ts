@@ -93,6 +93,16 @@ describe('mergeConversation', () => {
     expect(mergeConversation(undefined, theirs, ME).readSeq).toBe(1);
   });
 
+  it('takes the group brief and the highest mention seq from the server', () => {
+    const group = { id: 'g1', name: 'Renamed', avatarUrl: null, memberCount: 4 };
+    const local = stored({ mentionSeq: 7 });
+    const merged = mergeConversation(
+      local,
+      serverConversation({ group, mentionSeq: 5, updatedAt: 9_000 }),
+    );
+    expect(merged).toMatchObject({ group, mentionSeq: 7 });
+  });
+
   it('drops a pending read once the server has it', () => {
     const local = stored({ maxSeq: 5, readSeq: 5, pendingRead: 5 });
     expect(
@@ -105,6 +115,20 @@ describe('mergeConversation', () => {
 });
 
 describe('applyMessages', () => {
+  it('raises the mention seq for a message that mentions us, not for our own', () => {
+    const conversation = stored({ maxSeq: 3, lastMessage: serverMessage(3) });
+    const mention = serverMessage(4, {
+      content: { kind: 'text', text: '@me hi', mentions: [ME] },
+    });
+    const everyone = serverMessage(5, {
+      senderId: ME,
+      content: { kind: 'text', text: '@all', mentionAll: true },
+    });
+    const plain = serverMessage(6);
+    const result = applyMessages(conversation, [], [mention, everyone, plain], options);
+    expect(result.conversation?.mentionSeq).toBe(4);
+  });
+
   it('applies the next seq, extends the coverage and announces it once', () => {
     const conversation = stored({
       maxSeq: 3,

@@ -67,6 +67,9 @@ function mergeCopies(
     ...local,
     kind: incoming.kind,
     peer: incoming.peer ?? local.peer,
+    // Groups are renamed and change size: the server's copy is the newer brief.
+    group: incoming.group ?? local.group ?? null,
+    mentionSeq: Math.max(local.mentionSeq ?? 0, incoming.mentionSeq),
     maxSeq,
     readSeq,
     minSeq: Math.max(local.minSeq, incoming.minSeq),
@@ -235,6 +238,14 @@ export function applyMessages(
     next.updatedAt = Math.max(conv.updatedAt, message.createdAt);
     // Sending means having read everything before it.
     if (message.senderId === options.userId) next.readSeq = Math.max(conv.readSeq, message.seq);
+    // "You were mentioned" shows at once, not only after the next sync.
+    if (
+      content.kind === 'text' &&
+      message.senderId !== options.userId &&
+      (content.mentionAll === true || content.mentions?.includes(options.userId) === true)
+    ) {
+      next.mentionSeq = Math.max(conv.mentionSeq ?? 0, message.seq);
+    }
 
     if (options.extendCoverage) {
       if (conv.coveredFrom === null) {

@@ -42,6 +42,8 @@ export function serverConversation(patch: Partial<Conversation> = {}): Conversat
     readSeq: 0,
     minSeq: 0,
     peerReadSeq: 0,
+    group: null,
+    mentionSeq: 0,
     pinned: false,
     muted: false,
     hidden: false,

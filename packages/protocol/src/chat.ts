@@ -35,6 +35,11 @@ export const USER_SEARCHES_PER_MINUTE = 30;
 export const TYPING_THROTTLE_MS = 3_000;
 export const TYPING_SHOW_MS = 6_000;
 
+/** Mentions one message may carry. */
+export const MENTIONS_MAX = 20;
+/** Longest group name or notice a system notice carries (the group notice limit). */
+export const GROUP_TEXT_MAX_LENGTH = 1000;
+
 /** Close codes of the socket (4000–4999 are the application's). */
 export const SOCKET_CLOSE = {
   /** The token is unknown or malformed: sign in again. */
@@ -178,12 +183,47 @@ export const textContentSchema = z.object({
   quote: quoteSchema.optional(),
   /** Sent with "forward": shown with a forwarded label. */
   forwarded: z.boolean().optional(),
+  /** Group members mentioned with @ (user ids). */
+  mentions: z.array(userIdSchema).max(MENTIONS_MAX, { error: 'mentions' }).optional(),
+  /** @all, for group admins. */
+  mentionAll: z.boolean().optional(),
 });
 /** What a client may send. More kinds (image, card, …) join this union later. */
 export const sendableContentSchema = z.discriminatedUnion('kind', [textContentSchema], {
   error: 'content',
 });
 export type SendableContent = z.infer<typeof sendableContentSchema>;
+
+/** Group events written into the timeline; `targetIds` are the members acted on. */
+export const groupSystemEventSchema = z.enum([
+  'created',
+  'joined',
+  'invited',
+  'left',
+  'removed',
+  'muted',
+  'unmuted',
+  'allMuted',
+  'allUnmuted',
+  'renamed',
+  'noticeChanged',
+  'ownerChanged',
+  'adminAdded',
+  'adminRemoved',
+  'dismissed',
+]);
+export type GroupSystemEvent = z.infer<typeof groupSystemEventSchema>;
+export const systemContentSchema = z.object({
+  kind: z.literal('system'),
+  event: groupSystemEventSchema,
+  actorId: z.string(),
+  targetIds: z.array(z.string()).max(MENTIONS_MAX),
+  /** A new group name (renamed), or the notice text (noticeChanged). */
+  text: z.string().max(GROUP_TEXT_MAX_LENGTH).optional(),
+  /** A mute duration (muted). */
+  seconds: z.number().int().optional(),
+});
+export type SystemContent = z.infer<typeof systemContentSchema>;
 
 /**
  * What a message may hold. Notices are written by the server into the conversation's
@@ -196,6 +236,7 @@ export const messageContentSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('revoke'), targetSeq: z.number().int().min(1) }),
   z.object({ kind: z.literal('burn'), seconds: z.number().int().min(0) }),
   z.object({ kind: z.literal('revoked') }),
+  systemContentSchema,
 ]);
 export type MessageContent = z.infer<typeof messageContentSchema>;
 
@@ -244,12 +285,22 @@ export const conversationParams = z.object({ id: conversationIdSchema });
 // ---------------------------------------------------------------------------- conversations
 
 export const conversationKindSchema = z.enum(['single', 'group']);
+/** What a chat list shows of a group. */
+export const groupBriefSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  avatarUrl: z.string().nullable(),
+  memberCount: z.number().int(),
+});
+export type GroupBrief = z.infer<typeof groupBriefSchema>;
 /** A conversation as one member sees it. */
 export const conversationSchema = z.object({
   id: z.string(),
   kind: conversationKindSchema,
   /** The other person of a single conversation. */
   peer: userCardSchema.nullable(),
+  /** The group of a group conversation. */
+  group: groupBriefSchema.nullable(),
   maxSeq: z.number().int(),
   readSeq: z.number().int(),
   /** Messages up to this seq are cleared for this member. */
@@ -261,6 +312,8 @@ export const conversationSchema = z.object({
   /** Deleted from the chat list; comes back with the next message. */
   hidden: z.boolean(),
   burnSeconds: z.number().int(),
+  /** The newest seq that mentions this member (by name or @all); above readSeq: "you were mentioned". */
+  mentionSeq: z.number().int(),
   lastMessage: messageSchema.nullable(),
   /** Latest activity: the last message, or the member's own change. */
   updatedAt: z.number(),
@@ -310,6 +363,16 @@ export const userEventDataSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('unblocked'), userId: z.string() }),
   z.object({ type: z.literal('messageHidden'), conversationId: z.string(), seq: z.number() }),
   z.object({ type: z.literal('conversation'), conversation: conversationSchema }),
+  /** Joined a group (created, invited, approved); its conversation follows by sync. */
+  z.object({ type: z.literal('groupJoined'), groupId: z.string() }),
+  /** No longer in a group: the server serves nothing more of it (devices keep what they have). */
+  z.object({
+    type: z.literal('groupLeft'),
+    groupId: z.string(),
+    reason: z.enum(['quit', 'removed', 'dismissed']),
+  }),
+  /** A group application to review (admins) or one's own, new or handled. */
+  z.object({ type: z.literal('groupApplication'), applicationId: z.string() }),
 ]);
 export type UserEventData = z.infer<typeof userEventDataSchema>;
 export const userEventSchema = z.object({

@@ -62,6 +62,27 @@ export const ERRORS = {
   REVOKE_NOT_ALLOWED: { status: 403, message: 'You can only revoke your own messages' },
   BLANK_MESSAGE: { status: 400, message: 'Cannot send blank message' },
 
+  GROUP_NOT_FOUND: { status: 404, message: 'This group does not exist' },
+  GROUP_FULL: { status: 409, message: 'This group is full: a group has at most {max} members' },
+  GROUP_ROLE_REQUIRED: { status: 403, message: 'Only the group owner or admins can do this' },
+  GROUP_OWNER_REQUIRED: { status: 403, message: 'Only the group owner can do this' },
+  MUTED_IN_GROUP: { status: 403, message: 'You are muted in this group' },
+  GROUP_ALL_MUTED: { status: 403, message: 'Only admins can speak while the group is muted' },
+  MESSAGE_KIND_NOT_ALLOWED: {
+    status: 403,
+    message: 'This kind of message is not allowed in this group',
+  },
+  GROUP_INVITE_ONLY: { status: 403, message: 'This group can only be joined by invitation' },
+  ALREADY_IN_GROUP: { status: 409, message: 'You are already in this group' },
+  GROUP_APPLICATION_HANDLED: {
+    status: 409,
+    message: 'This application has already been handled',
+  },
+  OWNER_CANNOT_QUIT: {
+    status: 409,
+    message: 'Transfer the group to another member or dismiss it before leaving',
+  },
+
   /** Raised by clients, never sent by the server: the request did not get an answer. */
   NETWORK_ERROR: { status: 0, message: 'The current network connection is poor' },
   TIMEOUT: { status: 0, message: 'Network connection timed out.' },

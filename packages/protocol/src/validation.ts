@@ -105,6 +105,12 @@ export const RULE_KEYS = [
   'content',
   'burn',
   'frame',
+  'mentions',
+  'groupName',
+  'groupNotice',
+  'groupNo',
+  'groupMembers',
+  'muteDuration',
 ] as const;
 export type RuleKey = (typeof RULE_KEYS)[number];
 const ruleKeys = new Set<string>(RULE_KEYS);

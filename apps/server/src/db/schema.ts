@@ -96,6 +96,8 @@ export interface ConversationsTable {
   /** The seq of the newest message; the next message takes max_seq + 1. */
   max_seq: Generated<number>;
   burn_seconds: Generated<number>;
+  /** The newest seq of an @all in a group. */
+  mention_all_seq: Generated<number>;
   created_at: number;
   /** Latest activity (the last message or a conversation-wide change). */
   updated_at: number;
@@ -113,6 +115,15 @@ export interface ConversationMembersTable {
   hidden: Generated<number>;
   joined_at: number;
   updated_at: number;
+  /** Group conversations: owner, admin or member; null in single conversations. */
+  role: string | null;
+  group_nickname: string | null;
+  group_remark: string | null;
+  muted_until: number | null;
+  /** The newest seq that mentions this member by name. */
+  mention_seq: Generated<number>;
+  /** Reserved, always null: leaving a group deletes the member row. */
+  left_at_seq: number | null;
 }
 
 export interface MessagesTable {
@@ -146,6 +157,39 @@ export interface UserEventsTable {
   created_at: number;
 }
 
+export interface GroupsTable {
+  id: string;
+  /** The public number people search for (8 to 10 digits). */
+  group_no: string;
+  name: string;
+  avatar_path: string | null;
+  notice: string;
+  notice_at: number | null;
+  owner_id: string;
+  member_count: number;
+  /** open, approval or invite (protocol groupVerificationSchema). */
+  verification: string;
+  private_chat: number;
+  /** JSON array of the message kinds members may send. */
+  allowed_kinds: string;
+  all_muted: number;
+  created_at: number;
+  updated_at: number;
+  dismissed_at: number | null;
+}
+
+export interface GroupApplicationsTable {
+  id: string;
+  group_id: string;
+  user_id: string;
+  message: string;
+  /** pending, accepted or rejected. */
+  status: string;
+  created_at: number;
+  handled_at: number | null;
+  handled_by: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -158,6 +202,8 @@ export interface Database {
   messages: MessagesTable;
   message_hides: MessageHidesTable;
   user_events: UserEventsTable;
+  groups: GroupsTable;
+  group_applications: GroupApplicationsTable;
 }
 
 /** The database or a transaction on it: repos take either. */
@@ -173,3 +219,5 @@ export type FriendshipRow = Selectable<FriendshipsTable>;
 export type ConversationRow = Selectable<ConversationsTable>;
 export type MemberRow = Selectable<ConversationMembersTable>;
 export type MessageRow = Selectable<MessagesTable>;
+export type GroupRow = Selectable<GroupsTable>;
+export type GroupApplicationRow = Selectable<GroupApplicationsTable>;

@@ -6,6 +6,7 @@ import {
   JSON_BODY_LIMIT_BYTES,
   type CountryListResult,
   type ErrorBody,
+  type ErrorCode,
   type OutboxResult,
 } from '@teltlk/protocol';
 import pino from 'pino';
@@ -28,6 +29,8 @@ interface JsonRoute {
   auth: boolean;
   /** Whether `{}` is a complete body (all-optional PATCH bodies). */
   emptyIsValid: boolean;
+  /** A valid `{}` answered with this error instead (the resource does not exist). */
+  emptyError?: ErrorCode;
   /** A body with a wrong type in every field. */
   wrongTypes: Record<string, unknown>;
   /** Its OpenAPI path, where `url` fills in a parameter. */
@@ -167,6 +170,71 @@ const JSON_ROUTES: JsonRoute[] = [
     emptyIsValid: false,
     wrongTypes: { seq: 'last' },
   },
+  {
+    method: 'POST',
+    url: '/api/v1/groups',
+    auth: true,
+    emptyIsValid: false,
+    wrongTypes: { name: 1, memberIds: 'all' },
+  },
+  {
+    // `{}` changes nothing and is refused.
+    method: 'PATCH',
+    url: '/api/v1/groups/abc',
+    route: '/api/v1/groups/:id',
+    auth: true,
+    emptyIsValid: false,
+    wrongTypes: { name: 1, notice: [], verification: 'all', allMuted: 'yes' },
+  },
+  {
+    method: 'PATCH',
+    url: '/api/v1/groups/abc/me',
+    route: '/api/v1/groups/:id/me',
+    auth: true,
+    emptyIsValid: false,
+    wrongTypes: { nickname: 1, remark: true },
+  },
+  {
+    method: 'POST',
+    url: '/api/v1/groups/abc/members',
+    route: '/api/v1/groups/:id/members',
+    auth: true,
+    emptyIsValid: false,
+    wrongTypes: { userIds: 'all' },
+  },
+  {
+    method: 'PUT',
+    url: '/api/v1/groups/abc/members/abd/role',
+    route: '/api/v1/groups/:id/members/:userId/role',
+    auth: true,
+    emptyIsValid: false,
+    wrongTypes: { role: 'owner' },
+  },
+  {
+    method: 'PUT',
+    url: '/api/v1/groups/abc/members/abd/mute',
+    route: '/api/v1/groups/:id/members/:userId/mute',
+    auth: true,
+    emptyIsValid: false,
+    wrongTypes: { seconds: 'long' },
+  },
+  {
+    method: 'POST',
+    url: '/api/v1/groups/abc/transfer',
+    route: '/api/v1/groups/:id/transfer',
+    auth: true,
+    emptyIsValid: false,
+    wrongTypes: { userId: 1 },
+  },
+  {
+    method: 'POST',
+    url: '/api/v1/groups/abc/join',
+    route: '/api/v1/groups/:id/join',
+    auth: true,
+    emptyIsValid: true,
+    emptyError: 'GROUP_NOT_FOUND',
+    wrongTypes: { message: 1 },
+  },
 ];
 
 /**
@@ -258,6 +326,67 @@ const PROTECTED: { method: Method; url: string; body?: unknown; route?: string }
     method: 'POST',
     url: '/api/v1/conversations/si_abc_abd/messages/1/hide',
     route: '/api/v1/conversations/:id/messages/:seq/hide',
+  },
+  { method: 'POST', url: '/api/v1/groups', body: { memberIds: ['abd'] } },
+  { method: 'GET', url: '/api/v1/groups' },
+  { method: 'GET', url: '/api/v1/groups/search?no=12345678' },
+  { method: 'GET', url: '/api/v1/groups/abc' },
+  { method: 'PATCH', url: '/api/v1/groups/abc', body: { name: 'Pi' } },
+  { method: 'DELETE', url: '/api/v1/groups/abc' },
+  {
+    method: 'PATCH',
+    url: '/api/v1/groups/abc/me',
+    body: { nickname: 'Ada' },
+    route: '/api/v1/groups/:id/me',
+  },
+  { method: 'GET', url: '/api/v1/groups/abc/members', route: '/api/v1/groups/:id/members' },
+  {
+    method: 'POST',
+    url: '/api/v1/groups/abc/members',
+    body: { userIds: ['abd'] },
+    route: '/api/v1/groups/:id/members',
+  },
+  {
+    method: 'DELETE',
+    url: '/api/v1/groups/abc/members/abd',
+    route: '/api/v1/groups/:id/members/:userId',
+  },
+  {
+    method: 'PUT',
+    url: '/api/v1/groups/abc/members/abd/role',
+    body: { role: 'admin' },
+    route: '/api/v1/groups/:id/members/:userId/role',
+  },
+  {
+    method: 'PUT',
+    url: '/api/v1/groups/abc/members/abd/mute',
+    body: { seconds: 600 },
+    route: '/api/v1/groups/:id/members/:userId/mute',
+  },
+  {
+    method: 'POST',
+    url: '/api/v1/groups/abc/transfer',
+    body: { userId: 'abd' },
+    route: '/api/v1/groups/:id/transfer',
+  },
+  { method: 'POST', url: '/api/v1/groups/abc/quit', route: '/api/v1/groups/:id/quit' },
+  { method: 'POST', url: '/api/v1/groups/abc/join', body: {}, route: '/api/v1/groups/:id/join' },
+  {
+    method: 'GET',
+    url: '/api/v1/groups/abc/messages/1/reads',
+    route: '/api/v1/groups/:id/messages/:seq/reads',
+  },
+  { method: 'POST', url: '/api/v1/groups/abc/avatar', route: '/api/v1/groups/:id/avatar' },
+  { method: 'GET', url: '/api/v1/group-applications' },
+  {
+    method: 'POST',
+    url: '/api/v1/group-applications/abc/accept',
+    route: '/api/v1/group-applications/:id/accept',
+  },
+  {
+    method: 'POST',
+    url: '/api/v1/group-applications/abc/reject',
+    route: '/api/v1/group-applications/:id/reject',
   },
 ];
 
@@ -401,7 +530,8 @@ describe.each(dialects)('HTTP behaviour on $dialect', ({ dialect }) => {
       }
 
       const empty = await send(route, '{}');
-      if (route.emptyIsValid) expect(empty.statusCode).toBe(200);
+      if (route.emptyError) expectError(empty, route.emptyError);
+      else if (route.emptyIsValid) expect(empty.statusCode).toBe(200);
       else expect(expectError(empty, 'VALIDATION_FAILED').issues?.length).toBeGreaterThan(0);
 
       const big = JSON.stringify({ padding: 'x'.repeat(JSON_BODY_LIMIT_BYTES) });

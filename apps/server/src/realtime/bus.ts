@@ -12,9 +12,14 @@ export interface Kick {
   except?: string;
 }
 
-/** What nodes tell each other: frames for users' sockets, and sessions to close. */
+/**
+ * What nodes tell each other: frames for users' sockets, frames for the online members of
+ * a group conversation (each node picks its own members), and sessions to close.
+ */
 export type BusMessage =
-  { type: 'frame'; userIds: string[]; frame: ServerFrame } | { type: 'kick'; kick: Kick };
+  | { type: 'frame'; userIds: string[]; frame: ServerFrame }
+  | { type: 'members'; conversationId: string; frames: ServerFrame[] }
+  | { type: 'kick'; kick: Kick };
 
 interface Envelope {
   /** The node that published it: a node ignores its own, it delivered them already. */

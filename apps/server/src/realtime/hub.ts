@@ -9,5 +9,14 @@ export interface Hub {
   toUsers(userIds: readonly string[], frame: ServerFrame): void;
 }
 
+/** A hub that also reaches the online members of group conversations. */
+export interface MemberHub extends Hub {
+  /**
+   * Frames for the members of a group conversation who are online: each node asks which
+   * of its own connected users are members, so no one loads a whole member list.
+   */
+  toOnlineMembers(conversationId: string, frames: readonly ServerFrame[]): void;
+}
+
 /** A hub with no sockets behind it: for tests of services without the gateway. */
-export const silentHub: Hub = { toUsers: () => undefined };
+export const silentHub: MemberHub = { toUsers: () => undefined, toOnlineMembers: () => undefined };

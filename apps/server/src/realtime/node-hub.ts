@@ -1,7 +1,7 @@
 import { SOCKET_CLOSE, type ServerFrame } from '@teltlk/protocol';
 import type { Bus, BusMessage, Kick } from './bus.js';
 import { serializeFrame } from './frames.js';
-import type { Hub } from './hub.js';
+import type { MemberHub } from './hub.js';
 
 /** An authenticated socket on this node, as the hub sees it. */
 export interface LocalSocket {
@@ -12,17 +12,29 @@ export interface LocalSocket {
   close(code: number, reason: string): void;
 }
 
+/** Which of these users are members of a conversation (one indexed look-up). */
+export type MemberFilter = (
+  conversationId: string,
+  userIds: readonly string[],
+) => Promise<string[]>;
+
 /**
  * The hub of one server node: a registry of the sockets open on this node, and the bus
  * to the others. A frame is delivered to local sockets at once and published once on the
  * bus; other nodes deliver it to theirs, and the bus never hands a node its own frames,
  * so no socket gets a frame twice.
  */
-export class NodeHub implements Hub {
+export class NodeHub implements MemberHub {
   private readonly byUser = new Map<string, Set<LocalSocket>>();
+  private memberFilter: MemberFilter | null = null;
 
   constructor(private readonly bus: Bus) {
     bus.onMessage((message) => this.deliver(message));
+  }
+
+  /** Set once the database is open: group frames are dropped until then. */
+  setMemberFilter(filter: MemberFilter): void {
+    this.memberFilter = filter;
   }
 
   /** Resolves once frames from other nodes arrive. */
@@ -60,6 +72,14 @@ export class NodeHub implements Hub {
     this.bus.publish({ type: 'frame', userIds: unique, frame });
   }
 
+  toOnlineMembers(conversationId: string, frames: readonly ServerFrame[]): void {
+    if (frames.length === 0) return;
+    // A big group's pushes are thousands of socket writes: let the senders' acks, settled
+    // in this same turn, leave first. Later group frames keep their order (FIFO).
+    setImmediate(() => this.deliverToMembers(conversationId, frames));
+    this.bus.publish({ type: 'members', conversationId, frames: [...frames] });
+  }
+
   /** Closes the matching sockets on every node as kicked offline. */
   kick(kick: Kick): void {
     this.kickLocal(kick);
@@ -75,7 +95,25 @@ export class NodeHub implements Hub {
 
   private deliver(message: BusMessage): void {
     if (message.type === 'frame') this.deliverFrame(message.userIds, message.frame);
-    else this.kickLocal(message.kick);
+    else if (message.type === 'members') {
+      this.deliverToMembers(message.conversationId, message.frames);
+    } else this.kickLocal(message.kick);
+  }
+
+  /**
+   * Membership is read after the change that caused the frames has committed, so a member
+   * removed before it gets nothing, on any device.
+   */
+  private deliverToMembers(conversationId: string, frames: readonly ServerFrame[]): void {
+    const filter = this.memberFilter;
+    if (!filter || this.byUser.size === 0) return;
+    filter(conversationId, [...this.byUser.keys()]).then(
+      (userIds) => {
+        for (const frame of frames) this.deliverFrame(userIds, frame);
+      },
+      // Pushes are hints; clients catch up by sync.
+      () => undefined,
+    );
   }
 
   private deliverFrame(userIds: readonly string[], frame: ServerFrame): void {

@@ -60,6 +60,22 @@ const GroupChatsPage = page(
   () => import('../features/contacts/group-chats-page'),
   'GroupChatsPage',
 );
+const CreateGroupPage = page(
+  () => import('../features/groups/create-group-page'),
+  'CreateGroupPage',
+);
+const GroupListPage = page(() => import('../features/groups/group-list-page'), 'GroupListPage');
+const GroupSettingPage = page(
+  () => import('../features/groups/group-setting-page'),
+  'GroupSettingPage',
+);
+const GroupFieldPage = page(() => import('../features/groups/group-field-page'), 'GroupFieldPage');
+const GroupTipPage = page(() => import('../features/groups/group-tip-page'), 'GroupTipPage');
+const AddGroupPage = page(() => import('../features/groups/add-group-page'), 'AddGroupPage');
+const GroupApplicationsPage = page(
+  () => import('../features/groups/group-applications-page'),
+  'GroupApplicationsPage',
+);
 const PersonPage = page(() => import('../features/contacts/person-page'), 'PersonPage');
 const OfficialAccountsPage = page(
   () => import('../features/contacts/official-accounts-page'),
@@ -139,6 +155,13 @@ export const routes: RouteObject[] = [
           { path: paths.addFriend, element: <AddFriendPage /> },
           { path: paths.homeAddFriend, element: <HomeAddFriendPage /> },
           { path: paths.contactsGroupChat, element: <GroupChatsPage /> },
+          { path: paths.groupChat, element: <CreateGroupPage /> },
+          { path: paths.groupList, element: <GroupListPage /> },
+          { path: paths.groupSetting, element: <GroupSettingPage /> },
+          { path: paths.groupName, element: <GroupFieldPage /> },
+          { path: paths.groupTip, element: <GroupTipPage /> },
+          { path: paths.addGroup, element: <AddGroupPage /> },
+          { path: paths.groupApplications, element: <GroupApplicationsPage /> },
           { path: paths.seeMeans, element: <PersonPage /> },
           { path: paths.officialAccounts, element: <OfficialAccountsPage /> },
           { path: paths.blacklist, element: <BlacklistPage /> },

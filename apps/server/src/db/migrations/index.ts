@@ -2,6 +2,7 @@ import type { Migration } from 'kysely';
 import * as m0001 from './0001-initial.js';
 import * as m0002 from './0002-contacts-messaging.js';
 import * as m0003 from './0003-message-burn.js';
+import * as m0004 from './0004-groups.js';
 
 /**
  * Every migration in order. A static list rather than a folder scan, so the compiled
@@ -11,4 +12,5 @@ export const migrations: Record<string, Migration> = {
   '0001-initial': m0001,
   '0002-contacts-messaging': m0002,
   '0003-message-burn': m0003,
+  '0004-groups': m0004,
 };

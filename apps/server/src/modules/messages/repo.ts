@@ -16,6 +16,7 @@ export interface MemberView extends MemberRow {
   kind: string;
   max_seq: number;
   burn_seconds: number;
+  mention_all_seq: number;
   conversation_updated_at: number;
 }
 
@@ -29,6 +30,8 @@ type MessageScope = ExpressionBuilder<Database, 'messages'>;
 
 /** Most (sender, client id) pairs findByClientMsgIds takes at once. */
 export const CLIENT_ID_LOOKUP_MAX = 256;
+/** Most user ids per look-up of online members (bound parameters are limited). */
+const ONLINE_LOOKUP_CHUNK = 1000;
 /** Most message rows per INSERT (a power of two): 10 parameters each, far below the limits. */
 const INSERT_CHUNK = 256;
 
@@ -191,7 +194,13 @@ export class MessageRepo {
       .selectFrom('conversation_members as m')
       .innerJoin('conversations as c', 'c.id', 'm.conversation_id')
       .selectAll('m')
-      .select(['c.kind', 'c.max_seq', 'c.burn_seconds', 'c.updated_at as conversation_updated_at'])
+      .select([
+        'c.kind',
+        'c.max_seq',
+        'c.burn_seconds',
+        'c.mention_all_seq',
+        'c.updated_at as conversation_updated_at',
+      ])
       .where('m.user_id', '=', userId)
       .where((eb) => eb.or([eb('m.updated_at', '>', since), eb('c.updated_at', '>', since)]))
       .$if(afterId !== null, (qb) => qb.where('m.conversation_id', '>', afterId ?? ''))
@@ -206,7 +215,13 @@ export class MessageRepo {
       .selectFrom('conversation_members as m')
       .innerJoin('conversations as c', 'c.id', 'm.conversation_id')
       .selectAll('m')
-      .select(['c.kind', 'c.max_seq', 'c.burn_seconds', 'c.updated_at as conversation_updated_at'])
+      .select([
+        'c.kind',
+        'c.max_seq',
+        'c.burn_seconds',
+        'c.mention_all_seq',
+        'c.updated_at as conversation_updated_at',
+      ])
       .where('m.conversation_id', '=', conversationId)
       .where('m.user_id', '=', userId)
       .executeTakeFirst();
@@ -223,6 +238,78 @@ export class MessageRepo {
       .select(['conversation_id', 'user_id', 'read_seq'])
       .where('conversation_id', 'in', [...conversationIds])
       .where('user_id', '!=', userId)
+      .execute();
+  }
+
+  /**
+   * Which of these users are members of the conversation: point look-ups on the primary
+   * key, whatever the size of the group.
+   */
+  async membersAmong(conversationId: string, userIds: readonly string[]): Promise<string[]> {
+    const found: string[] = [];
+    for (let start = 0; start < userIds.length; start += ONLINE_LOOKUP_CHUNK) {
+      const rows = await this.db
+        .selectFrom('conversation_members')
+        .select('user_id')
+        .where('conversation_id', '=', conversationId)
+        .where('user_id', 'in', userIds.slice(start, start + ONLINE_LOOKUP_CHUNK))
+        .execute();
+      for (const row of rows) found.push(row.user_id);
+    }
+    return found;
+  }
+
+  /** Marks these members as mentioned at `seq` (non-members are not written). */
+  async setMentioned(
+    conversationId: string,
+    userIds: readonly string[],
+    seq: number,
+  ): Promise<void> {
+    if (userIds.length === 0) return;
+    await this.db
+      .updateTable('conversation_members')
+      .set({ mention_seq: seq })
+      .where('conversation_id', '=', conversationId)
+      .where('user_id', 'in', [...userIds])
+      .where('mention_seq', '<', seq)
+      .execute();
+  }
+
+  /** @all: one write on the conversation, whatever the number of members. */
+  async setMentionAll(conversationId: string, seq: number): Promise<void> {
+    await this.db
+      .updateTable('conversations')
+      .set({ mention_all_seq: seq })
+      .where('id', '=', conversationId)
+      .where('mention_all_seq', '<', seq)
+      .execute();
+  }
+
+  /** The groups of these ids (for chat list views). */
+  groupsByIds(ids: readonly string[]): Promise<
+    {
+      id: string;
+      name: string;
+      avatar_path: string | null;
+      member_count: number;
+      owner_id: string;
+      all_muted: number;
+      allowed_kinds: string;
+    }[]
+  > {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom('groups')
+      .select([
+        'id',
+        'name',
+        'avatar_path',
+        'member_count',
+        'owner_id',
+        'all_muted',
+        'allowed_kinds',
+      ])
+      .where('id', 'in', [...ids])
       .execute();
   }
 

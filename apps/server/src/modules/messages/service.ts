@@ -1,14 +1,21 @@
 import {
+  GROUP_ROLE_RANK,
   REVOKE_WINDOW_SECONDS,
+  groupRoleSchema,
+  mayInGroup,
   peerOf,
   singleConversationId,
   type Conversation,
   type ConversationSyncResult,
+  type GroupBrief,
+  type GroupRole,
   type Message,
   type MessageContent,
   type MessagePageQuery,
   type MessagePageResult,
   type SendMessageBody,
+  type ServerFrame,
+  type SystemContent,
   type UpdateConversationBody,
   type UserCard,
 } from '@teltlk/protocol';
@@ -16,8 +23,9 @@ import type { Db, MemberRow, MessageRow } from '../../db/schema.js';
 import { AppError, invalidField } from '../../errors.js';
 import { SECOND, type Clock } from '../../lib/clock.js';
 import { newId, newSortableId } from '../../lib/random.js';
-import type { Hub } from '../../realtime/hub.js';
+import type { MemberHub } from '../../realtime/hub.js';
 import type { ContactService } from '../contacts/service.js';
+import type { FileStore } from '../files/store.js';
 import type { EventService, PendingEvent } from '../events/service.js';
 import { GroupCommit, type Outcome } from './group-commit.js';
 import { CLIENT_ID_LOOKUP_MAX, type MemberView, type MessageRepo } from './repo.js';
@@ -38,6 +46,11 @@ interface SendRequest {
   userId: string;
   body: SendMessageBody;
 }
+
+/** Whether a sender may write to a conversation: their read mark, and in a group their role. */
+type WriterState =
+  | { readSeq: number; group?: { role: GroupRole; allowedKinds: readonly string[] } }
+  | { error: AppError };
 
 /** A message to append, with its sender's read mark before it. */
 interface NewEntry {
@@ -77,9 +90,10 @@ export class MessageService {
       db: Db;
       repo: MessageRepo;
       clock: Clock;
-      hub: Hub;
+      hub: MemberHub;
       events: EventService;
       contacts: ContactService;
+      files: FileStore;
     },
   ) {
     this.sends = new GroupCommit({
@@ -165,6 +179,11 @@ export class MessageService {
         const state = writers.get(writer)!;
         if ('error' in state) {
           outcomes[index] = { ok: false, error: state.error };
+          continue;
+        }
+        const refused = state.group ? groupContentRefusal(state.group, body.content) : null;
+        if (refused) {
+          outcomes[index] = { ok: false, error: refused };
           continue;
         }
         const list = byConversation.get(body.conversationId) ?? [];
@@ -293,9 +312,10 @@ export class MessageService {
   private async checkWriters(
     trx: Db,
     writers: readonly { userId: string; conversationId: string }[],
-  ): Promise<Map<string, { readSeq: number } | { error: AppError }>> {
+  ): Promise<Map<string, WriterState>> {
     const repo = this.deps.repo.in(trx);
-    const states = new Map<string, { readSeq: number } | { error: AppError }>();
+    const states = new Map<string, WriterState>();
+    const now = this.deps.clock.now();
     for (let start = 0; start < writers.length; start += CLIENT_ID_LOOKUP_MAX) {
       const chunk = writers.slice(start, start + CLIENT_ID_LOOKUP_MAX);
       const peers = chunk.map(({ userId, conversationId }) => singlePeer(conversationId, userId));
@@ -308,21 +328,26 @@ export class MessageService {
       const members = await repo.findMembers(
         chunk.map(({ userId, conversationId }) => [conversationId, userId]),
       );
-      const readSeqs = new Map(
-        members.map((member) => [
-          `${member.conversation_id}\n${member.user_id}`,
-          Number(member.read_seq),
-        ]),
+      const memberRows = new Map(
+        members.map((member) => [`${member.conversation_id}\n${member.user_id}`, member]),
+      );
+      const groupIds = new Set(
+        members.flatMap((member) => groupIdOf(member.conversation_id) ?? []),
+      );
+      const groups = new Map(
+        (await repo.groupsByIds([...groupIds])).map((group) => [group.id, group]),
       );
       for (const [position, { userId, conversationId }] of chunk.entries()) {
         const key = `${conversationId}\n${userId}`;
         const peerId = peers[position];
-        const readSeq = readSeqs.get(key);
+        const member = memberRows.get(key);
+        const readSeq = member === undefined ? undefined : Number(member.read_seq);
         if (!peerId) {
-          states.set(
-            key,
-            readSeq === undefined ? { error: new AppError('CONVERSATION_NOT_FOUND') } : { readSeq },
-          );
+          const groupId = groupIdOf(conversationId);
+          const group = groupId === null ? undefined : groups.get(groupId);
+          if (!member) states.set(key, { error: new AppError('CONVERSATION_NOT_FOUND') });
+          else if (group) states.set(key, groupWriter(member, group, now));
+          else states.set(key, { readSeq: Number(member.read_seq) });
           continue;
         }
         const refused = refusals.get(`${userId}\n${peerId}`);
@@ -342,6 +367,43 @@ export class MessageService {
       }
     }
     return states;
+  }
+
+  /**
+   * Appends a group system notice (joined, removed, renamed, …) to a group's seq stream in
+   * the caller's transaction, and queues its push for after the commit. The actor's read
+   * mark moves past it while they are a member.
+   */
+  async appendNotice(
+    trx: Db,
+    conversationId: string,
+    content: SystemContent,
+    after: (() => void)[],
+  ): Promise<Message> {
+    const member = await this.deps.repo.in(trx).findMember(conversationId, content.actorId);
+    const reads: (() => void)[] = [];
+    const [appended] = await this.appendMany(
+      trx,
+      [
+        {
+          conversationId,
+          entries: [
+            {
+              senderId: content.actorId,
+              readSeq: member ? Number(member.read_seq) : Number.MAX_SAFE_INTEGER,
+              clientMsgId: `sys-${newId()}`,
+              content,
+            },
+          ],
+        },
+      ],
+      this.deps.clock.now(),
+      reads,
+    );
+    const { row } = appended![0]!;
+    const message = messageOf(row, content);
+    after.push(() => this.pushFrames(conversationId, [{ t: 'message', message }]), ...reads);
+    return message;
   }
 
   /**
@@ -371,7 +433,7 @@ export class MessageService {
       reads,
     );
     const row = appended![0]!.row;
-    after.push(() => void this.pushLater(row.conversation_id, row), ...reads);
+    after.push(() => this.pushLater(row.conversation_id, row), ...reads);
     return row;
   }
 
@@ -416,6 +478,16 @@ export class MessageService {
       );
     }
     await repo.insertMessages(appended.flatMap((list) => list.map(({ row }) => row)));
+    // Mentions: a write only for the members named, and one for @all.
+    for (const [group, { conversationId }] of groups.entries()) {
+      if (groupIdOf(conversationId) === null) continue;
+      for (const { row, content } of appended[group]!) {
+        if (content.kind !== 'text') continue;
+        const named = (content.mentions ?? []).filter((id) => id !== row.sender_id);
+        await repo.setMentioned(conversationId, named, row.seq);
+        if (content.mentionAll) await repo.setMentionAll(conversationId, row.seq);
+      }
+    }
     await repo.unhideMembers(
       groups.map(({ conversationId }) => conversationId),
       now,
@@ -720,11 +792,15 @@ export class MessageService {
     const repo = this.deps.repo.in(db);
     const now = this.deps.clock.now();
     const peers = new Map<string, string>();
+    const groupIds: string[] = [];
     for (const row of rows) {
       const peerId = singlePeer(row.conversation_id, userId);
       if (peerId) peers.set(row.conversation_id, peerId);
+      const groupId = groupIdOf(row.conversation_id);
+      if (groupId !== null) groupIds.push(groupId);
     }
-    const [cards, reads, lasts] = await Promise.all([
+    const [groups, cards, reads, lasts] = await Promise.all([
+      repo.groupsByIds(groupIds),
       this.deps.contacts.cards([...peers.values()], db),
       repo.otherMembersReadSeqs([...peers.keys()], userId),
       Promise.all(
@@ -732,12 +808,24 @@ export class MessageService {
       ),
     ]);
     const peerRead = new Map(reads.map((read) => [read.conversation_id, Number(read.read_seq)]));
+    const briefs = new Map<string, GroupBrief>(
+      groups.map((group) => [
+        `sg_${group.id}`,
+        {
+          id: group.id,
+          name: group.name,
+          avatarUrl: group.avatar_path ? this.deps.files.urlOf(group.avatar_path) : null,
+          memberCount: Number(group.member_count),
+        },
+      ]),
+    );
     return rows.map((row, index) => {
       const peerId = peers.get(row.conversation_id);
       const last = lasts[index];
       return toConversation(
         row,
         peerId ? (cards.get(peerId) ?? null) : null,
+        briefs.get(row.conversation_id) ?? null,
         peerRead.get(row.conversation_id) ?? 0,
         last ? toMessage(last) : null,
       );
@@ -765,7 +853,7 @@ export class MessageService {
    * its pushes wait for nothing.
    */
   private pushMessages(messages: readonly Message[]): void {
-    const groups = new Map<string, Message[]>();
+    const groups = new Map<string, ServerFrame[]>();
     for (const message of messages) {
       const pair = singleMembers(message.conversationId);
       if (pair) {
@@ -773,42 +861,73 @@ export class MessageService {
         continue;
       }
       const list = groups.get(message.conversationId) ?? [];
-      list.push(message);
+      list.push({ t: 'message', message });
       groups.set(message.conversationId, list);
     }
-    for (const [conversationId, list] of groups) {
-      this.memberIds(conversationId).then(
-        (memberIds) => {
-          for (const message of list) this.deps.hub.toUsers(memberIds, { t: 'message', message });
-        },
-        // Pushes are hints; clients catch up by sync.
-        () => undefined,
-      );
-    }
+    for (const [conversationId, frames] of groups) this.pushFrames(conversationId, frames);
   }
 
-  /** Pushes a committed message to the sockets of every member (the sender's other devices too). */
-  private async push(
-    conversationId: string,
-    frame: { t: 'message'; message: Message },
-  ): Promise<void> {
-    const memberIds = await this.memberIds(conversationId);
-    this.deps.hub.toUsers(memberIds, frame);
-  }
-
-  private async pushLater(conversationId: string, row: MessageRow): Promise<void> {
-    try {
-      await this.push(conversationId, { t: 'message', message: toMessage(row) });
-    } catch {
-      // Pushes are hints; clients catch up by sync.
-    }
-  }
-
-  private async memberIds(conversationId: string): Promise<string[]> {
+  /**
+   * Frames of one conversation to its members' sockets: both people of a single
+   * conversation, or a group's members who are online (never the whole member list).
+   */
+  private pushFrames(conversationId: string, frames: readonly ServerFrame[]): void {
     const pair = singleMembers(conversationId);
-    if (pair) return pair;
-    return (await this.deps.repo.members(conversationId)).map((member) => member.user_id);
+    if (!pair) {
+      this.deps.hub.toOnlineMembers(conversationId, frames);
+      return;
+    }
+    for (const frame of frames) this.deps.hub.toUsers(pair, frame);
   }
+
+  private pushLater(conversationId: string, row: MessageRow): void {
+    this.pushFrames(conversationId, [{ t: 'message', message: toMessage(row) }]);
+  }
+}
+
+/** The group id of a group conversation (`sg_<id>`); null for any other conversation. */
+export function groupIdOf(conversationId: string): string | null {
+  return conversationId.startsWith('sg_') ? conversationId.slice(3) : null;
+}
+
+/** A group member's right to send at all: role, a personal mute, everyone muted. */
+function groupWriter(
+  member: MemberRow,
+  group: { all_muted: number; allowed_kinds: string },
+  now: number,
+): WriterState {
+  const parsed = groupRoleSchema.safeParse(member.role);
+  if (!parsed.success || !mayInGroup(parsed.data, 'send')) {
+    return { error: new AppError('CONVERSATION_NOT_FOUND') };
+  }
+  const role = parsed.data;
+  const privileged = GROUP_ROLE_RANK[role] >= GROUP_ROLE_RANK.admin;
+  if (!privileged && member.muted_until !== null && Number(member.muted_until) > now) {
+    return { error: new AppError('MUTED_IN_GROUP') };
+  }
+  if (!privileged && group.all_muted === 1) return { error: new AppError('GROUP_ALL_MUTED') };
+  return {
+    readSeq: Number(member.read_seq),
+    group: { role, allowedKinds: JSON.parse(group.allowed_kinds) as string[] },
+  };
+}
+
+/**
+ * What a group member's message may hold: kinds the group allows (admins send any), and
+ * @all only for roles that may (refused rather than silently dropped, so the sender knows).
+ */
+function groupContentRefusal(
+  group: { role: GroupRole; allowedKinds: readonly string[] },
+  content: SendMessageBody['content'],
+): AppError | null {
+  const privileged = GROUP_ROLE_RANK[group.role] >= GROUP_ROLE_RANK.admin;
+  if (!privileged && !group.allowedKinds.includes(content.kind)) {
+    return new AppError('MESSAGE_KIND_NOT_ALLOWED');
+  }
+  if (content.mentionAll && !mayInGroup(group.role, 'mentionAll')) {
+    return new AppError('GROUP_ROLE_REQUIRED');
+  }
+  return null;
 }
 
 /** Both people of a single conversation, from its id; null for any other conversation. */
@@ -881,6 +1000,7 @@ export function toMessage(row: MessageRow): Message {
 function toConversation(
   row: MemberView,
   peer: UserCard | null,
+  group: GroupBrief | null,
   peerReadSeq: number,
   lastMessage: Message | null,
 ): Conversation {
@@ -888,6 +1008,7 @@ function toConversation(
     id: row.conversation_id,
     kind: row.kind === 'group' ? 'group' : 'single',
     peer,
+    group,
     maxSeq: Number(row.max_seq),
     readSeq: Number(row.read_seq),
     minSeq: Number(row.min_seq),
@@ -896,6 +1017,11 @@ function toConversation(
     muted: row.muted === 1,
     hidden: row.hidden === 1,
     burnSeconds: Number(row.burn_seconds),
+    // @all counts only for members who were there when it was said.
+    mentionSeq: Math.max(
+      Number(row.mention_seq),
+      Number(row.mention_all_seq) > Number(row.min_seq) ? Number(row.mention_all_seq) : 0,
+    ),
     lastMessage,
     updatedAt: Math.max(Number(row.updated_at), Number(row.conversation_updated_at)),
   };

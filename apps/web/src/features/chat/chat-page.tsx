@@ -18,6 +18,10 @@ import { PageSpinner } from '../../ui/spinner';
 import { showToast } from '../../ui/toast';
 import { messageText as translate } from '../../ui/use-message';
 import { usePerson } from '../contacts/use-contacts';
+import type { Mentionable } from '../groups/mentions';
+import { GroupNoticeBanner } from '../groups/notice-banner';
+import { groupIdOf } from '../groups/use-groups';
+import { useGroupChat } from '../groups/use-group-chat';
 import { orderConversations } from '../home/chat-list';
 import { Composer, type ReplyTarget } from './composer';
 import { ConnectionBanner } from './connection-banner';
@@ -119,26 +123,29 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
   );
   const single = conversationId.startsWith('si_');
   const remarks = useRemarks();
+  const messages = open?.snapshot.messages;
+  const groupChat = useGroupChat(groupIdOf(conversationId), selfId, messages, view, now);
   // A chat opened from a profile before its first message has no conversation yet.
   const person = usePerson(view || !single ? null : peerOf(conversationId, selfId));
   const title =
+    groupChat?.title ??
     peerName(view, remarks) ??
     (person.data ? person.data.remark || person.data.nickname : t('chat.title'));
   const peerAvatar = view?.peer?.avatarUrl ?? person.data?.avatarUrl ?? null;
   const handle = open?.handle;
 
-  const personOf = useCallback(
+  const singlePersonOf = useCallback(
     (senderId: string): Person =>
       senderId === selfId
         ? { name: t('chat.you'), avatarUrl: null }
         : { name: title, avatarUrl: peerAvatar },
     [selfId, t, title, peerAvatar],
   );
+  const personOf = groupChat?.personOf ?? singlePersonOf;
 
-  const messages = open?.snapshot.messages;
   const rows = useMemo(
-    () => (messages ? buildRows(messages, { selfId, readReceipts: single }) : []),
-    [messages, selfId, single],
+    () => (messages ? buildRows(messages, { selfId, readReceipts: true }) : []),
+    [messages, selfId],
   );
 
   // Read up to the newest message while it is on screen and the tab is shown.
@@ -158,8 +165,9 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
         setMenuFor(message);
       },
       onRetry: (message) => handle?.retry(message.clientMsgId),
+      group: groupChat?.rowContext,
     }),
-    [selfId, now, view?.peerReadSeq, personOf, handle],
+    [selfId, now, view?.peerReadSeq, personOf, handle, groupChat?.rowContext],
   );
 
   const loadOlder = useCallback(() => {
@@ -168,15 +176,16 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
     });
   }, [handle]);
 
-  const send = (text: string): boolean => {
+  const send = (text: string, picked: readonly Mentionable[]): boolean => {
     if (!handle) return false;
     if (isBlank(text)) {
       showToast(t('chat.blank'));
       return false;
     }
+    const mentions = groupChat ? groupChat.mentionsOf(text, picked) : {};
     const content: SendableContent = reply
-      ? { kind: 'text', text: text.trim(), quote: reply.quote }
-      : { kind: 'text', text: text.trim() };
+      ? { kind: 'text', text: text.trim(), quote: reply.quote, ...mentions }
+      : { kind: 'text', text: text.trim(), ...mentions };
     handle.send(content).catch(toastFailure);
     handle.setDraft('');
     setReply(null);
@@ -261,9 +270,10 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
       <ChatHeader
         title={title}
         typing={open?.snapshot.peerTyping ?? false}
-        settingsTo={withQuery(paths.chatSetting, { conversationId })}
+        settingsTo={groupChat?.settingsTo ?? withQuery(paths.chatSetting, { conversationId })}
       />
       <ConnectionBanner inline />
+      {groupChat?.group ? <GroupNoticeBanner group={groupChat.group} /> : null}
       {open && snapshot?.ready ? (
         <>
           {rows.length === 0 && !open.snapshot.hasMore ? (
@@ -286,6 +296,8 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
             reply={reply}
             onCancelReply={() => setReply(null)}
             focusRequest={focusRequest}
+            mention={groupChat?.mention}
+            blocked={groupChat?.blocked}
           />
         </>
       ) : (

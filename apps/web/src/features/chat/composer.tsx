@@ -2,6 +2,8 @@ import { MESSAGE_TEXT_MAX_LENGTH } from '@teltlk/protocol';
 import { CloseOutline, SmileOutline } from 'antd-mobile-icons';
 import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { MentionPicker } from '../groups/mention-picker';
+import { insertMention, mentionQueryAt, type Mentionable } from '../groups/mentions';
 import { EMOJI, insertAt } from './emoji';
 
 /** The text box grows with its text up to this height, then scrolls. */
@@ -12,16 +14,27 @@ export interface ReplyTarget {
   text: string;
 }
 
+/** @mentions in a group chat. */
+export interface MentionSupport {
+  groupId: string;
+  selfId: string;
+  /** The @all label, when the caller may mention everyone. */
+  allLabel: string | null;
+}
+
 interface ComposerProps {
   initialDraft: string;
   onDraft: (text: string) => void;
   onTyping: () => void;
-  /** Returns true when the text was taken (then the box empties). */
-  onSend: (text: string) => boolean;
+  /** Returns true when the text was taken (then the box empties); `picked` from the @ list. */
+  onSend: (text: string, picked: readonly Mentionable[]) => boolean;
   reply: ReplyTarget | null;
   onCancelReply: () => void;
   /** Changes when something (choosing "reply") wants the text box focused. */
   focusRequest: number;
+  mention?: MentionSupport;
+  /** Why the caller cannot send here (muted, left the group); replaces the box. */
+  blocked?: string | null;
 }
 
 /** The message box: grows with its text, Enter sends, Shift+Enter breaks the line. */
@@ -33,6 +46,8 @@ export function Composer({
   reply,
   onCancelReply,
   focusRequest,
+  mention,
+  blocked,
 }: ComposerProps) {
   const { t } = useTranslation();
   const [text, setText] = useState(initialDraft);
@@ -40,6 +55,8 @@ export function Composer({
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const caret = useRef<number | null>(null);
   const panelId = useId();
+  const [mentionAt, setMentionAt] = useState<{ start: number; query: string } | null>(null);
+  const picked = useRef<Mentionable[]>([]);
 
   useLayoutEffect(() => {
     const input = inputRef.current;
@@ -56,16 +73,19 @@ export function Composer({
     if (focusRequest > 0) inputRef.current?.focus();
   }, [focusRequest]);
 
-  const change = (next: string) => {
+  const change = (next: string, caretAt?: number | null) => {
     setText(next);
+    if (mention) setMentionAt(mentionQueryAt(next, caretAt ?? next.length));
     onDraft(next);
     if (next.trim()) onTyping();
   };
 
   const submit = () => {
-    if (onSend(text)) {
+    if (onSend(text, picked.current)) {
       setText('');
       setEmojiOpen(false);
+      setMentionAt(null);
+      picked.current = [];
     }
   };
 
@@ -86,8 +106,42 @@ export function Composer({
     change(result.text);
   };
 
+  const pickMention = (person: Mentionable | 'all') => {
+    if (!mention || !mentionAt) return;
+    const input = inputRef.current;
+    const end = input?.selectionStart ?? text.length;
+    const name = person === 'all' ? (mention.allLabel ?? '') : person.name;
+    const result = insertMention(text, mentionAt.start, end, name);
+    if (result.text.length > MESSAGE_TEXT_MAX_LENGTH) return;
+    if (person !== 'all') picked.current = [...picked.current, person];
+    caret.current = result.caret;
+    setText(result.text);
+    onDraft(result.text);
+    setMentionAt(null);
+    input?.focus();
+  };
+
+  if (blocked) {
+    return (
+      <div className="tt-composer">
+        <p className="tt-composer-blocked" role="status">
+          {blocked}
+        </p>
+      </div>
+    );
+  }
+
   return (
     <div className="tt-composer">
+      {mention && mentionAt ? (
+        <MentionPicker
+          groupId={mention.groupId}
+          selfId={mention.selfId}
+          query={mentionAt.query}
+          allLabel={mention.allLabel}
+          onPick={pickMention}
+        />
+      ) : null}
       {reply ? (
         <div className="tt-composer-reply">
           <span className="tt-composer-reply-text">
@@ -130,7 +184,7 @@ export function Composer({
           aria-label={t('chat.message')}
           placeholder={t('chat.message')}
           enterKeyHint="send"
-          onChange={(event) => change(event.target.value)}
+          onChange={(event) => change(event.target.value, event.target.selectionStart)}
           onKeyDown={onKeyDown}
         />
         <button type="submit" className="tt-composer-send">

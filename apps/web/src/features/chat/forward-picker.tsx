@@ -6,7 +6,7 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Avatar } from '../../ui/avatar';
 import { showToast } from '../../ui/toast';
-import { peerName } from './messages';
+import { conversationName } from './messages';
 
 interface ForwardPickerProps {
   visible: boolean;
@@ -77,7 +77,7 @@ export function ForwardPicker({
         ) : (
           <ul className="tt-list tt-forward-list">
             {conversations.map((conversation) => {
-              const name = peerName(conversation, remarks) ?? t('chat.title');
+              const name = conversationName(conversation, remarks) ?? t('chat.title');
               const checked = chosen.includes(conversation.id);
               return (
                 <li key={conversation.id}>
@@ -87,7 +87,11 @@ export function ForwardPicker({
                       checked={checked}
                       onChange={(event) => toggle(conversation.id, event.target.checked)}
                     />
-                    <Avatar name={name} url={conversation.peer?.avatarUrl} size={36} />
+                    <Avatar
+                      name={name}
+                      url={conversation.peer?.avatarUrl ?? conversation.group?.avatarUrl}
+                      size={36}
+                    />
                     <span className="tt-row-label">{name}</span>
                   </label>
                 </li>

@@ -1,4 +1,6 @@
 import type { LocalMessage } from '@teltlk/im-sdk';
+import type { SystemContent } from '@teltlk/protocol';
+import type { ReactNode } from 'react';
 import { FireFill, MoreOutline, RedoOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { Avatar } from '../../ui/avatar';
@@ -7,6 +9,7 @@ import { errorMessage } from '../../ui/error-message';
 import { useMessageText } from '../../ui/use-message';
 import { ApiError } from '@teltlk/im-sdk';
 import { isErrorCode } from '@teltlk/protocol';
+import { splitMentions } from '../groups/mentions';
 import { isReadByPeer, type ChatRow } from './messages';
 import { clockTime, dayLabel, formatDuration } from './time-labels';
 import { useLongPress } from './use-long-press';
@@ -24,6 +27,17 @@ export interface MessageRowContext {
   personOf: (senderId: string) => Person;
   onMenu: (message: LocalMessage) => void;
   onRetry: (message: LocalMessage) => void;
+  /** Set in group chats: sender names, system notices, mentions and read counts. */
+  group?: GroupRowContext;
+}
+
+export interface GroupRowContext {
+  /** A system notice in the reader's language and with the reader's names for people. */
+  systemText: (content: SystemContent) => string;
+  /** Names a message's @mentions may be written with, to highlight them. */
+  mentionNames: (content: { mentions?: readonly string[]; mentionAll?: boolean }) => string[];
+  /** How many members read an own message (tap for who). */
+  readState: (message: LocalMessage) => ReactNode;
 }
 
 export function DayRow({ time, now }: { time: number; now: number }) {
@@ -49,7 +63,9 @@ export function NoticeRow({
   const locale = useUiLocale();
   const own = message.senderId === context.selfId;
   let text: string;
-  if (message.content.kind === 'burn') {
+  if (message.content.kind === 'system') {
+    text = context.group?.systemText(message.content) ?? '';
+  } else if (message.content.kind === 'burn') {
     text =
       message.content.seconds > 0
         ? t('chat.burnOn', { duration: formatDuration(message.content.seconds, locale) })
@@ -89,11 +105,18 @@ export function MessageBubble({
   const sender = context.personOf(message.senderId);
   if (message.content.kind !== 'text') return null;
   const { text, quote, forwarded } = message.content;
+  const group = context.group;
+  const parts = group ? splitMentions(text, group.mentionNames(message.content)) : null;
 
   return (
     <div className={own ? 'tt-msg tt-msg-own' : 'tt-msg'}>
       {own ? null : <Avatar name={sender.name} url={sender.avatarUrl} size={36} />}
       <div className="tt-msg-body">
+        {group && !own ? (
+          <span className="tt-msg-sender" aria-hidden>
+            {sender.name}
+          </span>
+        ) : null}
         <div className="tt-bubble" {...longPress}>
           <span className="tt-visually-hidden">{sender.name}</span>
           {forwarded ? <span className="tt-msg-forwarded">{t('chat.forwardedLabel')}</span> : null}
@@ -103,7 +126,19 @@ export function MessageBubble({
               <span>{quote.text}</span>
             </blockquote>
           ) : null}
-          <p className="tt-msg-text">{text}</p>
+          <p className="tt-msg-text">
+            {parts
+              ? parts.map((part, index) =>
+                  part.mention ? (
+                    <span key={index} className="tt-msg-mention">
+                      {part.text}
+                    </span>
+                  ) : (
+                    part.text
+                  ),
+                )
+              : text}
+          </p>
         </div>
         <div className="tt-msg-meta">
           {message.burnAt !== null ? (
@@ -128,7 +163,8 @@ export function MessageBubble({
               <RedoOutline aria-hidden />
             </button>
           ) : null}
-          {showRead && message.status === 'sent' ? (
+          {showRead && message.status === 'sent' && group ? group.readState(message) : null}
+          {showRead && message.status === 'sent' && !group ? (
             <span className="tt-msg-read">
               {isReadByPeer(message, context.peerReadSeq) ? t('chat.read') : t('chat.unread')}
             </span>

@@ -61,7 +61,8 @@ export function buildRows(
       previousDay = day;
     }
     const key = messageKey(message);
-    if (isRevoked(message) || message.content.kind === 'burn') {
+    const kind = message.content.kind;
+    if (isRevoked(message) || kind === 'burn' || kind === 'system') {
       rows.push({ kind: 'notice', key, message });
     } else {
       rows.push({ kind: 'message', key, message, showRead: index === lastOwnSent });
@@ -110,6 +111,20 @@ export function peerName(
   const peer = conversation?.peer;
   if (!peer) return null;
   return remarks?.get(peer.id) || peer.nickname;
+}
+
+/**
+ * The title of a conversation: the person of a one-to-one chat (as `peerName`), or the
+ * group, by the caller's remark for it when known.
+ */
+export function conversationName(
+  conversation: Pick<ConversationView, 'peer' | 'group'> | null | undefined,
+  remarks?: ReadonlyMap<string, string | null>,
+  groupRemarks?: ReadonlyMap<string, string | null>,
+): string | null {
+  const group = conversation?.group;
+  if (group) return groupRemarks?.get(group.id) || group.name;
+  return peerName(conversation, remarks);
 }
 
 /** Whether the textarea's text may be sent (the server refuses blank text too). */

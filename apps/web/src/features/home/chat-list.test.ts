@@ -1,7 +1,7 @@
 import type { ConversationView } from '@teltlk/im-sdk';
 import type { Message } from '@teltlk/protocol';
 import { describe, expect, it } from 'vitest';
-import { orderConversations, previewOf } from './chat-list';
+import { hasUnreadMention, orderConversations, previewOf } from './chat-list';
 
 function lastMessage(patch: Partial<Message>): Message {
   return {
@@ -27,6 +27,8 @@ function conversation(id: string, patch: Partial<ConversationView> = {}): Conver
     readSeq: 5,
     minSeq: 0,
     peerReadSeq: 0,
+    group: null,
+    mentionSeq: 0,
     pinned: false,
     muted: false,
     hidden: false,
@@ -63,6 +65,7 @@ describe('previewOf', () => {
       kind: 'text',
       text: 'hello',
       forwarded: false,
+      senderId: null,
     });
     expect(
       previewOf(
@@ -96,10 +99,37 @@ describe('previewOf', () => {
     ).toEqual({ kind: 'burn', seconds: 60 });
   });
 
+  it("names the sender of others' messages in groups, and shows system notices", () => {
+    const group = { id: 'g1', name: 'Pioneers', avatarUrl: null, memberCount: 3 };
+    const fromOther = lastMessage({ conversationId: 'sg_g1', senderId: 'b' });
+    expect(
+      previewOf(conversation('sg_g1', { kind: 'group', group, lastMessage: fromOther }), 'a'),
+    ).toMatchObject({ kind: 'text', senderId: 'b' });
+    const own = lastMessage({ conversationId: 'sg_g1', senderId: 'a' });
+    expect(
+      previewOf(conversation('sg_g1', { kind: 'group', group, lastMessage: own }), 'a'),
+    ).toMatchObject({ kind: 'text', senderId: null });
+    const system = lastMessage({
+      conversationId: 'sg_g1',
+      content: { kind: 'system', event: 'joined', actorId: 'c', targetIds: [] },
+    });
+    expect(
+      previewOf(conversation('sg_g1', { kind: 'group', group, lastMessage: system }), 'a'),
+    ).toEqual({ kind: 'system', content: system.content });
+  });
+
   it('is empty with no message or after the history was cleared', () => {
     expect(previewOf(conversation('c'), 'a')).toEqual({ kind: 'empty' });
     expect(
       previewOf(conversation('c', { minSeq: 5, lastMessage: lastMessage({ seq: 5 }) }), 'a'),
     ).toEqual({ kind: 'empty' });
+  });
+});
+
+describe('hasUnreadMention', () => {
+  it('is set while a mention lies above the read seq', () => {
+    expect(hasUnreadMention(conversation('sg_g1', { mentionSeq: 6, readSeq: 5 }))).toBe(true);
+    expect(hasUnreadMention(conversation('sg_g1', { mentionSeq: 5, readSeq: 5 }))).toBe(false);
+    expect(hasUnreadMention(conversation('sg_g1', { mentionSeq: 0, readSeq: 0 }))).toBe(false);
   });
 });

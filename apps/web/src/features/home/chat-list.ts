@@ -1,4 +1,5 @@
 import type { ConversationView } from '@teltlk/im-sdk';
+import type { SystemContent } from '@teltlk/protocol';
 import { isRevoked } from '../chat/messages';
 
 /** Latest activity of a conversation: its last message, or the member's own change. */
@@ -21,7 +22,9 @@ export function orderConversations(conversations: readonly ConversationView[]): 
 /** What the second line of a chat list row says, before translation. */
 export type Preview =
   | { kind: 'draft'; text: string }
-  | { kind: 'text'; text: string; forwarded: boolean }
+  /** `senderId`: who wrote it, shown before the text in groups (not for one's own). */
+  | { kind: 'text'; text: string; forwarded: boolean; senderId: string | null }
+  | { kind: 'system'; content: SystemContent }
   | { kind: 'revoked'; self: boolean }
   | { kind: 'burn'; seconds: number }
   | { kind: 'empty' };
@@ -37,10 +40,23 @@ export function previewOf(conversation: ConversationView, selfId: string): Previ
     return { kind: 'revoked', self: last.senderId === selfId };
   }
   if (content.kind === 'burn') return { kind: 'burn', seconds: content.seconds };
+  if (content.kind === 'system') return { kind: 'system', content };
   if (content.kind === 'text') {
-    return { kind: 'text', text: oneLine(content.text), forwarded: content.forwarded === true };
+    const senderId =
+      conversation.kind === 'group' && last.senderId !== selfId ? last.senderId : null;
+    return {
+      kind: 'text',
+      text: oneLine(content.text),
+      forwarded: content.forwarded === true,
+      senderId,
+    };
   }
   return { kind: 'empty' };
+}
+
+/** A mention of the member after what they have read: "[You were mentioned]" in the list. */
+export function hasUnreadMention(conversation: ConversationView): boolean {
+  return conversation.mentionSeq > conversation.readSeq;
 }
 
 function oneLine(text: string): string {

@@ -9,10 +9,12 @@ import { withQuery } from '../../app/route-params';
 import { badgeText } from '../../app/tab-badges';
 import { Avatar } from '../../ui/avatar';
 import { useUiLocale } from '../../ui/pickers';
-import { peerName } from '../chat/messages';
+import { conversationName } from '../chat/messages';
+import { SenderPrefix, SystemPreview } from '../groups/system-preview';
+import { useGroupRemarks } from '../groups/use-groups';
 import { formatDuration, listTime } from '../chat/time-labels';
 import { useLongPress } from '../chat/use-long-press';
-import { activityTime, previewOf } from './chat-list';
+import { activityTime, hasUnreadMention, previewOf } from './chat-list';
 
 export type RowAction = 'pin' | 'mute' | 'delete';
 
@@ -62,7 +64,22 @@ function PreviewText({
         </>
       );
     case 'text':
-      return <>{preview.forwarded ? `${t('home.forwarded')} ${preview.text}` : preview.text}</>;
+      return (
+        <>
+          {preview.senderId ? (
+            <SenderPrefix groupId={conversation.group?.id ?? null} senderId={preview.senderId} />
+          ) : null}
+          {preview.forwarded ? `${t('home.forwarded')} ${preview.text}` : preview.text}
+        </>
+      );
+    case 'system':
+      return (
+        <SystemPreview
+          content={preview.content}
+          groupId={conversation.group?.id ?? null}
+          selfId={selfId}
+        />
+      );
     case 'revoked':
       return <>{preview.self ? t('chat.revokedSelf') : t('chat.revokedOther', { name })}</>;
     case 'burn':
@@ -90,7 +107,9 @@ export function ConversationRow({
   const { t } = useTranslation();
   const locale = useUiLocale();
   const longPress = useLongPress(() => onMenu(conversation));
-  const name = peerName(conversation, remarks) ?? t('chat.title');
+  const groupRemarks = useGroupRemarks();
+  const name = conversationName(conversation, remarks, groupRemarks) ?? t('chat.title');
+  const mentioned = hasUnreadMention(conversation);
   const unread = badgeText(conversation.unread);
   const time = conversation.lastMessage || conversation.updatedAt ? activityTime(conversation) : 0;
 
@@ -120,7 +139,11 @@ export function ConversationRow({
           {...longPress}
         >
           <span className="tt-chat-avatar">
-            <Avatar name={name} url={conversation.peer?.avatarUrl} size={48} />
+            <Avatar
+              name={name}
+              url={conversation.peer?.avatarUrl ?? conversation.group?.avatarUrl}
+              size={48}
+            />
             {badge}
           </span>
           <span className="tt-chat-main">
@@ -134,6 +157,9 @@ export function ConversationRow({
             </span>
             <span className="tt-chat-line">
               <span className="tt-chat-preview">
+                {mentioned ? (
+                  <span className="tt-chat-mention">{t('groups.mentioned')} </span>
+                ) : null}
                 <PreviewText conversation={conversation} selfId={selfId} name={name} />
               </span>
               {conversation.muted ? (

@@ -11,7 +11,7 @@ import { errorMessage, isSessionError } from '../../ui/error-message';
 import { PageSpinner } from '../../ui/spinner';
 import { showToast } from '../../ui/toast';
 import { messageText } from '../../ui/use-message';
-import { peerName } from '../chat/messages';
+import { conversationName } from '../chat/messages';
 import { useRemarks } from '../chat/use-remarks';
 import { orderConversations } from './chat-list';
 import { ConversationRow, rowActions, type RowAction } from './conversation-row';
@@ -112,7 +112,7 @@ export function HomePage() {
         visible={menuFor !== null}
         extra={
           menuFor
-            ? t('home.actions', { name: peerName(menuFor, remarks) ?? t('chat.title') })
+            ? t('home.actions', { name: conversationName(menuFor, remarks) ?? t('chat.title') })
             : null
         }
         cancelText={t('common.cancel')}

@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from './lib/random.js';
+import { runOperator } from './operator.js';
+import { createTestApp, dialects, expectError, type TestApp } from './test/harness.js';
+
+describe.each(dialects)('operator bench:populate-group on $dialect', ({ dialect }) => {
+  let t: TestApp;
+  let groupId: string;
+  const lines: string[] = [];
+  const errors: string[] = [];
+  const out = {
+    log: (line: string) => lines.push(line),
+    error: (line: string) => errors.push(line),
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp({ dialect });
+    // A group as the groups module stores it: the group row, its conversation, its owner.
+    const owner = await t.register();
+    groupId = newId();
+    const now = t.clock.now();
+    await t.ctx.db
+      .insertInto('groups')
+      .values({
+        id: groupId,
+        group_no: '12345678',
+        name: 'Big group',
+        avatar_path: null,
+        notice: '',
+        notice_at: null,
+        owner_id: owner.user.id,
+        member_count: 1,
+        verification: 'open',
+        private_chat: 1,
+        allowed_kinds: '["text"]',
+        all_muted: 0,
+        created_at: now,
+        updated_at: now,
+        dismissed_at: null,
+      })
+      .execute();
+    await t.ctx.db
+      .insertInto('conversations')
+      .values({ id: `sg_${groupId}`, kind: 'group', max_seq: 7, created_at: now, updated_at: now })
+      .execute();
+    await t.ctx.db
+      .insertInto('conversation_members')
+      .values({
+        conversation_id: `sg_${groupId}`,
+        user_id: owner.user.id,
+        joined_at: now,
+        updated_at: now,
+        role: 'owner',
+        group_nickname: null,
+        group_remark: null,
+        muted_until: null,
+        left_at_seq: null,
+      })
+      .execute();
+  });
+  afterAll(() => t.close());
+
+  // runOperator closes the context it opened; the test app closes its own at the end.
+  const open = (production = false) =>
+    Promise.resolve({
+      ...t.ctx,
+      config: { ...t.ctx.config, production },
+      close: () => Promise.resolve(),
+    });
+  const run = (argv: string[], production = false) => {
+    lines.length = 0;
+    errors.length = 0;
+    return runOperator(argv, () => open(production), out);
+  };
+  const counts = async () => {
+    const group = await t.ctx.db
+      .selectFrom('groups')
+      .select('member_count')
+      .where('id', '=', groupId)
+      .executeTakeFirstOrThrow();
+    const members = await t.ctx.db
+      .selectFrom('conversation_members')
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .where('conversation_id', '=', `sg_${groupId}`)
+      .executeTakeFirstOrThrow();
+    const users = await t.ctx.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return { memberCount: group.member_count, members: Number(members.n), users: Number(users.n) };
+  };
+
+  it('adds synthetic members in batches and counts them', async () => {
+    // More than one transaction (5,000 accounts) and more than one statement per table.
+    const added = 5_003;
+    expect(
+      await run(['bench:populate-group', '--group', groupId, '--members', String(added)]),
+    ).toBe(0);
+    expect(errors).toEqual([]);
+    expect(lines.join('\n')).toContain(`added ${added} synthetic members to group ${groupId}`);
+    expect(await counts()).toEqual({
+      memberCount: 1 + added,
+      members: 1 + added,
+      users: 1 + added,
+    });
+
+    const sample = await t.ctx.db
+      .selectFrom('conversation_members')
+      .innerJoin('users', 'users.id', 'conversation_members.user_id')
+      .select([
+        'users.teltlk_id',
+        'users.email',
+        'users.phone',
+        'users.invite_code',
+        'conversation_members.role',
+        'conversation_members.min_seq',
+        'conversation_members.read_seq',
+      ])
+      .where('conversation_members.conversation_id', '=', `sg_${groupId}`)
+      .where('conversation_members.role', '=', 'member')
+      .execute();
+    expect(sample).toHaveLength(added);
+    expect(new Set(sample.map((row) => row.invite_code)).size).toBe(added);
+    expect(sample.every((row) => row.email === null && row.phone === null)).toBe(true);
+    // They join at the group's newest seq, as anyone joining sees history from there.
+    expect(sample.every((row) => Number(row.min_seq) === 7 && Number(row.read_seq) === 7)).toBe(
+      true,
+    );
+    // Nobody can sign in as a synthetic member.
+    expectError(
+      await t.call('POST', '/api/v1/auth/login', {
+        body: { account: sample[0]!.teltlk_id, password: 'Passw0rd!' },
+      }),
+      'PASSWORD_INCORRECT',
+    );
+  });
+
+  it('refuses in production, and bad arguments, without writing anything', async () => {
+    const before = await counts();
+    expect(await run(['bench:populate-group', '--group', groupId, '--members', '10'], true)).toBe(
+      2,
+    );
+    expect(errors.join('\n')).toContain('refused when NODE_ENV is production');
+
+    expect(await run(['bench:populate-group', '--group', 'nope', '--members', '10'])).toBe(2);
+    expect(errors.join('\n')).toContain('no group nope');
+    expect(await run(['bench:populate-group', '--group', groupId, '--members', '1.5'])).toBe(2);
+    expect(errors.join('\n')).toContain('--members must be a whole number');
+    expect(await run(['bench:populate-group', '--group', groupId, '--members', '100000'])).toBe(2);
+    expect(errors.join('\n')).toContain('would pass 100000');
+    expect(await counts()).toEqual(before);
+  });
+});

@@ -1,0 +1,105 @@
+import {
+  AddCircleOutline,
+  SearchOutline,
+  TeamOutline,
+  UserContactOutline,
+} from 'antd-mobile-icons';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { paths } from '../../app/paths';
+import { withQuery } from '../../app/route-params';
+import { badgeText } from '../../app/tab-badges';
+import { Avatar } from '../../ui/avatar';
+import { EmptyState } from '../../ui/empty-state';
+import { LinkRow } from '../../ui/list-row';
+import { QueryError } from '../../ui/query-error';
+import { PageSpinner } from '../../ui/spinner';
+import {
+  groupConversationId,
+  groupTitle,
+  useGroupEvents,
+  useMyGroups,
+  usePendingReviewCount,
+} from './use-groups';
+
+function ReviewCount({ count }: { count: number }) {
+  const { t } = useTranslation();
+  const text = badgeText(count);
+  if (!text) return null;
+  return (
+    <>
+      <span className="tt-count-badge" aria-hidden>
+        {text}
+      </span>
+      <span className="tt-visually-hidden">{t('contacts.pending', { count: text })}</span>
+    </>
+  );
+}
+
+/**
+ * The caller's groups with the entries to create one, join one by ID and review
+ * applications (badged live while the page is open).
+ */
+export function GroupList() {
+  const { t } = useTranslation();
+  useGroupEvents();
+  const groups = useMyGroups();
+  const pending = usePendingReviewCount();
+
+  return (
+    <>
+      <ul className="tt-list">
+        <li>
+          <LinkRow to={paths.groupChat} icon={<AddCircleOutline />} label={t('groups.create')} />
+        </li>
+        <li>
+          <LinkRow to={paths.addGroup} icon={<SearchOutline />} label={t('groups.join')} />
+        </li>
+        <li>
+          <LinkRow
+            to={paths.groupApplications}
+            icon={<UserContactOutline />}
+            label={t('groups.applications')}
+            value={pending > 0 ? <ReviewCount count={pending} /> : undefined}
+          />
+        </li>
+      </ul>
+      {groups.error ? (
+        <QueryError error={groups.error} onRetry={() => void groups.refetch()} />
+      ) : !groups.data ? (
+        <PageSpinner />
+      ) : groups.data.length === 0 ? (
+        <EmptyState
+          icon={<TeamOutline />}
+          title={t('contacts.groupsEmptyTitle')}
+          text={t('contacts.groupsEmptyText')}
+        />
+      ) : (
+        <section className="tt-section" aria-label={t('groups.list')}>
+          <h2 className="tt-section-title">{t('groups.list')}</h2>
+          <ul className="tt-list">
+            {groups.data.map((group) => {
+              const name = groupTitle(group);
+              return (
+                <li key={group.id}>
+                  <Link
+                    className="tt-row tt-group-row"
+                    to={withQuery(paths.chat, { conversationId: groupConversationId(group.id) })}
+                  >
+                    <Avatar name={name} url={group.avatarUrl} size={40} />
+                    <span className="tt-row-label">
+                      <span className="tt-group-row-name">{name}</span>
+                      <span className="tt-row-hint">
+                        {t('groups.memberCount', { count: group.memberCount })}
+                      </span>
+                    </span>
+                  </Link>
+                </li>
+              );
+            })}
+          </ul>
+        </section>
+      )}
+    </>
+  );
+}

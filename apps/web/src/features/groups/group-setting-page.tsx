@@ -1,0 +1,465 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { type MyGroup, type UpdateConversationBody, type UpdateGroupBody } from '@teltlk/protocol';
+import { Popup } from 'antd-mobile';
+import { CloseOutline, DeleteOutline, UserAddOutline } from 'antd-mobile-icons';
+import { useId, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useSearchParams } from 'react-router';
+import { api } from '../../api/client';
+import { useEngine, useEngineSnapshot, useSelfId } from '../../app/engine';
+import { paths } from '../../app/paths';
+import { withQuery } from '../../app/route-params';
+import { badgeText } from '../../app/tab-badges';
+import { Avatar } from '../../ui/avatar';
+import { Button } from '../../ui/button';
+import { ChoiceList } from '../../ui/choice-list';
+import { copyText } from '../../ui/clipboard';
+import { EmptyState } from '../../ui/empty-state';
+import { errorMessage, isSessionError } from '../../ui/error-message';
+import { ButtonRow, InfoRow, LinkRow } from '../../ui/list-row';
+import { confirmModal } from '../../ui/modal';
+import { Page } from '../../ui/page';
+import { QueryError } from '../../ui/query-error';
+import { PageSpinner } from '../../ui/spinner';
+import { SwitchRow } from '../../ui/switch-row';
+import { showToast } from '../../ui/toast';
+import { messageText } from '../../ui/use-message';
+import { useFriends } from '../contacts/use-contacts';
+import { FriendPicker } from './friend-picker';
+import { settingControls } from './group-controls';
+import { MembersPanel } from './members-panel';
+import {
+  groupConversationId,
+  groupKeys,
+  groupTitle,
+  readGroupId,
+  useGroup,
+  useGroupEvents,
+  useMemberChange,
+  usePendingReviewCount,
+  useUpdateGroup,
+} from './use-groups';
+
+function toastFailure(error: unknown): void {
+  if (!isSessionError(error)) showToast(messageText(errorMessage(error, 'modify')));
+}
+
+function Section({ title, children }: { title?: string; children: ReactNode }) {
+  const id = useId();
+  return (
+    <section className="tt-section" aria-labelledby={title ? id : undefined}>
+      {title ? (
+        <h2 id={id} className="tt-section-title">
+          {title}
+        </h2>
+      ) : null}
+      {children}
+    </section>
+  );
+}
+
+/** The link that opens the join page of a group, for sharing and for the QR code. */
+export function joinLink(groupNo: string, origin = globalThis.location.origin): string {
+  return `${origin}/#${withQuery(paths.addGroup, { no: groupNo })}`;
+}
+
+/** `/pages/home/groupSetting?groupId=…`: everything about a group, by the caller's role. */
+export function GroupSettingPage() {
+  const { t } = useTranslation();
+  const [search] = useSearchParams();
+  const groupId = readGroupId(search);
+  const selfId = useSelfId();
+  const group = useGroup(groupId);
+  useGroupEvents();
+  if (!groupId) {
+    return (
+      <Page title={t('groups.settings')}>
+        <EmptyState title={t('chat.notFound')} text={t('notFound.text')} />
+      </Page>
+    );
+  }
+  if (group.data && selfId) return <GroupSettings group={group.data} selfId={selfId} />;
+  return (
+    <Page title={t('groups.settings')}>
+      {group.error ? (
+        <QueryError error={group.error} onRetry={() => void group.refetch()} />
+      ) : (
+        <PageSpinner />
+      )}
+    </Page>
+  );
+}
+
+function GroupSettings({ group, selfId }: { group: MyGroup; selfId: string }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const engine = useEngine();
+  const snapshot = useEngineSnapshot();
+  const controls = settingControls(group.me.role);
+  const conversationId = groupConversationId(group.id);
+  const view = snapshot?.conversations.find((item) => item.id === conversationId);
+  const [pending, setPending] = useState<UpdateConversationBody>({});
+  const [pendingGroup, setPendingGroup] = useState<UpdateGroupBody>({});
+  const [sharing, setSharing] = useState(false);
+  const [inviting, setInviting] = useState(false);
+  const [leaving, setLeaving] = useState(false);
+  const updateGroup = useUpdateGroup(group.id);
+  const reviewCount = usePendingReviewCount();
+  const title = groupTitle(group);
+  const field = (name: 'name' | 'notice' | 'nickname' | 'remark') =>
+    withQuery(paths.groupName, { groupId: group.id, field: name });
+
+  const updateChat = (patch: UpdateConversationBody) => {
+    if (!engine) return;
+    setPending((current) => ({ ...current, ...patch }));
+    engine
+      .updateConversation(conversationId, patch)
+      .catch(toastFailure)
+      .finally(() => setPending({}));
+  };
+
+  const update = (patch: UpdateGroupBody) => {
+    setPendingGroup((current) => ({ ...current, ...patch }));
+    updateGroup.mutate(patch, { onError: toastFailure, onSettled: () => setPendingGroup({}) });
+  };
+
+  const clear = async () => {
+    if (!engine || !(await confirmModal(t('chat.clear'), t('chat.clearConfirm')))) return;
+    try {
+      await engine.clearHistory(conversationId);
+      showToast(t('chat.cleared'), { icon: 'success' });
+    } catch (error) {
+      toastFailure(error);
+    }
+  };
+
+  const leave = async (dismiss: boolean) => {
+    const confirmed = dismiss
+      ? await confirmModal(t('groups.dismiss'), t('groups.dismissConfirm'))
+      : await confirmModal(t('groups.quit'), t('groups.quitConfirm'));
+    if (!confirmed || leaving) return;
+    setLeaving(true);
+    try {
+      await (dismiss ? api.dismissGroup(group.id) : api.quitGroup(group.id));
+      queryClient.removeQueries({ queryKey: groupKeys.group(group.id) });
+      void queryClient.invalidateQueries({ queryKey: groupKeys.list() });
+      void navigate(paths.home, { replace: true });
+    } catch (error) {
+      toastFailure(error);
+    } finally {
+      setLeaving(false);
+    }
+  };
+
+  const copy = (text: string, done: string) =>
+    void copyText(text).then((copied) =>
+      showToast(copied ? done : t('chat.copyFailed'), { icon: copied ? 'success' : 'fail' }),
+    );
+
+  const allowsText = pendingGroup.allowedKinds
+    ? pendingGroup.allowedKinds.includes('text')
+    : group.allowedKinds.includes('text');
+
+  return (
+    <Page title={t('groups.settings')} flush>
+      <div className="tt-profile-card">
+        <Avatar name={title} url={group.avatarUrl} size={56} />
+        <span className="tt-row-label">
+          <h2>{title}</h2>
+          <p>
+            {t('groups.groupNo')}: {group.groupNo} ·{' '}
+            {t('groups.memberCount', { count: group.memberCount })}
+          </p>
+        </span>
+      </div>
+      <MembersPanel group={group} selfId={selfId} />
+      {controls.invite ? (
+        <ul className="tt-list">
+          <li>
+            <ButtonRow
+              icon={<UserAddOutline />}
+              label={t('groups.invite')}
+              onClick={() => setInviting(true)}
+            />
+          </li>
+        </ul>
+      ) : null}
+      <Section>
+        <ul className="tt-list">
+          <li>
+            {controls.rename ? (
+              <LinkRow to={field('name')} label={t('groups.name')} value={group.name} />
+            ) : (
+              <InfoRow label={t('groups.name')} value={group.name} />
+            )}
+          </li>
+          <li>
+            {controls.editNotice ? (
+              <LinkRow
+                to={field('notice')}
+                label={t('groups.notice')}
+                value={group.notice ? undefined : t('groups.noticeEmpty')}
+              />
+            ) : (
+              <InfoRow
+                label={t('groups.notice')}
+                value={group.notice ? undefined : t('groups.noticeEmpty')}
+              />
+            )}
+            {group.notice ? <p className="tt-group-notice-text">{group.notice}</p> : null}
+          </li>
+          <li>
+            <ButtonRow
+              label={t('groups.qrCode')}
+              value={group.groupNo}
+              onClick={() => setSharing(true)}
+            />
+          </li>
+          <li>
+            <LinkRow
+              to={field('remark')}
+              label={t('groups.remark')}
+              value={group.me.remark ?? t('common.notSet')}
+            />
+          </li>
+          <li>
+            <LinkRow
+              to={field('nickname')}
+              label={t('groups.nickname')}
+              value={group.me.nickname ?? t('common.notSet')}
+            />
+          </li>
+          {controls.reviewApplications ? (
+            <li>
+              <LinkRow
+                to={paths.groupApplications}
+                label={t('groups.applications')}
+                value={
+                  reviewCount > 0 ? (
+                    <span className="tt-count-badge">{badgeText(reviewCount)}</span>
+                  ) : undefined
+                }
+              />
+            </li>
+          ) : null}
+        </ul>
+      </Section>
+      <Section>
+        <ul className="tt-list">
+          <li>
+            <SwitchRow
+              label={t('chat.pin')}
+              checked={pending.pinned ?? view?.pinned ?? false}
+              disabled={!view}
+              onChange={(pinned) => updateChat({ pinned })}
+            />
+          </li>
+          <li>
+            <SwitchRow
+              label={t('chat.mute')}
+              hint={t('chat.muteHint')}
+              checked={pending.muted ?? view?.muted ?? false}
+              disabled={!view}
+              onChange={(muted) => updateChat({ muted })}
+            />
+          </li>
+          <li>
+            <ButtonRow
+              icon={<DeleteOutline />}
+              label={t('chat.clear')}
+              onClick={() => void clear()}
+            />
+          </li>
+        </ul>
+      </Section>
+      {controls.manage ? (
+        <Section title={t('groups.manage')}>
+          <ChoiceList
+            legend={t('groups.verification')}
+            name="verification"
+            choices={[
+              { value: 'open', primary: t('groups.verificationOpen') },
+              { value: 'approval', primary: t('groups.verificationApproval') },
+              { value: 'invite', primary: t('groups.verificationInvite') },
+            ]}
+            value={pendingGroup.verification ?? group.verification}
+            onChange={(value) => {
+              if (value === 'open' || value === 'approval' || value === 'invite') {
+                update({ verification: value });
+              }
+            }}
+          />
+          <ul className="tt-list">
+            <li>
+              <SwitchRow
+                label={t('groups.privateChat')}
+                hint={t('groups.privateChatHint')}
+                checked={pendingGroup.privateChat ?? group.privateChat}
+                onChange={(privateChat) => update({ privateChat })}
+              />
+            </li>
+            <li>
+              <SwitchRow
+                label={t('groups.textMessages')}
+                checked={allowsText}
+                onChange={(allowed) => update({ allowedKinds: allowed ? ['text'] : [] })}
+              />
+            </li>
+            <li>
+              <SwitchRow
+                label={t('groups.muteAll')}
+                hint={t('groups.muteAllHint')}
+                checked={pendingGroup.allMuted ?? group.allMuted}
+                onChange={(allMuted) => update({ allMuted })}
+              />
+            </li>
+          </ul>
+        </Section>
+      ) : null}
+      <div className="tt-content tt-group-leave">
+        {controls.quit ? (
+          <Button variant="danger" block busy={leaving} onClick={() => void leave(false)}>
+            {t('groups.quit')}
+          </Button>
+        ) : null}
+        {controls.dismiss ? (
+          <Button variant="danger" block busy={leaving} onClick={() => void leave(true)}>
+            {t('groups.dismiss')}
+          </Button>
+        ) : null}
+      </div>
+      <SharePopup visible={sharing} group={group} onClose={() => setSharing(false)} onCopy={copy} />
+      <InvitePopup visible={inviting} group={group} onClose={() => setInviting(false)} />
+    </Page>
+  );
+}
+
+/**
+ * The group ID and its join link. Drawing the QR image needs an encoder the app does not
+ * have yet; the link is what the code would hold, so sharing it joins the same way.
+ */
+function SharePopup({
+  visible,
+  group,
+  onClose,
+  onCopy,
+}: {
+  visible: boolean;
+  group: MyGroup;
+  onClose: () => void;
+  onCopy: (text: string, done: string) => void;
+}) {
+  const { t } = useTranslation();
+  const titleId = useId();
+  const link = joinLink(group.groupNo);
+  return (
+    <Popup visible={visible} onMaskClick={onClose} onClose={onClose} destroyOnClose>
+      <div role="dialog" aria-modal="true" aria-labelledby={titleId} className="tt-group-share">
+        <header className="tt-forward-header">
+          <button
+            type="button"
+            className="tt-icon-button"
+            aria-label={t('common.cancel')}
+            onClick={onClose}
+          >
+            <CloseOutline aria-hidden />
+          </button>
+          <h2 id={titleId}>{t('groups.qrTitle', { name: groupTitle(group) })}</h2>
+          <span />
+        </header>
+        <p className="tt-group-share-label">{t('groups.groupNo')}</p>
+        <p className="tt-group-share-no">{group.groupNo}</p>
+        <p className="tt-hint">{t('groups.qrText')}</p>
+        <p className="tt-group-share-link">{link}</p>
+        <div className="tt-group-share-actions">
+          <Button block onClick={() => onCopy(link, t('groups.linkCopied'))}>
+            {t('groups.copyLink')}
+          </Button>
+          <Button
+            block
+            variant="secondary"
+            onClick={() => onCopy(group.groupNo, t('groups.noCopied'))}
+          >
+            {t('groups.copyNo')}
+          </Button>
+        </div>
+      </div>
+    </Popup>
+  );
+}
+
+function InvitePopup({
+  visible,
+  group,
+  onClose,
+}: {
+  visible: boolean;
+  group: MyGroup;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const titleId = useId();
+  const friends = useFriends();
+  const change = useMemberChange(group.id);
+  const [chosen, setChosen] = useState<string[]>([]);
+  const send = () =>
+    change.mutate(() => api.inviteToGroup(group.id, chosen), {
+      onSuccess: (added) => {
+        showToast(
+          typeof added === 'number' && added > 0
+            ? t('groups.invited', { count: added })
+            : t('groups.inviteNone'),
+        );
+        onClose();
+      },
+      onError: toastFailure,
+    });
+  return (
+    <Popup
+      visible={visible}
+      onMaskClick={onClose}
+      onClose={onClose}
+      afterClose={() => setChosen([])}
+      bodyClassName="tt-forward"
+      destroyOnClose
+    >
+      <div role="dialog" aria-modal="true" aria-labelledby={titleId} className="tt-forward-inner">
+        <header className="tt-forward-header">
+          <button
+            type="button"
+            className="tt-icon-button"
+            aria-label={t('common.cancel')}
+            onClick={onClose}
+          >
+            <CloseOutline aria-hidden />
+          </button>
+          <h2 id={titleId}>{t('groups.invite')}</h2>
+          <button
+            type="button"
+            className="tt-header-action"
+            disabled={chosen.length === 0 || change.isPending}
+            aria-busy={change.isPending || undefined}
+            onClick={send}
+          >
+            {t('groups.inviteSubmit', { count: chosen.length })}
+          </button>
+        </header>
+        {friends.data ? (
+          <FriendPicker
+            legend={t('groups.pickFriends')}
+            friends={friends.data.friends}
+            chosen={chosen}
+            onToggle={(userId, checked) =>
+              setChosen((current) =>
+                checked ? [...current, userId] : current.filter((id) => id !== userId),
+              )
+            }
+          />
+        ) : (
+          <PageSpinner />
+        )}
+      </div>
+    </Popup>
+  );
+}

@@ -1,0 +1,204 @@
+import {
+  GROUP_MUTE_DURATIONS,
+  singleConversationId,
+  type GroupMember,
+  type MyGroup,
+} from '@teltlk/protocol';
+import { ActionSheet } from 'antd-mobile';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { api } from '../../api/client';
+import { paths } from '../../app/paths';
+import { withQuery } from '../../app/route-params';
+import { Avatar } from '../../ui/avatar';
+import { Button } from '../../ui/button';
+import { errorMessage, isSessionError } from '../../ui/error-message';
+import { confirmModal } from '../../ui/modal';
+import { useUiLocale } from '../../ui/pickers';
+import { QueryError } from '../../ui/query-error';
+import { PageSpinner } from '../../ui/spinner';
+import { TextField } from '../../ui/text-field';
+import { showToast } from '../../ui/toast';
+import { messageText } from '../../ui/use-message';
+import { formatDuration } from '../chat/time-labels';
+import { useRemarks } from '../chat/use-remarks';
+import { memberActions, type MemberAction } from './group-controls';
+import { useGroupMembers, useMemberChange } from './use-groups';
+
+function toastFailure(error: unknown): void {
+  if (!isSessionError(error)) showToast(messageText(errorMessage(error, 'modify')));
+}
+
+/** A member's name as the caller sees it: remark, group nickname, then nickname. */
+export function memberName(
+  member: Pick<GroupMember, 'user' | 'nickname'>,
+  remarks: ReadonlyMap<string, string | null>,
+): string {
+  return remarks.get(member.user.id) || member.nickname || member.user.nickname;
+}
+
+/** The searchable, paged member list of the group settings, with per-member actions. */
+export function MembersPanel({ group, selfId }: { group: MyGroup; selfId: string }) {
+  const { t } = useTranslation();
+  const locale = useUiLocale();
+  const navigate = useNavigate();
+  const remarks = useRemarks();
+  const [query, setQuery] = useState('');
+  const members = useGroupMembers(group.id, query.trim());
+  const change = useMemberChange(group.id);
+  const [chosen, setChosen] = useState<GroupMember | null>(null);
+  const [muting, setMuting] = useState<GroupMember | null>(null);
+  const [now, setNow] = useState(() => Date.now());
+  const list = members.data?.pages.flatMap((page) => page.members) ?? [];
+
+  const run = (task: () => Promise<unknown>) =>
+    change.mutate(task, {
+      onSuccess: () => showToast(t('common.saved'), { icon: 'success' }),
+      onError: toastFailure,
+    });
+
+  const act = async (member: GroupMember, action: MemberAction) => {
+    const userId = member.user.id;
+    const name = memberName(member, remarks);
+    switch (action) {
+      case 'sendMessage':
+        void navigate(
+          withQuery(paths.chat, { conversationId: singleConversationId(selfId, userId) }),
+        );
+        return;
+      case 'viewProfile':
+        void navigate(withQuery(paths.seeMeans, { userId }));
+        return;
+      case 'makeAdmin':
+        return run(() => api.setGroupRole(group.id, userId, 'admin'));
+      case 'removeAdmin':
+        return run(() => api.setGroupRole(group.id, userId, 'member'));
+      case 'mute':
+        return setMuting(member);
+      case 'unmute':
+        return run(() => api.muteGroupMember(group.id, userId, 0));
+      case 'transfer':
+        if (await confirmModal(t('groups.transfer'), t('groups.transferConfirm', { name }))) {
+          run(() => api.transferGroup(group.id, userId));
+        }
+        return;
+      case 'remove':
+        if (await confirmModal(t('groups.removeMember'), t('groups.removeConfirm', { name }))) {
+          run(() => api.removeGroupMember(group.id, userId));
+        }
+        return;
+    }
+  };
+
+  const labels: Record<MemberAction, string> = {
+    sendMessage: t('groups.sendMessage'),
+    viewProfile: t('groups.viewProfile'),
+    makeAdmin: t('groups.makeAdmin'),
+    removeAdmin: t('groups.removeAdmin'),
+    mute: t('groups.muteMember'),
+    unmute: t('groups.unmuteMember'),
+    transfer: t('groups.transfer'),
+    remove: t('groups.removeMember'),
+  };
+  const actionsFor = (member: GroupMember) =>
+    memberActions(group, group.me.role, { ...member, userId: member.user.id }, selfId, now).map(
+      (action) => ({
+        key: action,
+        text: labels[action],
+        danger: action === 'remove' || action === 'transfer',
+        onClick: () => void act(member, action),
+      }),
+    );
+
+  return (
+    <section className="tt-section" aria-label={t('groups.members', { count: group.memberCount })}>
+      <h2 className="tt-section-title">{t('groups.members', { count: group.memberCount })}</h2>
+      <div className="tt-content tt-group-member-search">
+        <TextField
+          label={t('groups.searchMembers')}
+          hideLabel
+          type="search"
+          placeholder={t('groups.searchMembers')}
+          value={query}
+          onChange={setQuery}
+        />
+      </div>
+      {members.error ? (
+        <QueryError error={members.error} onRetry={() => void members.refetch()} />
+      ) : !members.data ? (
+        <PageSpinner />
+      ) : list.length === 0 ? (
+        <p className="tt-section-intro tt-hint">{t('groups.noMembers')}</p>
+      ) : (
+        <ul className="tt-list">
+          {list.map((member) => {
+            const name = memberName(member, remarks);
+            const muted = member.mutedUntil !== null && member.mutedUntil > now;
+            const self = member.user.id === selfId;
+            return (
+              <li key={member.user.id}>
+                <button
+                  type="button"
+                  className="tt-row tt-group-member"
+                  disabled={self}
+                  onClick={() => {
+                    setNow(Date.now());
+                    setChosen(member);
+                  }}
+                >
+                  <Avatar name={name} url={member.user.avatarUrl} size={36} />
+                  <span className="tt-row-label">
+                    {name}
+                    {self ? <span className="tt-row-hint"> ({t('groups.you')})</span> : null}
+                  </span>
+                  {member.role !== 'member' ? (
+                    <span className={`tt-group-role tt-group-role-${member.role}`}>
+                      {member.role === 'owner' ? t('groups.owner') : t('groups.admin')}
+                    </span>
+                  ) : null}
+                  {muted ? <span className="tt-group-role">{t('groups.mutedBadge')}</span> : null}
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      {members.hasNextPage ? (
+        <div className="tt-content">
+          <Button
+            variant="secondary"
+            block
+            busy={members.isFetchingNextPage}
+            onClick={() => void members.fetchNextPage()}
+          >
+            {t('groups.loadMore')}
+          </Button>
+        </div>
+      ) : null}
+      <ActionSheet
+        visible={chosen !== null}
+        extra={chosen ? t('groups.memberActions', { name: memberName(chosen, remarks) }) : ''}
+        cancelText={t('common.cancel')}
+        actions={chosen ? actionsFor(chosen) : []}
+        onAction={() => setChosen(null)}
+        onClose={() => setChosen(null)}
+      />
+      <ActionSheet
+        visible={muting !== null}
+        extra={muting ? t('groups.muteFor', { name: memberName(muting, remarks) }) : ''}
+        cancelText={t('common.cancel')}
+        actions={GROUP_MUTE_DURATIONS.map((seconds) => ({
+          key: String(seconds),
+          text: formatDuration(seconds, locale),
+          onClick: () => {
+            const userId = muting?.user.id;
+            if (userId) run(() => api.muteGroupMember(group.id, userId, seconds));
+          },
+        }))}
+        onAction={() => setMuting(null)}
+        onClose={() => setMuting(null)}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,257 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { befriend, call, registerAccounts, type Account } from './accounts.js';
+import { startGroupClient, type GroupClient, type SendResult } from './group-protocol.js';
+import { startTeltlk, type ServerProcess } from './server-process.js';
+import { fixed, median, quantile } from './stats.js';
+
+/**
+ * Group fan-out: one message into a group of `members` (100,000 by default) with
+ * `sockets` online member sockets (5,000), against a 1:1 message from the same sender
+ * over the same socket, interleaved so drift on a shared machine hits both alike.
+ *
+ * How members are modelled: the group's creator (the sender) and `accounts` registered
+ * accounts are real members; the rest are synthetic accounts bulk-inserted by the
+ * operator command `bench:populate-group` (registration hashes a password per account,
+ * far too slow for 100,000). Synthetic accounts cannot sign in, so they are the offline
+ * members; the online sockets are the registered members' sockets, many per account
+ * (several sockets may share one session token), and delivery is measured per socket.
+ * The 1:1 peer is a friend outside the group with one socket.
+ *
+ * Figures: accept time (send to ack on the sender's socket) of each kind, one message in
+ * flight at a time; for group messages the time until every online member socket has
+ * it; and the server's CPU time (utime + stime of /proc/<pid>/stat) over a fixed number
+ * of group messages, and of 1:1 messages for comparison.
+ */
+
+export interface GroupOptions {
+  /** Members of the group in all (real and synthetic). */
+  members: number;
+  /** Online member sockets. */
+  sockets: number;
+  /** Registered member accounts the online sockets are spread over. */
+  accounts: number;
+  /** Messages of each kind per repeat. */
+  messages: number;
+  repeats: number;
+  /** Group messages (and as many 1:1 messages) over which CPU time is read. */
+  cpuMessages: number;
+}
+
+export const GROUP_DEFAULTS: GroupOptions = {
+  members: 100_000,
+  sockets: 5_000,
+  accounts: 10,
+  messages: 20,
+  repeats: 3,
+  cpuMessages: 20,
+};
+
+export interface GroupFigures {
+  members: number;
+  online: number;
+  /** Medians over repeats. */
+  acceptRatio: number;
+  groupAcceptMs: number;
+  singleAcceptMs: number;
+  p50: number;
+  p99: number;
+  groupCpuMs: number;
+  singleCpuMs: number;
+  populateSeconds: number;
+}
+
+const operatorEntry = fileURLToPath(new URL('../../apps/server/dist/operator.js', import.meta.url));
+/** Longest a message may take to reach every socket before the run fails. */
+const SEND_TIMEOUT_MS = 10_000;
+const WARMUP_MESSAGES = 3;
+const SINGLE_CPU_FACTOR = 20;
+
+/** Same rule as singleConversationId of the protocol: `si_<a>_<b>`, ids sorted. */
+function singleConversationOf(a: string, b: string): string {
+  return a < b ? `si_${a}_${b}` : `si_${b}_${a}`;
+}
+
+/** Clock ticks per second, the unit of /proc/<pid>/stat times (100 on most Linux). */
+const CLOCK_TICKS =
+  Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+
+/** CPU time the process has used so far, ms (user + system, in clock ticks). */
+async function cpuMsOf(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name, which is in parentheses and may hold spaces.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // utime and stime are fields 14 and 15 of the line, 12th and 13th after the name.
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks * 1000) / CLOCK_TICKS;
+}
+
+/** Runs an operator command against the server's database; resolves with its output. */
+function operator(server: ServerProcess, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [operatorEntry, ...args], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        DATA_DIR: server.dataDir!,
+        LOG_LEVEL: 'warn',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) =>
+      code === 0
+        ? resolve(output.trim())
+        : reject(new Error(`operator ${args[0]} exited with ${code}: ${output.trim()}`)),
+    );
+  });
+}
+
+interface GroupReplyBody {
+  id?: string;
+  memberCount?: number;
+  group?: { id: string; memberCount: number };
+}
+
+async function createGroup(server: ServerProcess, owner: Account, members: Account[]) {
+  const created = await call<GroupReplyBody>(server.baseUrl, 'POST', '/groups', {
+    body: { name: 'Fan-out bench', memberIds: members.map((m) => m.userId) },
+    token: owner.token,
+  });
+  const id = created.group?.id ?? created.id;
+  if (!id) throw new Error(`POST /groups answered without a group id: ${JSON.stringify(created)}`);
+  return id;
+}
+
+async function memberCountOf(server: ServerProcess, owner: Account, groupId: string) {
+  const group = await call<GroupReplyBody>(server.baseUrl, 'GET', `/groups/${groupId}`, {
+    token: owner.token,
+  });
+  const count = group.group?.memberCount ?? group.memberCount;
+  if (count === undefined) throw new Error(`GET /groups/${groupId} gave no memberCount`);
+  return count;
+}
+
+export async function benchGroup(options: GroupOptions): Promise<GroupFigures> {
+  const realMembers = 1 + options.accounts;
+  if (options.members < realMembers)
+    throw new Error(`--group-members must be at least ${realMembers} (the real members)`);
+  const server = await startTeltlk();
+  let client: GroupClient | null = null;
+  try {
+    const [sender, peer, ...online] = await registerAccounts(server.baseUrl, 2 + options.accounts);
+    for (const account of [peer!, ...online]) await befriend(server.baseUrl, sender!, account);
+    const groupId = await createGroup(server, sender!, online);
+
+    const populateStart = performance.now();
+    const synthetic = options.members - realMembers;
+    if (synthetic > 0) {
+      const said = await operator(server, [
+        'bench:populate-group',
+        '--group',
+        groupId,
+        '--members',
+        String(synthetic),
+      ]);
+      console.log(`  ${said}`);
+    }
+    const populateSeconds = (performance.now() - populateStart) / 1000;
+    const members = await memberCountOf(server, sender!, groupId);
+    if (members !== options.members)
+      throw new Error(`the group has ${members} members, expected ${options.members}`);
+
+    client = startGroupClient();
+    const { opened } = await client.send({
+      cmd: 'open',
+      wsUrl: server.wsUrl,
+      senderToken: sender!.token,
+      peerToken: peer!.token,
+      tokens: online.map((account) => account.token),
+      sockets: options.sockets,
+      concurrency: 50,
+    });
+    console.log(
+      `  ${members} members (${synthetic} synthetic, offline), ${opened} online sockets over ${online.length} accounts`,
+    );
+
+    const groupConversationId = `sg_${groupId}`;
+    const peerConversationId = singleConversationOf(sender!.userId, peer!.userId);
+    const send = async (kind: 'group' | 'single'): Promise<SendResult> => {
+      const { result } = await client!.send({
+        cmd: 'send',
+        kind,
+        groupConversationId,
+        peerConversationId,
+        timeoutMs: SEND_TIMEOUT_MS,
+      });
+      if (result!.error) throw new Error(`${kind} send refused: ${result!.error}`);
+      if (result!.missing > 0)
+        throw new Error(
+          `${kind} message: ${result!.missing} sockets did not have it after ${SEND_TIMEOUT_MS} ms`,
+        );
+      return result!;
+    };
+
+    // Warm-up: compiles the hot paths and fills whatever the server caches.
+    for (let i = 0; i < WARMUP_MESSAGES; i += 1) {
+      await send('group');
+      await send('single');
+    }
+
+    const ratios: number[] = [];
+    const groupAccepts: number[] = [];
+    const singleAccepts: number[] = [];
+    const p50s: number[] = [];
+    const p99s: number[] = [];
+    for (let repeat = 0; repeat < options.repeats; repeat += 1) {
+      const group: SendResult[] = [];
+      const single: SendResult[] = [];
+      for (let i = 0; i < options.messages; i += 1) {
+        group.push(await send('group'));
+        single.push(await send('single'));
+      }
+      const groupAccept = median(group.map((r) => r.acceptMs));
+      const singleAccept = median(single.map((r) => r.acceptMs));
+      const all = group.map((r) => r.allMs).sort((a, b) => a - b);
+      ratios.push(groupAccept / singleAccept);
+      groupAccepts.push(groupAccept);
+      singleAccepts.push(singleAccept);
+      p50s.push(quantile(all, 0.5));
+      p99s.push(quantile(all, 0.99));
+      console.log(
+        `  repeat ${repeat + 1}: accept group ${fixed(groupAccept, 2)} ms, 1:1 ${fixed(singleAccept, 2)} ms, ` +
+          `ratio ${fixed(groupAccept / singleAccept, 2)}; all ${opened} sockets have it ` +
+          `p50=${fixed(quantile(all, 0.5), 1)}ms p99=${fixed(quantile(all, 0.99), 1)}ms`,
+      );
+    }
+
+    const cpuPerMessage = async (kind: 'group' | 'single', count: number) => {
+      const before = await cpuMsOf(server.pid);
+      for (let i = 0; i < count; i += 1) await send(kind);
+      return ((await cpuMsOf(server.pid)) - before) / count;
+    };
+    const groupCpuMs = await cpuPerMessage('group', options.cpuMessages);
+    // A 1:1 message costs well under a clock tick (10 ms): many more of them, for a figure.
+    const singleCpuMs = await cpuPerMessage('single', options.cpuMessages * SINGLE_CPU_FACTOR);
+
+    return {
+      members,
+      online: opened!,
+      acceptRatio: median(ratios),
+      groupAcceptMs: median(groupAccepts),
+      singleAcceptMs: median(singleAccepts),
+      p50: median(p50s),
+      p99: median(p99s),
+      groupCpuMs,
+      singleCpuMs,
+      populateSeconds,
+    };
+  } finally {
+    await client?.stop();
+    await server.stop();
+  }
+}
