@@ -54,7 +54,6 @@ describe.each(dialects)('operator bench:populate-group on $dialect', ({ dialect 
         group_nickname: null,
         group_remark: null,
         muted_until: null,
-        left_at_seq: null,
       })
       .execute();
   });

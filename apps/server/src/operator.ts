@@ -247,7 +247,6 @@ const benchPopulateGroup: OperatorCommand = {
         group_nickname: null,
         group_remark: null,
         muted_until: null,
-        left_at_seq: null,
       }));
       await db.transaction().execute(async (trx) => {
         for (const rows of chunks(users)) await trx.insertInto('users').values(rows).execute();

@@ -122,8 +122,6 @@ export interface ConversationMembersTable {
   muted_until: number | null;
   /** The newest seq that mentions this member by name. */
   mention_seq: Generated<number>;
-  /** Reserved, always null: leaving a group deletes the member row. */
-  left_at_seq: number | null;
 }
 
 export interface MessagesTable {

@@ -52,8 +52,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .alterTable('conversation_members')
     .addColumn('mention_seq', 'bigint', (c) => c.notNull().defaultTo(0))
     .execute();
-  /** Reserved, always null: leaving deletes the member row (see above). */
-  await db.schema.alterTable('conversation_members').addColumn('left_at_seq', 'bigint').execute();
   await db.schema
     .createIndex('conversation_members_read_idx')
     .on('conversation_members')
@@ -111,14 +109,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropIndex('conversation_members_hidden_idx').execute();
   await db.schema.dropIndex('conversation_members_role_idx').execute();
   await db.schema.dropIndex('conversation_members_read_idx').execute();
-  for (const column of [
-    'left_at_seq',
-    'mention_seq',
-    'muted_until',
-    'group_remark',
-    'group_nickname',
-    'role',
-  ]) {
+  for (const column of ['mention_seq', 'muted_until', 'group_remark', 'group_nickname', 'role']) {
     await db.schema.alterTable('conversation_members').dropColumn(column).execute();
   }
   await db.schema.dropTable('groups').execute();

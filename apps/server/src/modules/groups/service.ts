@@ -770,7 +770,6 @@ function memberRow(
     group_nickname: null,
     group_remark: null,
     muted_until: null,
-    left_at_seq: null,
   };
 }
 
