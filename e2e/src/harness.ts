@@ -125,21 +125,35 @@ export async function codeFor(
 
 export interface ApiAccount {
   id: string;
+  token: string;
   teltlkId: string;
   nickname: string;
   email: string;
   password: string;
 }
 
-async function postJson(url: string, body: unknown): Promise<unknown> {
+async function postJson(url: string, body?: unknown, token?: string): Promise<unknown> {
   const response = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
   if (!response.ok) throw new Error(`${url} answered ${response.status}: ${text}`);
   return text ? JSON.parse(text) : null;
+}
+
+/** Makes two accounts friends through the public API (a request and its acceptance). */
+export async function befriend(baseUrl: string, from: ApiAccount, to: ApiAccount): Promise<void> {
+  const request = (await postJson(
+    `${baseUrl}/api/v1/friend-requests`,
+    { userId: to.id },
+    from.token,
+  )) as { id: string };
+  await postJson(`${baseUrl}/api/v1/friend-requests/${request.id}/accept`, undefined, to.token);
 }
 
 /** Registers an account through the public API, for tests whose subject is not sign-up. */
@@ -157,15 +171,15 @@ export async function registerAccount(
     code,
     ...destination,
   })) as { ticket: string };
-  const { user } = (await postJson(`${baseUrl}/api/v1/auth/register`, {
+  const { user, token } = (await postJson(`${baseUrl}/api/v1/auth/register`, {
     ticket,
     nickname,
     password,
     country: 'GB',
     motherTongue: 'en',
     uiLanguage: 'en_US',
-  })) as { user: { id: string; teltlkId: string } };
-  return { id: user.id, teltlkId: user.teltlkId, nickname, email, password };
+  })) as { token: string; user: { id: string; teltlkId: string } };
+  return { id: user.id, token, teltlkId: user.teltlkId, nickname, email, password };
 }
 
 /**

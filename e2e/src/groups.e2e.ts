@@ -1,0 +1,157 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import {
+  befriend,
+  launchBrowser,
+  newPhoneContext,
+  registerAccount,
+  startServer,
+  watchConsole,
+  type ApiAccount,
+  type RunningServer,
+} from './harness.js';
+
+/**
+ * A group in four browsers: A creates it with B and C, sets a notice, B @-mentions A,
+ * C is muted and cannot send, D joins by group ID after approval, B quits.
+ */
+
+let server: RunningServer;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+const consoleErrors: string[][] = [];
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+});
+
+afterAll(async () => {
+  for (const context of contexts) await context.close();
+  await browser?.close();
+  await server?.stop();
+  expect(consoleErrors.flat()).toEqual([]);
+});
+
+async function signedIn(account: ApiAccount): Promise<Page> {
+  const context = await newPhoneContext(browser);
+  contexts.push(context);
+  await context.addInitScript(() => {
+    if (!localStorage.getItem('currentLanguage')) localStorage.setItem('currentLanguage', 'en_US');
+  });
+  const page = await context.newPage();
+  consoleErrors.push(watchConsole(page));
+  await page.goto(`${server.baseUrl}/`);
+  await page.getByRole('textbox', { name: 'Account' }).fill(account.email);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(account.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.getByRole('heading', { level: 1, name: 'Chats' }).waitFor();
+  return page;
+}
+
+async function openChat(page: Page, name: RegExp): Promise<void> {
+  await page.goto(`${server.baseUrl}/#/pages/home/home`);
+  await page.getByRole('link', { name }).first().click();
+  await page.getByRole('log', { name: 'Chat' }).waitFor();
+}
+
+async function openGroupSettings(page: Page): Promise<void> {
+  await page.getByRole('banner').getByRole('link').last().click();
+  await page.getByRole('heading', { level: 1, name: 'Group settings' }).waitFor();
+}
+
+describe('a group in four browsers', () => {
+  it('creates, notices, mentions, mutes, approves a join by ID, and lets a member quit', async () => {
+    onTestFailed(async () => {
+      for (const context of contexts) {
+        for (const page of context.pages()) {
+          console.log(`DUMP ${page.url()}\n${await page.locator('body').ariaSnapshot()}`);
+        }
+      }
+    });
+    const register = (name: string) => registerAccount(server.baseUrl, name);
+    const [ada, bob, cat, dan] = await Promise.all([
+      register('Ada'),
+      register('Bob'),
+      register('Cat'),
+      register('Dan'),
+    ]);
+    await befriend(server.baseUrl, ada, bob);
+    await befriend(server.baseUrl, ada, cat);
+    const a = await signedIn(ada);
+
+    // A creates the group from two friends.
+    await a.getByRole('link', { name: 'Contacts', exact: true }).click();
+    await a.getByRole('link', { name: /Group chats/ }).click();
+    await a.getByRole('link', { name: 'Create group' }).click();
+    await a.getByRole('checkbox', { name: /Bob/ }).check();
+    await a.getByRole('checkbox', { name: /Cat/ }).check();
+    await a.getByRole('textbox', { name: /Group name/ }).fill('Pioneers');
+    await a.getByRole('button', { name: 'Create (2)' }).click();
+    await a.getByText('You created the group').waitFor();
+
+    // A sets the notice.
+    await openGroupSettings(a);
+    await a.getByRole('link', { name: /Group notice/ }).click();
+    await a.getByRole('textbox').fill('Meet-up on Friday at 10');
+    await a.getByRole('banner').getByRole('button', { name: 'Confirm' }).click();
+    await a.getByRole('heading', { level: 1, name: 'Group settings' }).waitFor();
+
+    // B mentions A.
+    const b = await signedIn(bob);
+    await openChat(b, /Pioneers/);
+    await b
+      .getByText(/Meet-up on Friday at 10/)
+      .first()
+      .waitFor();
+    const box = b.getByRole('textbox', { name: 'Message' });
+    await box.fill('@Ad');
+    await b
+      .getByRole('list', { name: 'Choose who to mention' })
+      .getByRole('button', { name: 'Ada' })
+      .click();
+    await box.pressSequentially('see you there');
+    await box.press('Enter');
+    await a.goto(`${server.baseUrl}/#/pages/home/home`);
+    await a.getByText('[You were mentioned]').waitFor();
+
+    // A mutes C; C cannot send.
+    await openChat(a, /Pioneers/);
+    await openGroupSettings(a);
+    await a.getByRole('button', { name: /Cat/ }).first().click();
+    await a.getByRole('option', { name: 'Mute', exact: true }).click();
+    await a.getByRole('option', { name: '10 minutes' }).click();
+    const c = await signedIn(cat);
+    await openChat(c, /Pioneers/);
+    await c.getByText(/You are muted until/).waitFor();
+    expect(await c.getByRole('textbox', { name: 'Message' }).count()).toBe(0);
+
+    // D finds the group by its ID and applies; A approves.
+    const groups = (await (
+      await fetch(`${server.baseUrl}/api/v1/groups`, {
+        headers: { authorization: `Bearer ${ada.token}` },
+      })
+    ).json()) as { groups: { groupNo: string }[] };
+    const groupNo = groups.groups[0]!.groupNo;
+    const d = await signedIn(dan);
+    await d.goto(`${server.baseUrl}/#/pages/contacts/addGroup`);
+    await d.getByRole('textbox', { name: 'Group ID' }).fill(groupNo);
+    await d.getByRole('button', { name: 'Search' }).click();
+    await d.getByRole('button', { name: 'Apply to join' }).click();
+    await d.getByText('Application sent').first().waitFor();
+    await a.goto(`${server.baseUrl}/#/pages/contacts/groupApplication`);
+    await a
+      .getByRole('button', { name: /Accept/ })
+      .first()
+      .click();
+    await openChat(d, /Pioneers/);
+    await d.getByText('You joined the group').waitFor();
+
+    // B quits; A sees it.
+    await openGroupSettings(b);
+    await b.getByRole('button', { name: 'Quit group' }).click();
+    await b.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+    await openChat(a, /Pioneers/);
+    await a.getByText('Dan joined the group').waitFor();
+    await a.getByText('Bob left the group').waitFor();
+  });
+});
