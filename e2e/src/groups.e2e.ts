@@ -16,6 +16,9 @@ import {
  * C is muted and cannot send, D joins by group ID after approval, B quits.
  */
 
+const ONE_PIXEL_PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
+
 let server: RunningServer;
 let browser: Browser;
 const contexts: BrowserContext[] = [];
@@ -95,6 +98,17 @@ describe('a group in four browsers', () => {
     await a.getByRole('textbox').fill('Meet-up on Friday at 10');
     await a.getByRole('banner').getByRole('button', { name: 'Confirm' }).click();
     await a.getByRole('heading', { level: 1, name: 'Group settings' }).waitFor();
+
+    // A gives the group an avatar and shows its QR code.
+    await a.getByLabel('Change group avatar').setInputFiles({
+      name: 'avatar.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from(ONE_PIXEL_PNG, 'base64'),
+    });
+    await a.getByText('Group avatar updated').first().waitFor();
+    await a.getByRole('button', { name: /^Group ID and QR code/ }).click();
+    await a.getByRole('img', { name: 'QR code to join Pioneers' }).waitFor();
+    await a.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
 
     // B mentions A.
     const b = await signedIn(bob);

@@ -354,6 +354,12 @@ export class ApiClient {
   createGroup(body: CreateGroupBody): Promise<MyGroup> {
     return this.request('POST', '/groups', body, myGroupSchema);
   }
+  /** Sets the group avatar from any image (admins); the server makes it a square WebP. */
+  uploadGroupAvatar(groupId: string, file: Blob, name = 'avatar'): Promise<Group> {
+    const form = new FormData();
+    form.append('file', file, name);
+    return this.request('POST', `/groups/${encodeURIComponent(groupId)}/avatar`, form, groupSchema);
+  }
   myGroups(): Promise<MyGroup[]> {
     return this.request('GET', '/groups', undefined, myGroupListResult).then((r) => r.groups);
   }

@@ -61,6 +61,7 @@ describe('settingControls', () => {
   it('follows the permission table per role', () => {
     expect(settingControls('owner')).toEqual({
       rename: true,
+      setAvatar: true,
       editNotice: true,
       manage: true,
       reviewApplications: true,
@@ -68,9 +69,15 @@ describe('settingControls', () => {
       quit: false,
       dismiss: true,
     });
-    expect(settingControls('admin')).toMatchObject({ manage: true, quit: true, dismiss: false });
+    expect(settingControls('admin')).toMatchObject({
+      setAvatar: true,
+      manage: true,
+      quit: true,
+      dismiss: false,
+    });
     expect(settingControls('member')).toEqual({
       rename: false,
+      setAvatar: false,
       editNotice: false,
       manage: false,
       reviewApplications: false,

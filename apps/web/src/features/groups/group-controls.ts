@@ -54,6 +54,7 @@ export function memberActions(
 /** The settings a role sees as editable; the rest show read-only or not at all. */
 export interface SettingControls {
   rename: boolean;
+  setAvatar: boolean;
   editNotice: boolean;
   manage: boolean;
   reviewApplications: boolean;
@@ -65,6 +66,7 @@ export interface SettingControls {
 export function settingControls(role: GroupRole): SettingControls {
   return {
     rename: mayInGroup(role, 'rename'),
+    setAvatar: mayInGroup(role, 'setAvatar'),
     editNotice: mayInGroup(role, 'setNotice'),
     manage:
       mayInGroup(role, 'setVerification') ||

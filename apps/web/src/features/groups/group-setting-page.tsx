@@ -1,9 +1,15 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { type MyGroup, type UpdateConversationBody, type UpdateGroupBody } from '@teltlk/protocol';
+import {
+  AVATAR_MAX_BYTES,
+  type MyGroup,
+  type UpdateConversationBody,
+  type UpdateGroupBody,
+} from '@teltlk/protocol';
 import { Popup } from 'antd-mobile';
 import { CloseOutline, DeleteOutline, UserAddOutline } from 'antd-mobile-icons';
 import { useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { renderSVG } from 'uqr';
 import { useNavigate, useSearchParams } from 'react-router';
 import { api } from '../../api/client';
 import { useEngine, useEngineSnapshot, useSelfId } from '../../app/engine';
@@ -38,6 +44,7 @@ import {
   useMemberChange,
   usePendingReviewCount,
   useUpdateGroup,
+  useUploadGroupAvatar,
 } from './use-groups';
 
 function toastFailure(error: unknown): void {
@@ -164,7 +171,11 @@ function GroupSettings({ group, selfId }: { group: MyGroup; selfId: string }) {
   return (
     <Page title={t('groups.settings')} flush>
       <div className="tt-profile-card">
-        <Avatar name={title} url={group.avatarUrl} size={56} />
+        {controls.setAvatar ? (
+          <GroupAvatarInput group={group} title={title} />
+        ) : (
+          <Avatar name={title} url={group.avatarUrl} size={56} />
+        )}
         <span className="tt-row-label">
           <h2>{title}</h2>
           <p>
@@ -335,9 +346,49 @@ function GroupSettings({ group, selfId }: { group: MyGroup; selfId: string }) {
   );
 }
 
+/** The group avatar, which admins change by picking an image (the server squares it). */
+function GroupAvatarInput({ group, title }: { group: MyGroup; title: string }) {
+  const { t } = useTranslation();
+  const inputId = useId();
+  const upload = useUploadGroupAvatar(group.id);
+  return (
+    <label htmlFor={inputId} className="tt-avatar-picker">
+      <Avatar name={title} url={group.avatarUrl} size={56} />
+      <input
+        id={inputId}
+        className="tt-visually-hidden"
+        type="file"
+        accept="image/*"
+        aria-label={t('groups.changeAvatar')}
+        disabled={upload.isPending}
+        onChange={(event) => {
+          const file = event.target.files?.[0];
+          event.target.value = '';
+          if (!file) return;
+          if (!file.type.startsWith('image/')) {
+            showToast(messageText({ key: 'error.IMAGE_INVALID' }));
+          } else if (file.size > AVATAR_MAX_BYTES) {
+            showToast(messageText({ key: 'error.PAYLOAD_TOO_LARGE' }));
+          } else {
+            upload.mutate(file, {
+              onSuccess: () => showToast(t('groups.avatarUpdated'), { icon: 'success' }),
+              onError: toastFailure,
+            });
+          }
+        }}
+      />
+    </label>
+  );
+}
+
+/** The join link as a QR code image (an SVG data URL: no canvas, no network). */
+function qrImage(link: string): string {
+  return `data:image/svg+xml;utf8,${encodeURIComponent(renderSVG(link, { border: 2 }))}`;
+}
+
 /**
- * The group ID and its join link. Drawing the QR image needs an encoder the app does not
- * have yet; the link is what the code would hold, so sharing it joins the same way.
+ * The group ID, its join link and the link's QR code: scanning it or opening the link
+ * leads to the add-group page with the ID filled in.
  */
 function SharePopup({
   visible,
@@ -368,6 +419,13 @@ function SharePopup({
           <h2 id={titleId}>{t('groups.qrTitle', { name: groupTitle(group) })}</h2>
           <span />
         </header>
+        <img
+          className="tt-group-share-qr"
+          src={qrImage(link)}
+          alt={t('groups.qrAlt', { name: groupTitle(group) })}
+          width={192}
+          height={192}
+        />
         <p className="tt-group-share-label">{t('groups.groupNo')}</p>
         <p className="tt-group-share-no">{group.groupNo}</p>
         <p className="tt-hint">{t('groups.qrText')}</p>

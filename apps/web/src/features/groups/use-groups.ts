@@ -145,6 +145,18 @@ export function useUpdateGroup(groupId: string) {
   });
 }
 
+export function useUploadGroupAvatar(groupId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (file: File) => api.uploadGroupAvatar(groupId, file, file.name),
+    onSuccess: (group) => {
+      const mine = queryClient.getQueryData<MyGroup>(groupKeys.group(groupId));
+      if (mine) storeGroup(queryClient, { ...mine, ...group });
+      void queryClient.invalidateQueries({ queryKey: groupKeys.list() });
+    },
+  });
+}
+
 export function useUpdateMyGroup(groupId: string) {
   const queryClient = useQueryClient();
   return useMutation({
