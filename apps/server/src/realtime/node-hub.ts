@@ -75,8 +75,11 @@ export class NodeHub implements MemberHub {
   toOnlineMembers(conversationId: string, frames: readonly ServerFrame[]): void {
     if (frames.length === 0) return;
     // A big group's pushes are thousands of socket writes: let the senders' acks, settled
-    // in this same turn, leave first. Later group frames keep their order (FIFO).
-    setImmediate(() => this.deliverToMembers(conversationId, frames));
+    // in this same turn, leave first. Sockets written in a turn flush in that turn's
+    // setImmediate phase, so the pushes wait for the next loop's timers phase (a timer,
+    // not setImmediate, which would run before the acks flush). Group frames keep their
+    // order: timers of equal delay run in the order they were set.
+    setTimeout(() => this.deliverToMembers(conversationId, frames), 0);
     this.bus.publish({ type: 'members', conversationId, frames: [...frames] });
   }
 
