@@ -128,24 +128,21 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
   const auth = new AuthService({ db, users, sessions, codes, passwords });
   const bus = overrides.bus ?? createBus(config.redisUrl, logger);
   const hub = new NodeHub(bus);
-  const messageRepo = new MessageRepo(db);
-  // Group frames reach this node's connected users who are members, found in one look-up.
-  hub.setMemberFilter((conversationId, userIds) =>
-    messageRepo.membersAmong(conversationId, userIds),
-  );
   // A revoked session's sockets are closed wherever they are (kicked offline).
   sessions.onRevoke((revocation) => hub.kick(revocation));
   const events = new EventService({ db, clock, hub });
   const contacts = new ContactService({ db, repo: new ContactRepo(db), users, events, clock });
   const messages = new MessageService({
     db,
-    repo: messageRepo,
+    repo: new MessageRepo(db),
     clock,
     hub,
     events,
     contacts,
     files,
   });
+  // Group frames reach this node's connected users who are members, found in one look-up.
+  hub.setMemberFilter((conversationId, userIds) => messages.membersAmong(conversationId, userIds));
   const groups = new GroupService({
     db,
     repo: new GroupRepo(db),

@@ -22,8 +22,6 @@ export interface MemberCursor {
   userId: string;
 }
 
-/** Most ids per `in (...)` list (bound parameters are limited). */
-const IN_CHUNK = 1000;
 
 export class GroupRepo {
   constructor(private readonly db: Db) {}
@@ -135,21 +133,6 @@ export class GroupRepo {
         .values(rows.slice(start, start + 100))
         .execute();
     }
-  }
-
-  /** Which of these users are members already. */
-  async membersAmong(conversationId: string, userIds: readonly string[]): Promise<Set<string>> {
-    const found = new Set<string>();
-    for (let start = 0; start < userIds.length; start += IN_CHUNK) {
-      const rows = await this.db
-        .selectFrom('conversation_members')
-        .select('user_id')
-        .where('conversation_id', '=', conversationId)
-        .where('user_id', 'in', userIds.slice(start, start + IN_CHUNK))
-        .execute();
-      for (const row of rows) found.add(row.user_id);
-    }
-    return found;
   }
 
   async updateMember(

@@ -303,7 +303,9 @@ export class GroupService {
       must(role, 'invite');
       const candidates = userIds.filter((id) => id !== userId);
       await this.checkFriends(tx, userId, candidates);
-      const present = await tx.repo.membersAmong(conversationOf(groupId), candidates);
+      const present = new Set(
+        await this.deps.messages.membersAmong(conversationOf(groupId), candidates, tx.trx),
+      );
       const added = candidates.filter((id) => !present.has(id));
       if (added.length === 0) return 0;
       await this.addMembers(tx, groupId, added);

@@ -115,6 +115,12 @@ export class MessageService {
     return this.sends.submit({ userId, body });
   }
 
+  /** Which of these users are members of the conversation (point look-ups, any size). */
+  membersAmong(conversationId: string, userIds: readonly string[], db?: Db): Promise<string[]> {
+    const repo = db ? this.deps.repo.in(db) : this.deps.repo;
+    return repo.membersAmong(conversationId, userIds);
+  }
+
   /** Resolves once every send submitted so far has been written or refused. */
   drain(): Promise<void> {
     return this.sends.drain();
