@@ -150,7 +150,7 @@ async function registerByEmail(text: Screens, email: string, nickname: string): 
   await page.getByRole('button', { name: text.next }).click();
 
   await page.getByRole('button', { name: text.skip }).click();
-  await expect.poll(() => heading(text.chats).count()).toBe(1);
+  await expect.poll(() => heading(text.chats).count(), { timeout: 15_000 }).toBe(1);
 }
 
 async function openSettings(text: { me: string; settings: string }): Promise<void> {
