@@ -10,13 +10,11 @@ import { paths } from '../../app/paths';
 import { withQuery } from '../../app/route-params';
 import { copyText } from '../../ui/clipboard';
 import { EmptyState } from '../../ui/empty-state';
-import { errorMessage, isSessionError } from '../../ui/error-message';
 import { Page } from '../../ui/page';
 import { useGoBack } from '../../ui/page-header';
 import { useUiLocale } from '../../ui/pickers';
 import { PageSpinner } from '../../ui/spinner';
 import { showToast } from '../../ui/toast';
-import { messageText as translate } from '../../ui/use-message';
 import { usePerson } from '../contacts/use-contacts';
 import type { Mentionable } from '../groups/mentions';
 import { GroupNoticeBanner } from '../groups/notice-banner';
@@ -33,15 +31,12 @@ import { formatDuration } from './time-labels';
 import { useConversationParam } from './use-conversation-param';
 import { usePageVisible } from './use-page-visible';
 import { useRemarks } from './use-remarks';
+import { toastFailure } from '../../ui/failure-toast';
 
 type Quote = NonNullable<Extract<SendableContent, { kind: 'text' }>['quote']>;
 
 interface PendingReply extends ReplyTarget {
   quote: Quote;
-}
-
-function toastFailure(error: unknown): void {
-  if (!isSessionError(error)) showToast(translate(errorMessage(error)));
 }
 
 function ChatHeader({

@@ -9,7 +9,6 @@ import { withQuery } from '../../app/route-params';
 import { Avatar } from '../../ui/avatar';
 import { ChoiceList } from '../../ui/choice-list';
 import { EmptyState } from '../../ui/empty-state';
-import { errorMessage, isSessionError } from '../../ui/error-message';
 import { ButtonRow } from '../../ui/list-row';
 import { confirmModal } from '../../ui/modal';
 import { Page } from '../../ui/page';
@@ -17,15 +16,11 @@ import { useUiLocale } from '../../ui/pickers';
 import { PageSpinner } from '../../ui/spinner';
 import { SwitchRow } from '../../ui/switch-row';
 import { showToast } from '../../ui/toast';
-import { messageText } from '../../ui/use-message';
 import { peerName } from './messages';
 import { formatDuration } from './time-labels';
 import { useConversationParam } from './use-conversation-param';
 import { useRemarks } from './use-remarks';
-
-function toastFailure(error: unknown): void {
-  if (!isSessionError(error)) showToast(messageText(errorMessage(error, 'modify')));
-}
+import { toastModifyFailure } from '../../ui/failure-toast';
 
 function Section({ title, children }: { title?: string; children: ReactNode }) {
   const id = useId();
@@ -84,7 +79,7 @@ function ChatSettings({ conversationId, selfId }: { conversationId: string; self
     setPending((current) => ({ ...current, ...patch }));
     engine
       .updateConversation(conversationId, patch)
-      .catch(toastFailure)
+      .catch(toastModifyFailure)
       .finally(() =>
         setPending((current) => {
           const next = { ...current };
@@ -101,7 +96,7 @@ function ChatSettings({ conversationId, selfId }: { conversationId: string; self
     setPendingBurn(seconds);
     engine
       .setBurn(conversationId, seconds)
-      .catch(toastFailure)
+      .catch(toastModifyFailure)
       .finally(() => setPendingBurn(null));
   };
 
@@ -112,7 +107,7 @@ function ChatSettings({ conversationId, selfId }: { conversationId: string; self
       await engine.clearHistory(conversationId);
       showToast(t('chat.cleared'), { icon: 'success' });
     } catch (error) {
-      toastFailure(error);
+      toastModifyFailure(error);
     } finally {
       setClearing(false);
     }

@@ -3,15 +3,14 @@ import { StopOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../ui/button';
 import { EmptyState } from '../../ui/empty-state';
-import { errorMessage, isSessionError } from '../../ui/error-message';
 import { confirmModal } from '../../ui/modal';
 import { Page } from '../../ui/page';
 import { QueryError } from '../../ui/query-error';
 import { PageSpinner } from '../../ui/spinner';
 import { showToast } from '../../ui/toast';
-import { messageText } from '../../ui/use-message';
 import { PersonLink } from './person-link';
 import { useBlocks, useContactEvents, useSetBlocked } from './use-contacts';
+import { toastModifyFailure } from '../../ui/failure-toast';
 
 function BlockedRow({ user }: { user: UserCard }) {
   const { t } = useTranslation();
@@ -28,7 +27,7 @@ function BlockedRow({ user }: { user: UserCard }) {
       {
         onSuccess: () => showToast(t('blocks.unblocked'), { icon: 'success' }),
         onError: (failure) => {
-          if (!isSessionError(failure)) showToast(messageText(errorMessage(failure, 'modify')));
+          toastModifyFailure(failure);
         },
       },
     );

@@ -3,14 +3,13 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths } from '../../app/paths';
 import { Button } from '../../ui/button';
-import { errorMessage, isSessionError } from '../../ui/error-message';
 import { Page } from '../../ui/page';
 import { QueryError } from '../../ui/query-error';
 import { PageSpinner } from '../../ui/spinner';
 import { showToast } from '../../ui/toast';
-import { messageText } from '../../ui/use-message';
 import { PersonLink } from './person-link';
 import { useAnswerFriendRequest, useContactEvents, useFriendRequests } from './use-contacts';
+import { toastFailure } from '../../ui/failure-toast';
 
 type Direction = 'received' | 'sent';
 
@@ -40,7 +39,7 @@ function ReceivedActions({ request }: { request: FriendRequest }) {
         onSuccess: () =>
           showToast(t(accept ? 'friends.accepted' : 'friends.rejected'), { icon: 'success' }),
         onError: (failure) => {
-          if (!isSessionError(failure)) showToast(messageText(errorMessage(failure)));
+          toastFailure(failure);
         },
       },
     );

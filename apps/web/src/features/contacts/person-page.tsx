@@ -17,7 +17,7 @@ import { withQuery } from '../../app/route-params';
 import { Avatar } from '../../ui/avatar';
 import { Button } from '../../ui/button';
 import { countryName } from '../../ui/countries';
-import { errorMessage, isSessionError, toFormErrors, type Message } from '../../ui/error-message';
+import { toFormErrors, type Message } from '../../ui/error-message';
 import { languageLabel } from '../../ui/languages';
 import { ButtonRow, InfoRow, LinkRow } from '../../ui/list-row';
 import { confirmModal, showModal } from '../../ui/modal';
@@ -40,10 +40,7 @@ import {
   useSetBlocked,
   useUpdateRemark,
 } from './use-contacts';
-
-function toastFailure(failure: unknown): void {
-  if (!isSessionError(failure)) showToast(messageText(errorMessage(failure, 'modify')));
-}
+import { toastModifyFailure } from '../../ui/failure-toast';
 
 function AddForm({ person, me }: { person: UserProfile; me: Me }) {
   const { t } = useTranslation();
@@ -119,7 +116,7 @@ function AnswerRequest({
       {
         onSuccess: () =>
           showToast(t(accept ? 'friends.accepted' : 'friends.rejected'), { icon: 'success' }),
-        onError: toastFailure,
+        onError: toastModifyFailure,
       },
     );
   const busy = answer.isPending ? (answer.variables?.accept ?? null) : null;
@@ -185,7 +182,10 @@ function PersonView({ person, me }: { person: UserProfile; me: Me }) {
     }
     updateRemark.mutate(
       { userId: person.id, remark: value || null },
-      { onSuccess: () => showToast(t('common.saved'), { icon: 'success' }), onError: toastFailure },
+      {
+        onSuccess: () => showToast(t('common.saved'), { icon: 'success' }),
+        onError: toastModifyFailure,
+      },
     );
   };
 
@@ -198,7 +198,7 @@ function PersonView({ person, me }: { person: UserProfile; me: Me }) {
     if (!confirmed) return;
     deleteFriend.mutate(person.id, {
       onSuccess: () => showToast(t('friends.deleted'), { icon: 'success' }),
-      onError: toastFailure,
+      onError: toastModifyFailure,
     });
   };
 
@@ -215,7 +215,7 @@ function PersonView({ person, me }: { person: UserProfile; me: Me }) {
       {
         onSuccess: () =>
           showToast(t(block ? 'blocks.blocked' : 'blocks.unblocked'), { icon: 'success' }),
-        onError: toastFailure,
+        onError: toastModifyFailure,
       },
     );
   };

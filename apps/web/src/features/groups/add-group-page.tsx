@@ -12,13 +12,14 @@ import { paths } from '../../app/paths';
 import { withQuery } from '../../app/route-params';
 import { Avatar } from '../../ui/avatar';
 import { Button } from '../../ui/button';
-import { errorMessage, isSessionError, toFormErrors, type Message } from '../../ui/error-message';
+import { toFormErrors, type Message } from '../../ui/error-message';
 import { Page } from '../../ui/page';
 import { TextField } from '../../ui/text-field';
 import { showToast } from '../../ui/toast';
 import { messageText, useMessageText } from '../../ui/use-message';
 import { checkField } from '../../ui/validation';
 import { groupConversationId, groupKeys } from './use-groups';
+import { toastFailure } from '../../ui/failure-toast';
 
 /**
  * `/pages/contacts/addGroup`: find a group by its ID and join it, or apply when an admin
@@ -73,7 +74,7 @@ export function AddGroupPage() {
         replace: true,
       });
     } catch (failure) {
-      if (!isSessionError(failure)) showToast(messageText(errorMessage(failure)));
+      toastFailure(failure);
     } finally {
       setJoining(false);
     }

@@ -6,15 +6,13 @@ import { api } from '../../api/client';
 import { Avatar } from '../../ui/avatar';
 import { Button } from '../../ui/button';
 import { EmptyState } from '../../ui/empty-state';
-import { errorMessage, isSessionError } from '../../ui/error-message';
 import { Page } from '../../ui/page';
 import { useUiLocale } from '../../ui/pickers';
 import { QueryError } from '../../ui/query-error';
 import { PageSpinner } from '../../ui/spinner';
 import { relativeTime } from '../../ui/time';
-import { showToast } from '../../ui/toast';
-import { messageText } from '../../ui/use-message';
 import { groupKeys, useGroupApplications, useGroupEvents } from './use-groups';
+import { toastFailure } from '../../ui/failure-toast';
 
 function StatusText({ status }: { status: GroupApplication['status'] }) {
   const { t } = useTranslation();
@@ -45,7 +43,7 @@ function ApplicationRow({
     try {
       await api.answerGroupApplication(application.id, accept);
     } catch (error) {
-      if (!isSessionError(error)) showToast(messageText(errorMessage(error)));
+      toastFailure(error);
     } finally {
       setBusy(null);
       // Handled here or by another admin meanwhile: the server's list is the truth.

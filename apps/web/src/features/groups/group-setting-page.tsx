@@ -1,10 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import {
-  AVATAR_MAX_BYTES,
-  type MyGroup,
-  type UpdateConversationBody,
-  type UpdateGroupBody,
-} from '@teltlk/protocol';
+import { type MyGroup, type UpdateConversationBody, type UpdateGroupBody } from '@teltlk/protocol';
 import { Popup } from 'antd-mobile';
 import { CloseOutline, DeleteOutline, UserAddOutline } from 'antd-mobile-icons';
 import { useId, useState, type ReactNode } from 'react';
@@ -21,7 +16,7 @@ import { Button } from '../../ui/button';
 import { ChoiceList } from '../../ui/choice-list';
 import { copyText } from '../../ui/clipboard';
 import { EmptyState } from '../../ui/empty-state';
-import { errorMessage, isSessionError } from '../../ui/error-message';
+import { ImageFileInput } from '../../ui/image-file-input';
 import { ButtonRow, InfoRow, LinkRow } from '../../ui/list-row';
 import { confirmModal } from '../../ui/modal';
 import { Page } from '../../ui/page';
@@ -29,7 +24,6 @@ import { QueryError } from '../../ui/query-error';
 import { PageSpinner } from '../../ui/spinner';
 import { SwitchRow } from '../../ui/switch-row';
 import { showToast } from '../../ui/toast';
-import { messageText } from '../../ui/use-message';
 import { useFriends } from '../contacts/use-contacts';
 import { FriendPicker } from './friend-picker';
 import { settingControls } from './group-controls';
@@ -46,10 +40,7 @@ import {
   useUpdateGroup,
   useUploadGroupAvatar,
 } from './use-groups';
-
-function toastFailure(error: unknown): void {
-  if (!isSessionError(error)) showToast(messageText(errorMessage(error, 'modify')));
-}
+import { toastModifyFailure } from '../../ui/failure-toast';
 
 function Section({ title, children }: { title?: string; children: ReactNode }) {
   const id = useId();
@@ -122,13 +113,16 @@ function GroupSettings({ group, selfId }: { group: MyGroup; selfId: string }) {
     setPending((current) => ({ ...current, ...patch }));
     engine
       .updateConversation(conversationId, patch)
-      .catch(toastFailure)
+      .catch(toastModifyFailure)
       .finally(() => setPending({}));
   };
 
   const update = (patch: UpdateGroupBody) => {
     setPendingGroup((current) => ({ ...current, ...patch }));
-    updateGroup.mutate(patch, { onError: toastFailure, onSettled: () => setPendingGroup({}) });
+    updateGroup.mutate(patch, {
+      onError: toastModifyFailure,
+      onSettled: () => setPendingGroup({}),
+    });
   };
 
   const clear = async () => {
@@ -137,7 +131,7 @@ function GroupSettings({ group, selfId }: { group: MyGroup; selfId: string }) {
       await engine.clearHistory(conversationId);
       showToast(t('chat.cleared'), { icon: 'success' });
     } catch (error) {
-      toastFailure(error);
+      toastModifyFailure(error);
     }
   };
 
@@ -153,7 +147,7 @@ function GroupSettings({ group, selfId }: { group: MyGroup; selfId: string }) {
       void queryClient.invalidateQueries({ queryKey: groupKeys.list() });
       void navigate(paths.home, { replace: true });
     } catch (error) {
-      toastFailure(error);
+      toastModifyFailure(error);
     } finally {
       setLeaving(false);
     }
@@ -354,28 +348,16 @@ function GroupAvatarInput({ group, title }: { group: MyGroup; title: string }) {
   return (
     <label htmlFor={inputId} className="tt-avatar-picker">
       <Avatar name={title} url={group.avatarUrl} size={56} />
-      <input
+      <ImageFileInput
         id={inputId}
-        className="tt-visually-hidden"
-        type="file"
-        accept="image/*"
-        aria-label={t('groups.changeAvatar')}
+        label={t('groups.changeAvatar')}
         disabled={upload.isPending}
-        onChange={(event) => {
-          const file = event.target.files?.[0];
-          event.target.value = '';
-          if (!file) return;
-          if (!file.type.startsWith('image/')) {
-            showToast(messageText({ key: 'error.IMAGE_INVALID' }));
-          } else if (file.size > AVATAR_MAX_BYTES) {
-            showToast(messageText({ key: 'error.PAYLOAD_TOO_LARGE' }));
-          } else {
-            upload.mutate(file, {
-              onSuccess: () => showToast(t('groups.avatarUpdated'), { icon: 'success' }),
-              onError: toastFailure,
-            });
-          }
-        }}
+        onPick={(file) =>
+          upload.mutate(file, {
+            onSuccess: () => showToast(t('groups.avatarUpdated'), { icon: 'success' }),
+            onError: toastModifyFailure,
+          })
+        }
       />
     </label>
   );
@@ -471,7 +453,7 @@ function InvitePopup({
         );
         onClose();
       },
-      onError: toastFailure,
+      onError: toastModifyFailure,
     });
   return (
     <Popup

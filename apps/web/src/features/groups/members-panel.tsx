@@ -13,22 +13,17 @@ import { paths } from '../../app/paths';
 import { withQuery } from '../../app/route-params';
 import { Avatar } from '../../ui/avatar';
 import { Button } from '../../ui/button';
-import { errorMessage, isSessionError } from '../../ui/error-message';
 import { confirmModal } from '../../ui/modal';
 import { useUiLocale } from '../../ui/pickers';
 import { QueryError } from '../../ui/query-error';
 import { PageSpinner } from '../../ui/spinner';
 import { TextField } from '../../ui/text-field';
 import { showToast } from '../../ui/toast';
-import { messageText } from '../../ui/use-message';
 import { formatDuration } from '../chat/time-labels';
 import { useRemarks } from '../chat/use-remarks';
 import { memberActions, type MemberAction } from './group-controls';
 import { useGroupMembers, useMemberChange } from './use-groups';
-
-function toastFailure(error: unknown): void {
-  if (!isSessionError(error)) showToast(messageText(errorMessage(error, 'modify')));
-}
+import { toastModifyFailure } from '../../ui/failure-toast';
 
 /** A member's name as the caller sees it: remark, group nickname, then nickname. */
 export function memberName(
@@ -55,7 +50,7 @@ export function MembersPanel({ group, selfId }: { group: MyGroup; selfId: string
   const run = (task: () => Promise<unknown>) =>
     change.mutate(task, {
       onSuccess: () => showToast(t('common.saved'), { icon: 'success' }),
-      onError: toastFailure,
+      onError: toastModifyFailure,
     });
 
   const act = async (member: GroupMember, action: MemberAction) => {

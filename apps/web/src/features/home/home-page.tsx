@@ -7,14 +7,12 @@ import { Link } from 'react-router';
 import { useEngine, useEngineSnapshot, useSelfId } from '../../app/engine';
 import { paths } from '../../app/paths';
 import { EmptyState } from '../../ui/empty-state';
-import { errorMessage, isSessionError } from '../../ui/error-message';
 import { PageSpinner } from '../../ui/spinner';
-import { showToast } from '../../ui/toast';
-import { messageText } from '../../ui/use-message';
 import { conversationName } from '../chat/messages';
 import { useRemarks } from '../chat/use-remarks';
 import { orderConversations } from './chat-list';
 import { ConversationRow, rowActions, type RowAction } from './conversation-row';
+import { toastModifyFailure } from '../../ui/failure-toast';
 
 /** Row times ("14:05", "Yesterday") move on by themselves. */
 const CLOCK_TICK_MS = 60_000;
@@ -72,7 +70,7 @@ export function HomePage() {
           ? { muted: !conversation.muted }
           : { hidden: true };
     engine.updateConversation(conversation.id, patch).catch((error: unknown) => {
-      if (!isSessionError(error)) showToast(messageText(errorMessage(error, 'modify')));
+      toastModifyFailure(error);
     });
   };
 

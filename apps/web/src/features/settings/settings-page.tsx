@@ -23,16 +23,14 @@ import { setUiLanguage } from '../../i18n';
 import { isUiLanguage, resolveUiLanguage } from '../../i18n/language';
 import { Button } from '../../ui/button';
 import { ChoiceList } from '../../ui/choice-list';
-import { errorMessage, isSessionError } from '../../ui/error-message';
 import { LinkRow } from '../../ui/list-row';
 import { Page } from '../../ui/page';
 import { QueryError } from '../../ui/query-error';
 import { PageSpinner } from '../../ui/spinner';
 import { SwitchRow } from '../../ui/switch-row';
-import { showToast } from '../../ui/toast';
-import { messageText } from '../../ui/use-message';
 import { useLogout } from '../user/use-logout';
 import { applyPatch, revertPatch } from './settings-patch';
+import { toastModifyFailure } from '../../ui/failure-toast';
 
 type Toggle = 'motherTongueFirst' | 'notifications' | 'vibration' | 'alertSound';
 
@@ -55,7 +53,7 @@ function useUpdateSettings() {
           current ? revertPatch(current, previous, patch) : previous,
         );
       }
-      if (!isSessionError(failure)) showToast(messageText(errorMessage(failure, 'modify')));
+      toastModifyFailure(failure);
     },
     onSuccess: (settings) => queryClient.setQueryData(key, settings),
   });

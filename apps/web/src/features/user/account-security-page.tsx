@@ -6,12 +6,7 @@ import { api } from '../../api/client';
 import { useSessions } from '../../api/queries';
 import { queryKeys } from '../../api/query-keys';
 import { Button } from '../../ui/button';
-import {
-  errorMessage,
-  isSessionError,
-  toFormErrors,
-  type FormErrors,
-} from '../../ui/error-message';
+import { toFormErrors, type FormErrors } from '../../ui/error-message';
 import { confirmModal } from '../../ui/modal';
 import { Page } from '../../ui/page';
 import { useUiLocale } from '../../ui/pickers';
@@ -20,10 +15,11 @@ import { PageSpinner } from '../../ui/spinner';
 import { PasswordField } from '../../ui/text-field';
 import { relativeTime } from '../../ui/time';
 import { showToast } from '../../ui/toast';
-import { messageText, useMessageText } from '../../ui/use-message';
+import { useMessageText } from '../../ui/use-message';
 import { checkPasswordPair, hasErrors } from '../../ui/validation';
 import { useLogout } from './use-logout';
 import { summariseUserAgent } from './user-agent';
+import { toastModifyFailure } from '../../ui/failure-toast';
 
 type PasswordField = 'currentPassword' | 'newPassword' | 'confirmation';
 
@@ -139,7 +135,7 @@ function SessionItem({ session, now }: { session: SessionInfo; now: number }) {
       void queryClient.invalidateQueries({ queryKey: queryKeys.sessions() });
     },
     onError: (failure) => {
-      if (!isSessionError(failure)) showToast(messageText(errorMessage(failure, 'modify')));
+      toastModifyFailure(failure);
     },
   });
 

@@ -2,14 +2,13 @@ import type { Me } from '@teltlk/protocol';
 import { useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMe } from '../../api/queries';
-import { errorMessage, isSessionError } from '../../ui/error-message';
 import { Page } from '../../ui/page';
 import { useGoBack } from '../../ui/page-header';
 import { QueryError } from '../../ui/query-error';
 import { PageSpinner } from '../../ui/spinner';
 import { showToast } from '../../ui/toast';
-import { messageText } from '../../ui/use-message';
 import { useUpdateProfile } from './use-update-profile';
+import { toastModifyFailure } from '../../ui/failure-toast';
 
 /** Profile fields chosen from a list. */
 type ChoiceField = 'country' | 'motherTongue';
@@ -38,7 +37,7 @@ function ChoiceForm({ me, field, title, renderList }: ProfileChoicePageProps & {
           goBack();
         },
         onError: (failure) => {
-          if (!isSessionError(failure)) showToast(messageText(errorMessage(failure, 'modify')));
+          toastModifyFailure(failure);
         },
       },
     );

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '@teltlk/im-sdk';
-import { AVATAR_MAX_BYTES, teltlkIdSchema, type Me } from '@teltlk/protocol';
+import { teltlkIdSchema, type Me } from '@teltlk/protocol';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
@@ -8,6 +8,7 @@ import { useMe } from '../../api/queries';
 import { queryKeys } from '../../api/query-keys';
 import { paths } from '../../app/paths';
 import { Avatar } from '../../ui/avatar';
+import { ImageFileInput } from '../../ui/image-file-input';
 import { copyText } from '../../ui/clipboard';
 import { countryName } from '../../ui/countries';
 import { errorMessage, isSessionError, ruleMessage } from '../../ui/error-message';
@@ -22,10 +23,7 @@ import { formatDate } from '../../ui/time';
 import { hideLoading, showLoading, showToast } from '../../ui/toast';
 import { messageText } from '../../ui/use-message';
 import { checkField } from '../../ui/validation';
-
-function toastFailure(failure: unknown) {
-  if (!isSessionError(failure)) showToast(messageText(errorMessage(failure, 'modify')));
-}
+import { toastModifyFailure } from '../../ui/failure-toast';
 
 function ProfileRows({ me }: { me: Me }) {
   const { t } = useTranslation();
@@ -43,7 +41,7 @@ function ProfileRows({ me }: { me: Me }) {
     },
     onError: (failure) => {
       hideLoading();
-      toastFailure(failure);
+      toastModifyFailure(failure);
     },
   });
 
@@ -103,25 +101,11 @@ function ProfileRows({ me }: { me: Me }) {
           <label className="tt-row" htmlFor={avatarInputId}>
             <span className="tt-row-label">{t('profile.avatar')}</span>
             <Avatar name={me.nickname} url={me.avatarUrl} size={48} />
-            <input
+            <ImageFileInput
               id={avatarInputId}
-              className="tt-visually-hidden"
-              type="file"
-              accept="image/*"
-              aria-label={t('profile.changeAvatar')}
+              label={t('profile.changeAvatar')}
               disabled={uploadAvatar.isPending}
-              onChange={(event) => {
-                const file = event.target.files?.[0];
-                event.target.value = '';
-                if (!file) return;
-                if (!file.type.startsWith('image/')) {
-                  showToast(messageText({ key: 'error.IMAGE_INVALID' }));
-                } else if (file.size > AVATAR_MAX_BYTES) {
-                  showToast(messageText({ key: 'error.PAYLOAD_TOO_LARGE' }));
-                } else {
-                  uploadAvatar.mutate(file);
-                }
-              }}
+              onPick={(file) => uploadAvatar.mutate(file)}
             />
           </label>
         </li>
