@@ -103,7 +103,7 @@ export function createLogger(config: Config): Logger {
 export function createContext(config: Config, overrides: ContextOverrides = {}): AppContext {
   const logger = overrides.logger ?? createLogger(config);
   const clock = overrides.clock ?? systemClock;
-  const { db, dialect } = openDatabase(config);
+  const { db, dialect, close: closeDatabase } = openDatabase(config);
   const files = new FileStore(join(config.dataDir, 'files'));
   const outbox = config.production ? null : new DevOutbox();
   const passwords = new PasswordHasher(overrides.passwordHashing);
@@ -170,7 +170,7 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
       await bus.close();
       // Sends already received are written (or refused) before the database goes.
       await messages.drain();
-      await db.destroy();
+      await closeDatabase();
     },
   };
 }

@@ -1,9 +1,19 @@
 import { CODE_RESEND_SECONDS, type Me, type VerifyCodeResult } from '@teltlk/protocol';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SECOND } from '../lib/clock.js';
 import { createTestApp, dialects, PASSWORD, uniqueEmail, type TestApp } from '../test/harness.js';
-import { StatementCache, uniqueViolationColumn } from './database.js';
+import {
+  CHECKPOINT_INTERVAL_MS,
+  checkpointThreadCount,
+  StatementCache,
+  migrateToLatest,
+  openDatabase,
+  uniqueViolationColumn,
+} from './database.js';
 import type { NewUser } from './schema.js';
 
 describe.each(dialects)('database on $dialect', ({ dialect }) => {
@@ -162,5 +172,20 @@ describe('the SQLite statement cache', () => {
     } finally {
       cache.close();
     }
+  });
+});
+
+describe('SQLite checkpoint thread', () => {
+  it('has ended, with its connection, once the database is closed', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'teltlk-checkpoint-'));
+    const handle = openDatabase({ databaseUrl: null, dataDir });
+    await migrateToLatest(handle.db);
+    // Long enough for the thread to start and run a few checkpoints.
+    await new Promise((resolve) => setTimeout(resolve, CHECKPOINT_INTERVAL_MS * 4));
+    expect(checkpointThreadCount()).toBeGreaterThan(0);
+    await handle.close();
+    expect(checkpointThreadCount()).toBe(0);
+    // Nothing holds or recreates the files: the folder can go at once.
+    await rm(dataDir, { recursive: true });
   });
 });

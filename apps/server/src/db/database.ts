@@ -13,6 +13,8 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface DatabaseHandle {
   db: Db;
   dialect: Dialect;
+  /** Closes the database and whatever runs beside it (SQLite's checkpoint thread). */
+  close: () => Promise<void>;
 }
 
 const PG_INT8_OID = 20;
@@ -27,10 +29,8 @@ export function openDatabase(options: {
     const types = new pg.TypeOverrides();
     types.setTypeParser(PG_INT8_OID, Number);
     const pool = new pg.Pool({ connectionString: options.databaseUrl, types });
-    return {
-      db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
-      dialect: 'postgres',
-    };
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: 'postgres', close: () => db.destroy() };
   }
   mkdirSync(options.dataDir, { recursive: true });
   const file = join(options.dataDir, 'teltlk.db');
@@ -48,13 +48,17 @@ export function openDatabase(options: {
   sqlite.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
   sqlite.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
   const checkpointer = new Checkpointer(file);
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: new StatementCache(sqlite, STATEMENT_CACHE_SIZE) }),
+  });
   return {
-    db: new Kysely<Database>({
-      dialect: new SqliteDialect({
-        database: new StatementCache(sqlite, STATEMENT_CACHE_SIZE, () => checkpointer.stop()),
-      }),
-    }),
+    db,
     dialect: 'sqlite',
+    // The thread's own connection must be gone too before the files may be removed.
+    close: async () => {
+      await checkpointer.stop();
+      await db.destroy();
+    },
   };
 }
 
@@ -95,6 +99,14 @@ parentPort.once('message', () => {
 });
 `;
 
+/** Checkpoint threads running in this process. */
+const checkpointThreads = new Set<Worker>();
+
+/** How many checkpoint threads are running (a database not closed leaves one behind). */
+export function checkpointThreadCount(): number {
+  return checkpointThreads.size;
+}
+
 /**
  * Runs checkpoints of one SQLite file on a worker thread with its own connection. It
  * starts after the first interval, so short-lived databases (tests) never pay for a thread.
@@ -116,15 +128,23 @@ class Checkpointer {
       });
       // A failed thread leaves checkpoints to SQLite's automatic one.
       this.worker.on('error', () => undefined);
+      const worker = this.worker;
+      checkpointThreads.add(worker);
+      worker.once('exit', () => checkpointThreads.delete(worker));
       this.worker.unref();
     }, CHECKPOINT_INTERVAL_MS);
     this.start.unref();
   }
 
-  stop(): void {
+  /** Resolves once the thread has closed its connection and ended. */
+  stop(): Promise<void> {
     clearTimeout(this.start);
-    this.worker?.postMessage('stop');
+    const worker = this.worker;
     this.worker = null;
+    if (!worker) return Promise.resolve();
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    worker.postMessage('stop');
+    return exited;
   }
 }
 
@@ -143,8 +163,6 @@ export class StatementCache implements SqliteDatabase {
   constructor(
     readonly database: SQLite.Database,
     private readonly capacity = STATEMENT_CACHE_SIZE,
-    /** Runs before the connection closes. */
-    private readonly onClose: () => void = () => undefined,
   ) {}
 
   get size(): number {
@@ -168,7 +186,6 @@ export class StatementCache implements SqliteDatabase {
   }
 
   close(): void {
-    this.onClose();
     this.statements.clear();
     this.database.close();
   }
