@@ -19,6 +19,7 @@ import { eventRoutes } from './modules/events/routes.js';
 import { fileRoutes } from './modules/files/routes.js';
 import { groupRoutes } from './modules/groups/routes.js';
 import { messageRoutes } from './modules/messages/routes.js';
+import { translationRoutes } from './modules/translation/routes.js';
 import { metaRoutes } from './modules/meta/routes.js';
 import { userRoutes } from './modules/users/routes.js';
 import { gatewayRoutes } from './realtime/gateway.js';
@@ -64,6 +65,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
         eventRoutes(secured, ctx);
         contactRoutes(secured, ctx);
         messageRoutes(secured, ctx);
+        translationRoutes(secured, ctx);
         await groupRoutes(secured, ctx);
       });
     },

@@ -35,6 +35,16 @@ describe('loadConfig', () => {
       WEB_DIST_DIR: '/srv/web',
       TRUST_PROXY: 'true',
       REDIS_URL: 'redis://cache:6379',
+      TRANSLATE_OPENAI_URL: 'http://llm:11434/v1',
+      TRANSLATE_OPENAI_KEY: 'sk-test',
+      TRANSLATE_OPENAI_MODEL: 'qwen2.5:7b',
+      TRANSLATE_LIBRETRANSLATE_URL: 'https://libre.example.com',
+      TRANSLATE_LIBRETRANSLATE_KEY: 'lt-key',
+      TRANSLATE_APERTIUM_URL: 'http://apy:2737',
+      TRANSLATE_PROVIDERS: 'apertium, openai,libretranslate',
+      TRANSLATE_TIMEOUT_MS: '5000',
+      TRANSLATE_CONCURRENCY: '8',
+      TRANSLATE_DAILY_CHARACTERS: '2000',
     });
     expect(config).toEqual({
       port: 8080,
@@ -49,7 +59,33 @@ describe('loadConfig', () => {
       webDistDir: '/srv/web',
       trustProxy: true,
       redisUrl: 'redis://cache:6379',
+      translate: {
+        openai: { url: 'http://llm:11434/v1', apiKey: 'sk-test', model: 'qwen2.5:7b' },
+        libreTranslate: { url: 'https://libre.example.com', apiKey: 'lt-key' },
+        apertium: { url: 'http://apy:2737' },
+        order: ['apertium', 'openai', 'libretranslate'],
+        timeoutMs: 5000,
+        concurrency: 8,
+        dailyCharacters: 2000,
+      },
     });
+  });
+
+  it('tries the configured translation providers in the default order, and none by default', () => {
+    expect(loadConfig({}).translate.order).toEqual([]);
+    expect(
+      loadConfig({
+        TRANSLATE_APERTIUM_URL: 'http://127.0.0.1:2737',
+        TRANSLATE_OPENAI_URL: 'http://127.0.0.1:8080/v1',
+      }).translate.order,
+    ).toEqual(['openai', 'apertium']);
+  });
+
+  it('refuses a provider order that names a provider with no URL', () => {
+    expect(() =>
+      loadConfig({ TRANSLATE_PROVIDERS: 'apertium,openai', TRANSLATE_OPENAI_URL: 'http://x/v1' }),
+    ).toThrow(/TRANSLATE_PROVIDERS: apertium/);
+    expect(() => loadConfig({ TRANSLATE_PROVIDERS: 'google' })).toThrow(/TRANSLATE_PROVIDERS/);
   });
 
   it('treats empty variables as unset', () => {

@@ -46,6 +46,31 @@ const envSchema = z.object({
   TRUST_PROXY: booleanFlag.default(false),
   /** Unset: one node, in-process fan-out. `redis://` or `rediss://`: nodes share pushes over Redis pub/sub. */
   REDIS_URL: urlWithScheme(['redis', 'rediss']).optional(),
+  /** OpenAI-compatible chat completions base URL with its version path (hosted, or Ollama, vLLM, llama.cpp: `http://host:port/v1`). */
+  TRANSLATE_OPENAI_URL: urlWithScheme(['http', 'https']).optional(),
+  /** Bearer key for TRANSLATE_OPENAI_URL; unset for servers that need none. */
+  TRANSLATE_OPENAI_KEY: z.string().optional(),
+  /** Model name sent to TRANSLATE_OPENAI_URL. */
+  TRANSLATE_OPENAI_MODEL: z.string().min(1).default('gpt-4o-mini'),
+  /** LibreTranslate server URL. */
+  TRANSLATE_LIBRETRANSLATE_URL: urlWithScheme(['http', 'https']).optional(),
+  /** LibreTranslate API key, if the server asks for one. */
+  TRANSLATE_LIBRETRANSLATE_KEY: z.string().optional(),
+  /** Apertium APY server URL (Debian package `apertium-apy` with pairs such as `apertium-eng-spa`). */
+  TRANSLATE_APERTIUM_URL: urlWithScheme(['http', 'https']).optional(),
+  /** Order in which configured providers are tried, e.g. `apertium,openai`; the first that has the language pair wins. Default: openai, libretranslate, apertium. */
+  TRANSLATE_PROVIDERS: z
+    .string()
+    .regex(/^\s*(openai|libretranslate|apertium)(\s*,\s*(openai|libretranslate|apertium))*\s*$/, {
+      error: 'expected a comma-separated list of openai, libretranslate, apertium',
+    })
+    .optional(),
+  /** Longest wait for one provider call, in milliseconds (each of up to 3 attempts). */
+  TRANSLATE_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(15_000),
+  /** Provider calls in flight at once, per provider. */
+  TRANSLATE_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
+  /** Characters of translation one user may cause per UTC day. */
+  TRANSLATE_DAILY_CHARACTERS: z.coerce.number().int().min(0).default(100_000),
 });
 
 /** Every environment variable the server reads (the README's configuration table lists them). */
@@ -66,6 +91,20 @@ export interface Config {
   trustProxy: boolean;
   /** Redis for the cross-node bus, or null for one node with an in-process bus. */
   redisUrl: string | null;
+  translate: TranslateConfig;
+}
+
+export type TranslateProviderName = 'openai' | 'libretranslate' | 'apertium';
+
+export interface TranslateConfig {
+  openai: { url: string; apiKey: string | null; model: string } | null;
+  libreTranslate: { url: string; apiKey: string | null } | null;
+  apertium: { url: string } | null;
+  /** Configured providers in the order they are tried (empty: translation unavailable). */
+  order: TranslateProviderName[];
+  timeoutMs: number;
+  concurrency: number;
+  dailyCharacters: number;
 }
 
 export class ConfigError extends Error {
@@ -97,5 +136,40 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webDistDir: resolve(process.cwd(), e.WEB_DIST_DIR),
     trustProxy: e.TRUST_PROXY,
     redisUrl: e.REDIS_URL ?? null,
+    translate: translateConfig(e),
+  };
+}
+
+function translateConfig(e: z.infer<typeof envSchema>): TranslateConfig {
+  const configured: Record<TranslateProviderName, boolean> = {
+    openai: e.TRANSLATE_OPENAI_URL !== undefined,
+    libretranslate: e.TRANSLATE_LIBRETRANSLATE_URL !== undefined,
+    apertium: e.TRANSLATE_APERTIUM_URL !== undefined,
+  };
+  const wanted = e.TRANSLATE_PROVIDERS
+    ? e.TRANSLATE_PROVIDERS.split(',').map((name) => name.trim() as TranslateProviderName)
+    : (['openai', 'libretranslate', 'apertium'] as const);
+  const missing = wanted.filter((name) => !configured[name]);
+  if (e.TRANSLATE_PROVIDERS && missing.length > 0) {
+    throw new ConfigError(
+      `Invalid configuration:\n  TRANSLATE_PROVIDERS: ${missing.join(', ')} named but its URL is not set`,
+    );
+  }
+  return {
+    openai: e.TRANSLATE_OPENAI_URL
+      ? {
+          url: e.TRANSLATE_OPENAI_URL,
+          apiKey: e.TRANSLATE_OPENAI_KEY ?? null,
+          model: e.TRANSLATE_OPENAI_MODEL,
+        }
+      : null,
+    libreTranslate: e.TRANSLATE_LIBRETRANSLATE_URL
+      ? { url: e.TRANSLATE_LIBRETRANSLATE_URL, apiKey: e.TRANSLATE_LIBRETRANSLATE_KEY ?? null }
+      : null,
+    apertium: e.TRANSLATE_APERTIUM_URL ? { url: e.TRANSLATE_APERTIUM_URL } : null,
+    order: [...new Set(wanted)].filter((name) => configured[name]),
+    timeoutMs: e.TRANSLATE_TIMEOUT_MS,
+    concurrency: e.TRANSLATE_CONCURRENCY,
+    dailyCharacters: e.TRANSLATE_DAILY_CHARACTERS,
   };
 }

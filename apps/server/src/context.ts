@@ -25,6 +25,11 @@ import {
   type SmsProvider,
 } from './modules/notify/providers.js';
 import { NotifyService } from './modules/notify/service.js';
+import type { TranslationProvider } from './modules/translation/providers/provider.js';
+import { TranslationRepo } from './modules/translation/repo.js';
+import { DEFAULT_RUNNER_OPTIONS, type RunnerOptions } from './modules/translation/runner.js';
+import { TranslationService } from './modules/translation/service.js';
+import { createTranslator, leaseFor } from './modules/translation/setup.js';
 import { UserRepo } from './modules/users/repo.js';
 import { UserService } from './modules/users/service.js';
 import { createBus, type Bus } from './realtime/bus.js';
@@ -56,6 +61,7 @@ export interface AppContext {
     contacts: ContactService;
     messages: MessageService;
     groups: GroupService;
+    translations: TranslationService;
   };
   /** Brings the database schema up to date. */
   migrate(): Promise<void>;
@@ -75,6 +81,10 @@ export interface ContextOverrides {
   socketTimings?: Partial<SocketTimings>;
   /** A bus shared with other in-process nodes. */
   bus?: Bus;
+  /** Translation providers in place of the configured ones ([]: none). */
+  translationProviders?: TranslationProvider[];
+  /** Faster retries and batching for tests. */
+  translationRunner?: Partial<RunnerOptions>;
 }
 
 /** Keys whose values never reach the log, wherever they appear. */
@@ -141,8 +151,35 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
     contacts,
     files,
   });
-  // Group frames reach this node's connected users who are members, found in one look-up.
-  hub.setMemberFilter((conversationId, userIds) => messages.membersAmong(conversationId, userIds));
+  const runner = {
+    ...DEFAULT_RUNNER_OPTIONS,
+    timeoutMs: config.translate.timeoutMs,
+    ...overrides.translationRunner,
+  };
+  const translations = new TranslationService({
+    repo: new TranslationRepo(db),
+    clock,
+    hub,
+    messages,
+    users,
+    translator: createTranslator(config.translate, overrides.translationProviders, runner),
+    logger,
+    dailyCharacters: config.translate.dailyCharacters,
+    leaseMs: leaseFor(runner),
+  });
+  // Group frames reach this node's connected users who are members, found in one look-up;
+  // a translation only those who read the conversation in its language.
+  hub.setMemberFilter((conversationId, userIds, audience) =>
+    audience
+      ? translations.readersOf(conversationId, userIds, audience.lang)
+      : messages.membersAmong(conversationId, userIds),
+  );
+  // Translations start once messages are delivered, never before.
+  messages.onSent((sent) => translations.messagesSent(sent));
+  messages.onRemoved((removed) => translations.messagesRemoved(removed));
+  hub.onMembersReached((conversationId, frames, userIds) =>
+    translations.membersReached(conversationId, frames, userIds),
+  );
   const groups = new GroupService({
     db,
     repo: new GroupRepo(db),
@@ -164,12 +201,24 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
     bus,
     socketTimings: { ...DEFAULT_SOCKET_TIMINGS, ...overrides.socketTimings },
     outbox,
-    services: { notify, sessions, codes, users, auth, events, contacts, messages, groups },
+    services: {
+      notify,
+      sessions,
+      codes,
+      users,
+      auth,
+      events,
+      contacts,
+      messages,
+      groups,
+      translations,
+    },
     migrate: () => migrateToLatest(db),
     close: async () => {
       await bus.close();
       // Sends already received are written (or refused) before the database goes.
       await messages.drain();
+      // Translations under way are left: their claims lapse and the next reader asks again.
       await closeDatabase();
     },
   };

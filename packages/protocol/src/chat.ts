@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { motherTongueSchema } from './validation.js';
 
 /**
  * Contacts, conversations, messages and the real-time socket. Times are epoch
@@ -251,6 +252,11 @@ export const messageSchema = z.object({
   revokedAt: z.number().nullable(),
   /** Burn after reading: when the message disappears for both (null: it does not). */
   burnAt: z.number().nullable(),
+  /**
+   * The source language of a text, detected when it was sent (a mother tongue code);
+   * null for notices and for text with nothing to translate (only emoji, numbers, links).
+   */
+  lang: z.string().nullable().default(null),
 });
 export type Message = z.infer<typeof messageSchema>;
 
@@ -312,6 +318,10 @@ export const conversationSchema = z.object({
   /** Deleted from the chat list; comes back with the next message. */
   hidden: z.boolean(),
   burnSeconds: z.number().int(),
+  /** Messages are shown translated here (the member's choice, on by default). */
+  translate: z.boolean().default(true),
+  /** The language messages are translated into here; null: the member's mother tongue. */
+  translateTo: z.string().nullable().default(null),
   /** The newest seq that mentions this member (by name or @all); above readSeq: "you were mentioned". */
   mentionSeq: z.number().int(),
   lastMessage: messageSchema.nullable(),
@@ -337,7 +347,13 @@ export const conversationSyncResult = z.object({
 export type ConversationSyncResult = z.infer<typeof conversationSyncResult>;
 
 export const updateConversationBody = z
-  .object({ pinned: z.boolean(), muted: z.boolean(), hidden: z.boolean() })
+  .object({
+    pinned: z.boolean(),
+    muted: z.boolean(),
+    hidden: z.boolean(),
+    translate: z.boolean(),
+    translateTo: motherTongueSchema.nullable(),
+  })
   .partial()
   .strict();
 export type UpdateConversationBody = z.infer<typeof updateConversationBody>;
@@ -393,6 +409,33 @@ export const eventPageResult = z.object({
 });
 export type EventPageResult = z.infer<typeof eventPageResult>;
 
+// ---------------------------------------------------------------------------- translations
+
+/**
+ * Where a translation stands. `pending`: a provider is working on it and a `translation`
+ * frame follows. `failed`: the providers gave up; asking again with `retry` tries anew.
+ */
+export const translationStatusSchema = z.enum(['done', 'pending', 'failed']);
+export type TranslationStatus = z.infer<typeof translationStatusSchema>;
+
+export const translationSchema = z.object({
+  conversationId: z.string(),
+  seq: z.number().int().min(1),
+  messageId: z.string(),
+  /** The target language. */
+  lang: z.string(),
+  /** The message's source language. */
+  from: z.string(),
+  status: translationStatusSchema,
+  /** The translated text (done). */
+  text: z.string().nullable(),
+  /** Why it failed (an error code), or null. */
+  error: z.string().nullable(),
+  /** When it was made or last changed. */
+  at: z.number(),
+});
+export type Translation = z.infer<typeof translationSchema>;
+
 // ---------------------------------------------------------------------------- socket
 
 /** Frames a client sends. `rid` pairs a request with its answer. */
@@ -443,5 +486,7 @@ export const serverFrameSchema = z.discriminatedUnion('t', [
     userId: z.string(),
     seq: z.number(),
   }),
+  /** A translation made, or failed, after its message. */
+  z.object({ t: z.literal('translation'), translation: translationSchema }),
 ]);
 export type ServerFrame = z.infer<typeof serverFrameSchema>;

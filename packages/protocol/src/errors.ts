@@ -83,6 +83,13 @@ export const ERRORS = {
     message: 'Transfer the group to another member or dismiss it before leaving',
   },
 
+  TRANSLATION_UNAVAILABLE: { status: 503, message: 'Translation is not available right now' },
+  TRANSLATION_QUOTA_EXCEEDED: {
+    status: 429,
+    message: "You have reached today's translation limit, please try again tomorrow",
+  },
+  TRANSLATION_FAILED: { status: 502, message: 'Translation failed, please try again' },
+
   /** Raised by clients, never sent by the server: the request did not get an answer. */
   NETWORK_ERROR: { status: 0, message: 'The current network connection is poor' },
   TIMEOUT: { status: 0, message: 'Network connection timed out.' },

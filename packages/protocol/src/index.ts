@@ -5,3 +5,4 @@ export * from './constants.js';
 export * from './errors.js';
 export * from './validation.js';
 export { LANGUAGES, findLanguage, isLanguageCode, type Language } from './languages.js';
+export * from './translation.js';

@@ -122,6 +122,10 @@ export interface ConversationMembersTable {
   muted_until: number | null;
   /** The newest seq that mentions this member by name. */
   mention_seq: Generated<number>;
+  /** 1: the member turned translation off here. */
+  translate_off: Generated<number>;
+  /** The language translations go into here; null: the member's mother tongue. */
+  translate_to: string | null;
 }
 
 export interface MessagesTable {
@@ -137,6 +141,31 @@ export interface MessagesTable {
   burn_at: number | null;
   /** Burn-after-reading duration in force when it was sent (0: it does not burn). */
   burn_seconds: Generated<number>;
+  /** Source language of a text, detected when sent; null for notices and text with no words. */
+  lang: string | null;
+}
+
+/** One message in one target language: claimed (pending), then done or failed. */
+export interface TranslationsTable {
+  message_id: string;
+  lang: string;
+  conversation_id: string;
+  seq: number;
+  source_lang: string;
+  status: 'pending' | 'done' | 'failed';
+  text: string | null;
+  error: string | null;
+  provider: string | null;
+  /** A pending claim past this time may be taken over (the claiming node died). */
+  lease_until: number;
+  updated_at: number;
+}
+
+/** Provider characters a user caused on one UTC day (the daily quota). */
+export interface TranslationUsageTable {
+  user_id: string;
+  day: string;
+  characters: number;
 }
 
 /** Messages a member deleted for themselves. */
@@ -202,6 +231,8 @@ export interface Database {
   user_events: UserEventsTable;
   groups: GroupsTable;
   group_applications: GroupApplicationsTable;
+  translations: TranslationsTable;
+  translation_usage: TranslationUsageTable;
 }
 
 /** The database or a transaction on it: repos take either. */
@@ -217,5 +248,6 @@ export type FriendshipRow = Selectable<FriendshipsTable>;
 export type ConversationRow = Selectable<ConversationsTable>;
 export type MemberRow = Selectable<ConversationMembersTable>;
 export type MessageRow = Selectable<MessagesTable>;
+export type TranslationRow = Selectable<TranslationsTable>;
 export type GroupRow = Selectable<GroupsTable>;
 export type GroupApplicationRow = Selectable<GroupApplicationsTable>;

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { ServerFrame } from '@teltlk/protocol';
+import type { Audience } from './hub.js';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
@@ -18,7 +19,7 @@ export interface Kick {
  */
 export type BusMessage =
   | { type: 'frame'; userIds: string[]; frame: ServerFrame }
-  | { type: 'members'; conversationId: string; frames: ServerFrame[] }
+  | { type: 'members'; conversationId: string; frames: ServerFrame[]; audience?: Audience }
   | { type: 'kick'; kick: Kick };
 
 interface Envelope {

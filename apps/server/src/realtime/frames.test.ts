@@ -9,6 +9,7 @@ const message: Message = {
   senderId: 'a',
   clientMsgId: 'c"1\u2028',
   content: { kind: 'text', text: 'héllo "there" 你好\n' },
+  lang: 'en',
   createdAt: 1_736_942_400_123,
   revokedAt: null,
   burnAt: null,

@@ -9,13 +9,23 @@ export interface Hub {
   toUsers(userIds: readonly string[], frame: ServerFrame): void;
 }
 
+/** Some of a conversation's members: those who read it translated into `lang`. */
+export interface Audience {
+  lang: string;
+}
+
 /** A hub that also reaches the online members of group conversations. */
 export interface MemberHub extends Hub {
   /**
-   * Frames for the members of a group conversation who are online: each node asks which
-   * of its own connected users are members, so no one loads a whole member list.
+   * Frames for the members of a group conversation who are online (with an audience,
+   * only those in it): each node asks which of its own connected users are members, so
+   * no one loads a whole member list.
    */
-  toOnlineMembers(conversationId: string, frames: readonly ServerFrame[]): void;
+  toOnlineMembers(
+    conversationId: string,
+    frames: readonly ServerFrame[],
+    audience?: Audience,
+  ): void;
 }
 
 /** A hub with no sockets behind it: for tests of services without the gateway. */

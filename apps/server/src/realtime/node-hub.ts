@@ -1,7 +1,7 @@
 import { SOCKET_CLOSE, type ServerFrame } from '@teltlk/protocol';
 import type { Bus, BusMessage, Kick } from './bus.js';
 import { serializeFrame } from './frames.js';
-import type { MemberHub } from './hub.js';
+import type { Audience, MemberHub } from './hub.js';
 
 /** An authenticated socket on this node, as the hub sees it. */
 export interface LocalSocket {
@@ -12,11 +12,19 @@ export interface LocalSocket {
   close(code: number, reason: string): void;
 }
 
-/** Which of these users are members of a conversation (one indexed look-up). */
+/** Which of these users are members of a conversation (in the audience, if one is given). */
 export type MemberFilter = (
   conversationId: string,
   userIds: readonly string[],
+  audience?: Audience,
 ) => Promise<string[]>;
+
+/** Told which of its users a node delivered a group conversation's frames to. */
+export type MembersReached = (
+  conversationId: string,
+  frames: readonly ServerFrame[],
+  userIds: readonly string[],
+) => void;
 
 /**
  * The hub of one server node: a registry of the sockets open on this node, and the bus
@@ -27,6 +35,7 @@ export type MemberFilter = (
 export class NodeHub implements MemberHub {
   private readonly byUser = new Map<string, Set<LocalSocket>>();
   private memberFilter: MemberFilter | null = null;
+  private readonly reachedListeners: MembersReached[] = [];
 
   constructor(private readonly bus: Bus) {
     bus.onMessage((message) => this.deliver(message));
@@ -35,6 +44,11 @@ export class NodeHub implements MemberHub {
   /** Set once the database is open: group frames are dropped until then. */
   setMemberFilter(filter: MemberFilter): void {
     this.memberFilter = filter;
+  }
+
+  /** Called after each delivery of group frames (not audience ones) to this node's members. */
+  onMembersReached(listener: MembersReached): void {
+    this.reachedListeners.push(listener);
   }
 
   /** Resolves once frames from other nodes arrive. */
@@ -72,15 +86,24 @@ export class NodeHub implements MemberHub {
     this.bus.publish({ type: 'frame', userIds: unique, frame });
   }
 
-  toOnlineMembers(conversationId: string, frames: readonly ServerFrame[]): void {
+  toOnlineMembers(
+    conversationId: string,
+    frames: readonly ServerFrame[],
+    audience?: Audience,
+  ): void {
     if (frames.length === 0) return;
     // A big group's pushes are thousands of socket writes: let the senders' acks, settled
     // in this same turn, leave first. Sockets written in a turn flush in that turn's
     // setImmediate phase, so the pushes wait for the next loop's timers phase (a timer,
     // not setImmediate, which would run before the acks flush). Group frames keep their
     // order: timers of equal delay run in the order they were set.
-    setTimeout(() => this.deliverToMembers(conversationId, frames), 0);
-    this.bus.publish({ type: 'members', conversationId, frames: [...frames] });
+    setTimeout(() => this.deliverToMembers(conversationId, frames, audience), 0);
+    this.bus.publish({
+      type: 'members',
+      conversationId,
+      frames: [...frames],
+      ...(audience ? { audience } : {}),
+    });
   }
 
   /** Closes the matching sockets on every node as kicked offline. */
@@ -99,7 +122,7 @@ export class NodeHub implements MemberHub {
   private deliver(message: BusMessage): void {
     if (message.type === 'frame') this.deliverFrame(message.userIds, message.frame);
     else if (message.type === 'members') {
-      this.deliverToMembers(message.conversationId, message.frames);
+      this.deliverToMembers(message.conversationId, message.frames, message.audience);
     } else this.kickLocal(message.kick);
   }
 
@@ -107,12 +130,18 @@ export class NodeHub implements MemberHub {
    * Membership is read after the change that caused the frames has committed, so a member
    * removed before it gets nothing, on any device.
    */
-  private deliverToMembers(conversationId: string, frames: readonly ServerFrame[]): void {
+  private deliverToMembers(
+    conversationId: string,
+    frames: readonly ServerFrame[],
+    audience?: Audience,
+  ): void {
     const filter = this.memberFilter;
     if (!filter || this.byUser.size === 0) return;
-    filter(conversationId, [...this.byUser.keys()]).then(
+    filter(conversationId, [...this.byUser.keys()], audience).then(
       (userIds) => {
         for (const frame of frames) this.deliverFrame(userIds, frame);
+        if (audience) return;
+        for (const listener of this.reachedListeners) listener(conversationId, frames, userIds);
       },
       // Pushes are hints; clients catch up by sync.
       () => undefined,

@@ -3,6 +3,7 @@ import * as m0001 from './0001-initial.js';
 import * as m0002 from './0002-contacts-messaging.js';
 import * as m0003 from './0003-message-burn.js';
 import * as m0004 from './0004-groups.js';
+import * as m0005 from './0005-translation.js';
 
 /**
  * Every migration in order. A static list rather than a folder scan, so the compiled
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '0002-contacts-messaging': m0002,
   '0003-message-burn': m0003,
   '0004-groups': m0004,
+  '0005-translation': m0005,
 };

@@ -144,7 +144,12 @@ export class MessageRepo {
   updateMember(
     conversationId: string,
     userId: string,
-    changes: Partial<Pick<MemberRow, 'pinned' | 'muted' | 'hidden' | 'min_seq' | 'updated_at'>>,
+    changes: Partial<
+      Pick<
+        MemberRow,
+        'pinned' | 'muted' | 'hidden' | 'min_seq' | 'updated_at' | 'translate_off' | 'translate_to'
+      >
+    >,
   ): Promise<MemberRow | undefined> {
     return this.db
       .updateTable('conversation_members')
@@ -313,6 +318,54 @@ export class MessageRepo {
       .execute();
   }
 
+  /** Each of these users' mother tongue (the fallback when a text's language is unclear). */
+  async motherTongues(userIds: readonly string[]): Promise<Map<string, string>> {
+    if (userIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('users')
+      .select(['id', 'mother_tongue'])
+      .where('id', 'in', [...userIds])
+      .execute();
+    return new Map(rows.map((row) => [row.id, row.mother_tongue]));
+  }
+
+  /**
+   * The language each of these users reads a conversation in, for those who are members
+   * with translation on: their choice for the conversation, else their mother tongue.
+   * Any number of users (looked up in chunks).
+   */
+  async readerLanguages(
+    conversationId: string,
+    userIds: readonly string[],
+  ): Promise<{ userId: string; lang: string }[]> {
+    const found: { userId: string; lang: string }[] = [];
+    for (let start = 0; start < userIds.length; start += ONLINE_LOOKUP_CHUNK) {
+      const rows = await this.db
+        .selectFrom('conversation_members as cm')
+        .innerJoin('users as u', 'u.id', 'cm.user_id')
+        .select(['cm.user_id', 'cm.translate_to', 'u.mother_tongue'])
+        .where('cm.conversation_id', '=', conversationId)
+        .where('cm.translate_off', '=', 0)
+        .where('cm.user_id', 'in', userIds.slice(start, start + ONLINE_LOOKUP_CHUNK))
+        .execute();
+      for (const row of rows) {
+        found.push({ userId: row.user_id, lang: row.translate_to ?? row.mother_tongue });
+      }
+    }
+    return found;
+  }
+
+  /** Messages of a conversation by seq (any state; callers decide what to serve). */
+  bySeqs(conversationId: string, seqs: readonly number[]): Promise<MessageRow[]> {
+    if (seqs.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom('messages')
+      .selectAll()
+      .where('conversation_id', '=', conversationId)
+      .where('seq', 'in', [...seqs])
+      .execute();
+  }
+
   /** Ids of users who are not official accounts, after `afterId` in id order. */
   async regularUserIds(afterId: string, limit: number): Promise<string[]> {
     const rows = await this.db
@@ -451,7 +504,7 @@ export class MessageRepo {
   }
 
   /** Deletes messages whose burn time has passed; returns how many went. */
-  async deleteBurnt(now: number): Promise<number> {
+  async deleteBurnt(now: number): Promise<{ conversation_id: string; seq: number }[]> {
     const burnt = await this.db
       .deleteFrom('messages')
       .where('burn_at', '<=', now)
@@ -464,7 +517,7 @@ export class MessageRepo {
         .where('seq', '=', seq)
         .execute();
     }
-    return burnt.length;
+    return burnt.map(({ conversation_id, seq }) => ({ conversation_id, seq: Number(seq) }));
   }
 }
 
@@ -495,6 +548,7 @@ const MESSAGE_COLUMNS = [
   'revoked_at',
   'burn_at',
   'burn_seconds',
+  'lang',
 ] as const satisfies readonly (keyof MessageRow)[];
 
 const insertMessagesQuery = bySize(

@@ -71,7 +71,7 @@ export function messageRoutes(app: App, { services: { messages } }: AppContext):
     {
       schema: {
         tags,
-        summary: 'Pin, mute, or delete from the chat list',
+        summary: 'Pin, mute, delete from the chat list, or choose how it is translated',
         security,
         params: conversationParams,
         body: updateConversationBody,

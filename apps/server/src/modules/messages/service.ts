@@ -27,6 +27,7 @@ import type { MemberHub } from '../../realtime/hub.js';
 import type { ContactService } from '../contacts/service.js';
 import type { FileStore } from '../files/store.js';
 import type { EventService, PendingEvent } from '../events/service.js';
+import { detectLanguage } from '../translation/detect.js';
 import { GroupCommit, type Outcome } from './group-commit.js';
 import { CLIENT_ID_LOOKUP_MAX, type MemberView, type MessageRepo } from './repo.js';
 
@@ -58,6 +59,22 @@ interface NewEntry {
   readSeq: number;
   clientMsgId: string;
   content: MessageContent;
+  /** The detected source language of a text. */
+  lang?: string | null;
+}
+
+/** Messages gone for good (revoked, burnt): what was derived from them goes too. */
+export interface RemovedMessage {
+  conversationId: string;
+  seq: number;
+}
+
+/** How a member reads a conversation: whether translated, and into which language. */
+export interface ReaderState {
+  minSeq: number;
+  translate: boolean;
+  /** Their choice for the conversation, else their mother tongue. */
+  lang: string;
 }
 
 /** Recipients of an announcement to everyone are read in batches of this many. */
@@ -84,6 +101,8 @@ interface SyncCursor {
  */
 export class MessageService {
   private readonly sends: GroupCommit<SendRequest, Message>;
+  private readonly sentListeners: ((messages: readonly Message[]) => void)[] = [];
+  private readonly removedListeners: ((removed: readonly RemovedMessage[]) => void)[] = [];
 
   constructor(
     private readonly deps: {
@@ -119,6 +138,53 @@ export class MessageService {
   membersAmong(conversationId: string, userIds: readonly string[], db?: Db): Promise<string[]> {
     const repo = db ? this.deps.repo.in(db) : this.deps.repo;
     return repo.membersAmong(conversationId, userIds);
+  }
+
+  /** Called after each commit of sent messages (texts), once their pushes are out. */
+  onSent(listener: (messages: readonly Message[]) => void): void {
+    this.sentListeners.push(listener);
+  }
+
+  /** Called after messages are revoked or burnt. */
+  onRemoved(listener: (removed: readonly RemovedMessage[]) => void): void {
+    this.removedListeners.push(listener);
+  }
+
+  /** How a member reads a conversation; a conversation they are not in looks absent. */
+  async readerState(userId: string, conversationId: string): Promise<ReaderState> {
+    const { db, repo } = this.deps;
+    const member = await this.memberOf(db, conversationId, userId);
+    const tongue = (await repo.motherTongues([userId])).get(userId) ?? 'en';
+    return {
+      minSeq: Number(member.min_seq),
+      translate: member.translate_off === 0,
+      lang: member.translate_to ?? tongue,
+    };
+  }
+
+  /** Which of these members read the conversation translated, and into which language. */
+  readerLanguages(
+    conversationId: string,
+    userIds: readonly string[],
+  ): Promise<{ userId: string; lang: string }[]> {
+    return this.deps.repo.readerLanguages(conversationId, userIds);
+  }
+
+  /**
+   * Messages of a conversation by seq that a member past `minSeq` may still see (not
+   * revoked, not burnt); others are left out.
+   */
+  async visibleBySeqs(
+    conversationId: string,
+    seqs: readonly number[],
+    minSeq: number,
+  ): Promise<Message[]> {
+    const now = this.deps.clock.now();
+    const rows = await this.deps.repo.bySeqs(
+      conversationId,
+      seqs.filter((seq) => seq > minSeq),
+    );
+    return rows.filter((row) => row.revoked_at === null && !isBurnt(row, now)).map(toMessage);
   }
 
   /** Resolves once every send submitted so far has been written or refused. */
@@ -173,6 +239,10 @@ export class MessageService {
         });
       }
       const writers = await this.checkWriters(trx, [...wanted.values()]);
+      // A text unclear on its own is taken to be in its sender's mother tongue.
+      const tongues = await repo.motherTongues([
+        ...new Set([...wanted.values()].map(({ userId }) => userId)),
+      ]);
       const byConversation = new Map<string, { index: number; writer: string }[]>();
       for (const index of fresh) {
         const { userId, body } = sends[index]!;
@@ -211,6 +281,7 @@ export class MessageService {
               readSeq: state.readSeq,
               clientMsgId: body.clientMsgId,
               content: body.content,
+              lang: detectLanguage(body.content.text, tongues.get(userId) ?? null),
             };
           }),
         })),
@@ -233,6 +304,7 @@ export class MessageService {
     }
     this.pushMessages(messages);
     for (const run of after) run();
+    if (messages.length > 0) for (const listener of this.sentListeners) listener(messages);
     for (const [index, first] of retries) {
       const outcome = outcomes[first]!;
       outcomes[index] = outcome.ok
@@ -465,7 +537,7 @@ export class MessageService {
       );
       const firstSeq = Number(max_seq) - entries.length + 1;
       appended.push(
-        entries.map(({ senderId, clientMsgId, content }, position) => ({
+        entries.map(({ senderId, clientMsgId, content, lang }, position) => ({
           content,
           row: {
             id: newSortableId(now),
@@ -479,6 +551,7 @@ export class MessageService {
             burn_at: null,
             // Notices never burn: they are how both sides learn of a change.
             burn_seconds: content.kind === 'text' ? Number(burn_seconds) : 0,
+            lang: lang ?? null,
           } satisfies MessageRow,
         })),
       );
@@ -630,6 +703,7 @@ export class MessageService {
       await repo.setRevoked(conversationId, seq, now);
       return notice;
     });
+    for (const listener of this.removedListeners) listener([{ conversationId, seq }]);
     return toMessage(noticeRow);
   }
 
@@ -657,13 +731,16 @@ export class MessageService {
 
   // -------------------------------------------------------------------------- chat settings
 
-  /** Pin, mute, or delete from the chat list (which also marks everything read). */
+  /**
+   * Pin, mute, delete from the chat list (which also marks everything read), or choose
+   * whether and into which language messages here are translated.
+   */
   async update(
     userId: string,
     conversationId: string,
     patch: UpdateConversationBody,
   ): Promise<Conversation> {
-    if (patch.pinned === undefined && patch.muted === undefined && patch.hidden === undefined) {
+    if (Object.values(patch).every((value) => value === undefined)) {
       throw invalidField('', 'required');
     }
     return this.transact(async (trx, events, after) => {
@@ -674,6 +751,8 @@ export class MessageService {
         ...(patch.pinned === undefined ? {} : { pinned: patch.pinned ? 1 : 0 }),
         ...(patch.muted === undefined ? {} : { muted: patch.muted ? 1 : 0 }),
         ...(patch.hidden === undefined ? {} : { hidden: patch.hidden ? 1 : 0 }),
+        ...(patch.translate === undefined ? {} : { translate_off: patch.translate ? 0 : 1 }),
+        ...(patch.translateTo === undefined ? {} : { translate_to: patch.translateTo }),
         updated_at: this.deps.clock.now(),
       });
       const event = await this.conversationEvent(trx, userId, conversationId);
@@ -763,8 +842,16 @@ export class MessageService {
   }
 
   /** Deletes messages whose burn time has passed (pulls leave them out already). */
-  purgeBurnt(): Promise<number> {
-    return this.deps.repo.deleteBurnt(this.deps.clock.now());
+  async purgeBurnt(): Promise<number> {
+    const burnt = await this.deps.repo.deleteBurnt(this.deps.clock.now());
+    if (burnt.length > 0) {
+      const removed = burnt.map(({ conversation_id, seq }) => ({
+        conversationId: conversation_id,
+        seq,
+      }));
+      for (const listener of this.removedListeners) listener(removed);
+    }
+    return burnt.length;
   }
 
   // -------------------------------------------------------------------------- helpers
@@ -963,6 +1050,7 @@ function messageOf(row: MessageRow, content: MessageContent): Message {
     createdAt: row.created_at,
     revokedAt: null,
     burnAt: null,
+    lang: row.lang,
   };
 }
 
@@ -1000,6 +1088,7 @@ export function toMessage(row: MessageRow): Message {
     createdAt: Number(row.created_at),
     revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
     burnAt: row.burn_at === null ? null : Number(row.burn_at),
+    lang: row.revoked_at === null ? row.lang : null,
   };
 }
 
@@ -1023,6 +1112,8 @@ function toConversation(
     muted: row.muted === 1,
     hidden: row.hidden === 1,
     burnSeconds: Number(row.burn_seconds),
+    translate: row.translate_off === 0,
+    translateTo: row.translate_to,
     // @all counts only for members who were there when it was said.
     mentionSeq: Math.max(
       Number(row.mention_seq),

@@ -1,0 +1,66 @@
+import { ProviderError, type TranslationProvider } from './providers/provider.js';
+
+/** What the fake does with the next calls. */
+export type FakeMode = 'translate' | 'hang' | 'fail' | 'flaky';
+
+/**
+ * An in-process provider for tests and benchmarks: counts its calls and answers
+ * `[<to>] <text>`, or hangs until aborted, or fails (for good, or `flaky`: retryable
+ * failures until `flakyFailures` are used up).
+ */
+export class FakeProvider implements TranslationProvider {
+  readonly name = 'fake';
+  readonly calls: { texts: readonly string[]; from: string; to: string }[] = [];
+  mode: FakeMode = 'translate';
+  flakyFailures = 0;
+  /** Calls started and not yet answered. */
+  inFlight = 0;
+  private readonly hung: (() => void)[] = [];
+
+  constructor(
+    readonly maxBatch = 1,
+    private readonly pairs: ((from: string, to: string) => boolean) | null = null,
+  ) {}
+
+  supports(from: string, to: string): Promise<boolean> {
+    return Promise.resolve(this.pairs ? this.pairs(from, to) : from !== to);
+  }
+
+  /** Ends every hanging call with a retryable failure (its retry then runs in the current mode). */
+  release(): void {
+    for (const end of this.hung.splice(0)) end();
+  }
+
+  /** Calls into one target language. */
+  callsTo(lang: string): number {
+    return this.calls.filter((call) => call.to === lang).length;
+  }
+
+  async translate(
+    texts: readonly string[],
+    from: string,
+    to: string,
+    signal: AbortSignal,
+  ): Promise<string[]> {
+    this.calls.push({ texts: [...texts], from, to });
+    this.inFlight += 1;
+    try {
+      if (this.mode === 'hang') {
+        await new Promise((_resolve, reject) => {
+          const end = () => reject(new ProviderError('aborted', true));
+          this.hung.push(end);
+          signal.addEventListener('abort', end, { once: true });
+        });
+      }
+      if (this.mode === 'fail') throw new ProviderError('the engine refused', false, 400);
+      if (this.mode === 'flaky' && this.flakyFailures > 0) {
+        this.flakyFailures -= 1;
+        throw new ProviderError('the engine is busy', true, 503);
+      }
+      await Promise.resolve();
+      return texts.map((text) => `[${to}] ${text}`);
+    } finally {
+      this.inFlight -= 1;
+    }
+  }
+}

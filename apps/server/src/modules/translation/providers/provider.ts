@@ -1,0 +1,42 @@
+/**
+ * One machine-translation engine behind the translation service. Languages are the
+ * product's mother-tongue codes (`LANGUAGES` of the protocol: ISO 639-1 and a few longer
+ * ones such as `zh-Hant`, `yue`); each adapter maps them to its engine's own codes.
+ * Timeouts, concurrency, retries and batching by time are the service's: an adapter makes
+ * one attempt per call and honours the signal it is given.
+ */
+export interface TranslationProvider {
+  /** Short stable name, stored with each translation it made (`openai`, `libretranslate`, `apertium`). */
+  readonly name: string;
+  /** Most texts one call takes; 1 when the engine translates one text per request. */
+  readonly maxBatch: number;
+  /**
+   * Whether it translates `from` → `to`. Adapters that learn their pairs from the engine
+   * ask it once and keep the answer for a while; an engine that cannot be reached
+   * supports nothing until it answers again.
+   */
+  supports(from: string, to: string, signal?: AbortSignal): Promise<boolean>;
+  /**
+   * Translates `texts` (at most `maxBatch`) from `from` to `to`, answering one text per
+   * input, in order. Rejects with a ProviderError.
+   */
+  translate(
+    texts: readonly string[],
+    from: string,
+    to: string,
+    signal: AbortSignal,
+  ): Promise<string[]>;
+}
+
+/** A failed provider call. `retryable`: the same call may succeed later (network, timeout, 429, 5xx). */
+export class ProviderError extends Error {
+  override name = 'ProviderError';
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+    /** The HTTP status, when the engine answered. */
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,126 @@
+import { sql } from 'kysely';
+import type { Db, TranslationRow, TranslationsTable } from '../../db/schema.js';
+
+/** A claim on one (message, language): the row written as `pending` with a lease. */
+export interface Claim {
+  message_id: string;
+  lang: string;
+  conversation_id: string;
+  seq: number;
+  source_lang: string;
+}
+
+/** Stored translations and each user's daily usage. */
+export class TranslationRepo {
+  constructor(private readonly db: Db) {}
+
+  in(db: Db): TranslationRepo {
+    return new TranslationRepo(db);
+  }
+
+  findMany(messageIds: readonly string[], lang: string): Promise<TranslationRow[]> {
+    if (messageIds.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom('translations')
+      .selectAll()
+      .where('message_id', 'in', [...messageIds])
+      .where('lang', '=', lang)
+      .execute();
+  }
+
+  find(messageId: string, lang: string): Promise<TranslationRow | undefined> {
+    return this.db
+      .selectFrom('translations')
+      .selectAll()
+      .where('message_id', '=', messageId)
+      .where('lang', '=', lang)
+      .executeTakeFirst();
+  }
+
+  /** Writes a new pending row; false when one exists already (someone else has it). */
+  async insertClaim(claim: Claim, now: number, leaseUntil: number): Promise<boolean> {
+    const result = await this.db
+      .insertInto('translations')
+      .values({
+        ...claim,
+        status: 'pending',
+        text: null,
+        error: null,
+        provider: null,
+        lease_until: leaseUntil,
+        updated_at: now,
+      })
+      .onConflict((conflict) => conflict.columns(['message_id', 'lang']).doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  }
+
+  /**
+   * Takes over an existing row as pending, only if it is still as it was read (same
+   * status and time): of several racing, one wins.
+   */
+  async reclaim(
+    row: Pick<TranslationRow, 'message_id' | 'lang' | 'status' | 'updated_at'>,
+    now: number,
+    leaseUntil: number,
+  ): Promise<boolean> {
+    const result = await this.db
+      .updateTable('translations')
+      .set({ status: 'pending', error: null, lease_until: leaseUntil, updated_at: now })
+      .where('message_id', '=', row.message_id)
+      .where('lang', '=', row.lang)
+      .where('status', '=', row.status)
+      .where('updated_at', '=', row.updated_at)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Ends a claim as done or failed. */
+  settle(
+    messageId: string,
+    lang: string,
+    outcome: Pick<TranslationsTable, 'status' | 'text' | 'error' | 'provider'>,
+    now: number,
+  ): Promise<TranslationRow | undefined> {
+    return this.db
+      .updateTable('translations')
+      .set({ ...outcome, updated_at: now })
+      .where('message_id', '=', messageId)
+      .where('lang', '=', lang)
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  /** Drops the translations of messages that are gone (revoked, burnt). */
+  async deleteFor(removed: readonly { conversationId: string; seq: number }[]): Promise<void> {
+    for (const { conversationId, seq } of removed) {
+      await this.db
+        .deleteFrom('translations')
+        .where('conversation_id', '=', conversationId)
+        .where('seq', '=', seq)
+        .execute();
+    }
+  }
+
+  async usage(userId: string, day: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('translation_usage')
+      .select('characters')
+      .where('user_id', '=', userId)
+      .where('day', '=', day)
+      .executeTakeFirst();
+    return Number(row?.characters ?? 0);
+  }
+
+  async addUsage(userId: string, day: string, characters: number): Promise<void> {
+    await this.db
+      .insertInto('translation_usage')
+      .values({ user_id: userId, day, characters })
+      .onConflict((conflict) =>
+        conflict
+          .columns(['user_id', 'day'])
+          .doUpdateSet({ characters: sql`translation_usage.characters + excluded.characters` }),
+      )
+      .execute();
+  }
+}

@@ -1,0 +1,56 @@
+import {
+  previewTranslationBody,
+  previewTranslationResult,
+  translateBody,
+  translateResult,
+  translationInfoResult,
+} from '@teltlk/protocol';
+import type { AppContext } from '../../context.js';
+import { authOf } from '../../http/auth.js';
+import type { App } from '../../http/types.js';
+
+const tags = ['translation'];
+const security = [{ bearer: [] }];
+
+/** Translations of messages and of one's own draft (behind `requireSession`). */
+export function translationRoutes(app: App, { services: { translations } }: AppContext): void {
+  app.get(
+    '/translations/info',
+    {
+      schema: {
+        tags,
+        summary: 'Whether the server translates, and its limits',
+        security,
+        response: { 200: translationInfoResult },
+      },
+    },
+    () => translations.info(),
+  );
+  app.post(
+    '/translations',
+    {
+      schema: {
+        tags,
+        summary:
+          'Translations of messages into your language (or `lang`): stored ones, or pending with a translation frame to follow',
+        security,
+        body: translateBody,
+        response: { 200: translateResult },
+      },
+    },
+    (request) => translations.translate(authOf(request).userId, request.body),
+  );
+  app.post(
+    '/translations/preview',
+    {
+      schema: {
+        tags,
+        summary: 'Your own text translated before you send it (not stored)',
+        security,
+        body: previewTranslationBody,
+        response: { 200: previewTranslationResult },
+      },
+    },
+    (request) => translations.preview(authOf(request).userId, request.body),
+  );
+}

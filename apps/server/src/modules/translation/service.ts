@@ -1,0 +1,369 @@
+import {
+  TRANSLATION_TEXT_MAX_LENGTH,
+  type Message,
+  type PreviewTranslationBody,
+  type PreviewTranslationResult,
+  type ServerFrame,
+  type TranslateBody,
+  type TranslateResult,
+  type Translation,
+  type TranslationInfoResult,
+} from '@teltlk/protocol';
+import type { Logger } from 'pino';
+import type { TranslationRow } from '../../db/schema.js';
+import { AppError } from '../../errors.js';
+import type { Clock } from '../../lib/clock.js';
+import type { MemberHub } from '../../realtime/hub.js';
+import type { MessageService, RemovedMessage } from '../messages/service.js';
+import type { UserService } from '../users/service.js';
+import { detectLanguage } from './detect.js';
+import type { TranslationRepo } from './repo.js';
+import { TranslateError, type Translator } from './translator.js';
+
+/** A text message with its source language: what can be translated. */
+type Translatable = Message & { content: { kind: 'text'; text: string }; lang: string };
+
+export interface TranslationServiceDeps {
+  repo: TranslationRepo;
+  clock: Clock;
+  hub: MemberHub;
+  messages: MessageService;
+  users: UserService;
+  translator: Translator;
+  logger: Logger;
+  dailyCharacters: number;
+  /** How long a pending claim holds before another node may take it over. */
+  leaseMs: number;
+}
+
+/**
+ * Translations of messages into their readers' languages. Each (message, language) is
+ * made once: claimed in the database as `pending` (one claimer wins, on any node), made
+ * by the provider chain, stored as `done` or `failed`, and announced with a
+ * `translation` frame to the readers of that language. Nothing here runs before a
+ * message is delivered: translations start after the commit and its pushes.
+ *
+ * Made eagerly for the recipient of a single chat and for the online members of a group
+ * (the languages they read in, so one provider call per language whatever the group
+ * size); anyone else asks when they read. Each translation made counts its characters
+ * against the daily quota of the user who caused it: the sender when eager, the reader
+ * when asked.
+ */
+export class TranslationService {
+  /** Claims under way on this node, by `message\nlang`: concurrent askers share one. */
+  private readonly claims = new Map<string, Promise<Translation>>();
+  /** Provider work under way on this node, by `message\nlang`. */
+  private readonly jobs = new Map<string, Promise<void>>();
+
+  constructor(private readonly deps: TranslationServiceDeps) {}
+
+  get available(): boolean {
+    return this.deps.translator.available;
+  }
+
+  info(): TranslationInfoResult {
+    return {
+      available: this.available,
+      maxLength: TRANSLATION_TEXT_MAX_LENGTH,
+      dailyCharacters: this.deps.dailyCharacters,
+    };
+  }
+
+  /** Resolves once the provider work started so far has been stored (tests, shutdown). */
+  async drain(): Promise<void> {
+    while (this.claims.size > 0 || this.jobs.size > 0) {
+      await Promise.allSettled([...this.claims.values(), ...this.jobs.values()]);
+    }
+  }
+
+  // -------------------------------------------------------------------------- readers
+
+  /** Translations a reader asks for: stored ones at once, the rest claimed and `pending`. */
+  async translate(userId: string, body: TranslateBody): Promise<TranslateResult> {
+    this.requireAvailable();
+    const { messages } = this.deps;
+    const reader = await messages.readerState(userId, body.conversationId);
+    const lang = body.lang ?? reader.lang;
+    const seqs = [...new Set(body.seqs)];
+    const wanted = (await messages.visibleBySeqs(body.conversationId, seqs, reader.minSeq)).filter(
+      (message): message is Translatable => needsTranslation(message, lang),
+    );
+    const stored = new Map(
+      (
+        await this.deps.repo.findMany(
+          wanted.map(({ id }) => id),
+          lang,
+        )
+      ).map((row) => [row.message_id, row]),
+    );
+    const translations = await Promise.all(
+      wanted.map((message) => {
+        const row = stored.get(message.id);
+        if (row && !body.retry && this.settledOrHeld(row))
+          return Promise.resolve(toTranslation(row));
+        return this.claim(message, lang, userId, body.retry === true, row);
+      }),
+    );
+    return { translations };
+  }
+
+  /** The sender's own text in another language, before sending; nothing is stored. */
+  async preview(userId: string, body: PreviewTranslationBody): Promise<PreviewTranslationResult> {
+    this.requireAvailable();
+    const tongue = (await this.deps.users.get(userId)).mother_tongue;
+    const from = detectLanguage(body.text, tongue) ?? tongue;
+    if (from === body.to) return { from, to: body.to, text: body.text };
+    await this.charge(userId, body.text.length, true);
+    try {
+      const made = await this.deps.translator.translate(body.text, from, body.to);
+      return { from, to: body.to, text: made.text };
+    } catch (error) {
+      if (error instanceof TranslateError) throw new AppError(error.code);
+      throw error;
+    }
+  }
+
+  // -------------------------------------------------------------------------- eager
+
+  /** After a send commits: the recipient of a single chat gets it in their language. */
+  messagesSent(sent: readonly Message[]): void {
+    if (!this.available) return;
+    for (const message of sent) {
+      if (!isTranslatable(message) || !message.conversationId.startsWith('si_')) continue;
+      const recipients = message.conversationId
+        .slice(3)
+        .split('_')
+        .filter((id) => id !== message.senderId);
+      this.eager(message, recipients);
+    }
+  }
+
+  /**
+   * After a node pushed group frames to its online members: the languages those members
+   * read in, each made once.
+   */
+  membersReached(
+    conversationId: string,
+    frames: readonly ServerFrame[],
+    userIds: readonly string[],
+  ): void {
+    if (!this.available || userIds.length === 0) return;
+    for (const frame of frames) {
+      if (frame.t !== 'message' || !isTranslatable(frame.message)) continue;
+      if (frame.message.conversationId !== conversationId) continue;
+      this.eager(frame.message, userIds);
+    }
+  }
+
+  /** Translations of messages that are gone go with them. */
+  messagesRemoved(removed: readonly RemovedMessage[]): void {
+    this.deps.repo.deleteFor(removed).catch((error: unknown) => {
+      this.deps.logger.warn({ err: error }, 'could not delete translations of removed messages');
+    });
+  }
+
+  /** Of these members, those who read the conversation in `lang` (frame audience). */
+  async readersOf(
+    conversationId: string,
+    userIds: readonly string[],
+    lang: string,
+  ): Promise<string[]> {
+    const readers = await this.deps.messages.readerLanguages(conversationId, userIds);
+    return readers.filter((reader) => reader.lang === lang).map((reader) => reader.userId);
+  }
+
+  private eager(message: Translatable, userIds: readonly string[]): void {
+    this.deps.messages
+      .readerLanguages(message.conversationId, userIds)
+      .then(async (readers) => {
+        const langs = new Set(readers.map((reader) => reader.lang));
+        langs.delete(message.lang);
+        for (const lang of langs) {
+          const key = `${message.id}\n${lang}`;
+          if (this.jobs.has(key) || this.claims.has(key)) continue;
+          // A sender past their quota: readers still get it when they ask.
+          await this.claim(message, lang, message.senderId, false);
+        }
+      })
+      .catch((error: unknown) => {
+        this.deps.logger.warn({ err: error, messageId: message.id }, 'eager translation failed');
+      });
+  }
+
+  // -------------------------------------------------------------------------- claims
+
+  /** A done or failed row, or a pending one whose claimer is still within its lease. */
+  private settledOrHeld(row: TranslationRow): boolean {
+    return row.status !== 'pending' || Number(row.lease_until) > this.deps.clock.now();
+  }
+
+  /**
+   * Claims (message, lang) and starts the provider work, answering `pending`; or answers
+   * what someone else's claim shows. One claim per key at a time on this node.
+   */
+  private claim(
+    message: Translatable,
+    lang: string,
+    chargeTo: string,
+    retry: boolean,
+    /** The stored row as last read; undefined: none was. */
+    row?: TranslationRow,
+  ): Promise<Translation> {
+    const key = `${message.id}\n${lang}`;
+    if (this.jobs.has(key)) return Promise.resolve(pendingOf(message, lang, this.deps.clock.now()));
+    const under = this.claims.get(key);
+    if (under) return under;
+    const claim = this.takeClaim(message, lang, chargeTo, retry, row).finally(() =>
+      this.claims.delete(key),
+    );
+    this.claims.set(key, claim);
+    return claim;
+  }
+
+  private async takeClaim(
+    message: Translatable,
+    lang: string,
+    chargeTo: string,
+    retry: boolean,
+    row: TranslationRow | undefined,
+  ): Promise<Translation> {
+    const { repo, clock, leaseMs } = this.deps;
+    const now = clock.now();
+    const characters = message.content.text.length;
+    try {
+      await this.charge(chargeTo, characters, false);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      return { ...pendingOf(message, lang, now), status: 'failed', error: error.code };
+    }
+    // A pending row is taken over only once its lease ran out; a settled one on retry.
+    const claimable = row ? (row.status === 'pending' ? !this.settledOrHeld(row) : retry) : true;
+    const claimed =
+      claimable &&
+      (row
+        ? await repo.reclaim(row, now, now + leaseMs)
+        : await repo.insertClaim(
+            {
+              message_id: message.id,
+              lang,
+              conversation_id: message.conversationId,
+              seq: message.seq,
+              source_lang: message.lang,
+            },
+            now,
+            now + leaseMs,
+          ));
+    if (!claimed) {
+      const current = await repo.find(message.id, lang);
+      return current ? toTranslation(current) : pendingOf(message, lang, now);
+    }
+    await repo.addUsage(chargeTo, dayOf(now), characters);
+    this.start(message, lang, retry);
+    return pendingOf(message, lang, now);
+  }
+
+  /** Makes the translation, stores how it went and tells its readers. */
+  private start(message: Translatable, lang: string, fresh: boolean): void {
+    const key = `${message.id}\n${lang}`;
+    const job = this.make(message, lang, fresh).finally(() => this.jobs.delete(key));
+    this.jobs.set(key, job);
+  }
+
+  private async make(message: Translatable, lang: string, fresh: boolean): Promise<void> {
+    const { repo, translator, clock, logger } = this.deps;
+    let outcome: Parameters<TranslationRepo['settle']>[2];
+    try {
+      const made = await translator.translate(message.content.text, message.lang, lang, fresh);
+      outcome = { status: 'done', text: made.text, error: null, provider: made.provider };
+    } catch (error) {
+      const code = error instanceof TranslateError ? error.code : 'TRANSLATION_FAILED';
+      logger.warn(
+        {
+          err: error instanceof TranslateError ? error.cause : error,
+          from: message.lang,
+          to: lang,
+        },
+        'translation failed',
+      );
+      outcome = { status: 'failed', text: null, error: code, provider: null };
+    }
+    try {
+      const row = await repo.settle(message.id, lang, outcome, clock.now());
+      if (row) this.announce(toTranslation(row));
+    } catch (error) {
+      // The lease runs out and the next reader claims it again.
+      logger.warn({ err: error }, 'could not store a translation');
+    }
+  }
+
+  /** The translation frame, to the readers of its language only. */
+  private announce(translation: Translation): void {
+    const frame: ServerFrame = { t: 'translation', translation };
+    const { conversationId, lang } = translation;
+    if (!conversationId.startsWith('si_')) {
+      this.deps.hub.toOnlineMembers(conversationId, [frame], { lang });
+      return;
+    }
+    const pair = conversationId.slice(3).split('_');
+    this.readersOf(conversationId, pair, lang).then(
+      (readers) => this.deps.hub.toUsers(readers, frame),
+      () => undefined,
+    );
+  }
+
+  // -------------------------------------------------------------------------- quota
+
+  /** Refuses when `characters` more would pass the user's quota for today. */
+  private async charge(userId: string, characters: number, record: boolean): Promise<void> {
+    const { repo, clock, dailyCharacters } = this.deps;
+    const day = dayOf(clock.now());
+    const used = await repo.usage(userId, day);
+    if (used + characters > dailyCharacters) throw new AppError('TRANSLATION_QUOTA_EXCEEDED');
+    if (record) await repo.addUsage(userId, day, characters);
+  }
+
+  private requireAvailable(): void {
+    if (!this.available) throw new AppError('TRANSLATION_UNAVAILABLE');
+  }
+}
+
+function isTranslatable(message: Message): message is Translatable {
+  return message.content.kind === 'text' && message.lang !== null && message.revokedAt === null;
+}
+
+function needsTranslation(message: Message, lang: string): message is Translatable {
+  return isTranslatable(message) && message.lang !== lang;
+}
+
+/** The UTC day of a time, as the quota counts. */
+function dayOf(time: number): string {
+  return new Date(time).toISOString().slice(0, 10);
+}
+
+function pendingOf(message: Translatable, lang: string, at: number): Translation {
+  return {
+    conversationId: message.conversationId,
+    seq: message.seq,
+    messageId: message.id,
+    lang,
+    from: message.lang,
+    status: 'pending',
+    text: null,
+    error: null,
+    at,
+  };
+}
+
+function toTranslation(row: TranslationRow): Translation {
+  return {
+    conversationId: row.conversation_id,
+    seq: Number(row.seq),
+    messageId: row.message_id,
+    lang: row.lang,
+    from: row.source_lang,
+    status: row.status,
+    text: row.text,
+    error: row.error,
+    at: Number(row.updated_at),
+  };
+}

@@ -1,0 +1,513 @@
+import {
+  singleConversationId,
+  type Conversation,
+  type Message,
+  type MyGroup,
+  type ServerFrame,
+  type TranslateResult,
+  type Translation,
+} from '@teltlk/protocol';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { socketUrl, TestSocket } from '../../realtime/test-client.js';
+import {
+  createTestApp,
+  dialects,
+  expectError,
+  type RegisteredUser,
+  type TestApp,
+  type TestAppOptions,
+} from '../../test/harness.js';
+import { FakeProvider } from './fake-provider.js';
+
+type TranslationFrame = Extract<ServerFrame, { t: 'translation' }>;
+const isTranslation = (frame: ServerFrame): frame is TranslationFrame => frame.t === 'translation';
+const isMessage = (frame: ServerFrame): frame is Extract<ServerFrame, { t: 'message' }> =>
+  frame.t === 'message';
+
+/** A test app with sockets on a loopback port, people, friendships, groups. */
+class World {
+  url = '';
+  private readonly sockets: TestSocket[] = [];
+  private counter = 0;
+
+  private constructor(readonly t: TestApp) {}
+
+  static async open(options: TestAppOptions): Promise<World> {
+    const t = await createTestApp({
+      ...options,
+      translationRunner: { backoffMs: 5, batchWindowMs: 5, ...options.translationRunner },
+    });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const world = new World(t);
+    world.url = socketUrl(t.app.server.address());
+    return world;
+  }
+
+  person(motherTongue: string): Promise<RegisteredUser> {
+    return this.t.register({ motherTongue, nickname: `P${motherTongue}` });
+  }
+
+  async befriend(a: RegisteredUser, b: RegisteredUser): Promise<void> {
+    const { contacts } = this.t.ctx.services;
+    const request = await contacts.sendRequest(
+      { userId: a.user.id, sessionId: 'test' },
+      { userId: b.user.id },
+    );
+    await contacts.acceptRequest({ userId: b.user.id, sessionId: 'test' }, request.id);
+  }
+
+  /** Friends with a conversation begun (a wave, which has nothing to translate). */
+  async chat(a: RegisteredUser, b: RegisteredUser): Promise<string> {
+    await this.befriend(a, b);
+    const conversation = singleConversationId(a.user.id, b.user.id);
+    await this.send(a, conversation, '👋');
+    return conversation;
+  }
+
+  async group(owner: RegisteredUser, members: readonly RegisteredUser[]): Promise<string> {
+    for (const member of members) await this.befriend(owner, member);
+    const group = this.ok<MyGroup>(
+      await this.call(owner, 'POST', '/groups', { memberIds: members.map((m) => m.user.id) }),
+    );
+    return `sg_${group.id}`;
+  }
+
+  async connect(user: RegisteredUser): Promise<TestSocket> {
+    const socket = await TestSocket.connect(this.url, user.token);
+    this.sockets.push(socket);
+    return socket;
+  }
+
+  call(user: RegisteredUser, method: 'GET' | 'POST' | 'PATCH', url: string, body?: unknown) {
+    return this.t.call(method, `/api/v1${url}`, { token: user.token, body });
+  }
+
+  ok<T>(response: Awaited<ReturnType<World['call']>>): T {
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json<T>();
+  }
+
+  async send(from: RegisteredUser, conversationId: string, text: string): Promise<Message> {
+    this.counter += 1;
+    return this.ok<Message>(
+      await this.call(from, 'POST', '/messages', {
+        conversationId,
+        clientMsgId: `tr-${Date.now().toString(36)}-${this.counter}`,
+        content: { kind: 'text', text },
+      }),
+    );
+  }
+
+  async translate(
+    user: RegisteredUser,
+    conversationId: string,
+    seqs: number[],
+    extra: object = {},
+  ): Promise<Translation[]> {
+    return this.ok<TranslateResult>(
+      await this.call(user, 'POST', '/translations', { conversationId, seqs, ...extra }),
+    ).translations;
+  }
+
+  /** Waits for the provider work under way, then reads the stored translation. */
+  async settled(user: RegisteredUser, message: Message): Promise<Translation | undefined> {
+    await this.t.ctx.services.translations.drain();
+    const [translation] = await this.translate(user, message.conversationId, [message.seq]);
+    return translation;
+  }
+
+  async closeSockets(): Promise<void> {
+    await Promise.all(this.sockets.splice(0).map((socket) => socket.close()));
+  }
+
+  async close(): Promise<void> {
+    await this.closeSockets();
+    await this.t.close();
+  }
+}
+
+describe.each(dialects)('translation on $dialect', ({ dialect }) => {
+  const provider = new FakeProvider();
+  let w: World;
+  let en: RegisteredUser;
+  let es: RegisteredUser;
+  let chat: string;
+
+  beforeAll(async () => {
+    w = await World.open({ dialect, translationProviders: [provider] });
+    en = await w.person('en');
+    es = await w.person('es');
+    await w.befriend(en, es);
+    chat = singleConversationId(en.user.id, es.user.id);
+  });
+  afterAll(() => w.close());
+  afterEach(async () => {
+    provider.mode = 'translate';
+    provider.release();
+    await w.t.ctx.services.translations.drain();
+    await w.closeSockets();
+  });
+
+  it('stores the detected source language with the message', async () => {
+    const english = await w.send(en, chat, 'Good morning, shall we meet at the station today?');
+    const spanish = await w.send(es, chat, 'Buenos días, ¿nos vemos hoy en la estación?');
+    const emoji = await w.send(es, chat, '👍👍');
+    expect([english.lang, spanish.lang, emoji.lang]).toEqual(['en', 'es', null]);
+    const page = w.ok<{ messages: Message[] }>(
+      await w.call(es, 'GET', `/conversations/${chat}/messages`),
+    );
+    expect(page.messages.map((message) => message.lang).slice(-3)).toEqual(['en', 'es', null]);
+  });
+
+  it('translates a message for its reader once, after delivering it, as its own frame', async () => {
+    const reader = await w.connect(es);
+    const calls = provider.callsTo('es');
+    const sent = await w.send(en, chat, 'The weather is lovely today, my friend.');
+    const delivered = await reader.next(isMessage);
+    expect(delivered.message.seq).toBe(sent.seq);
+    const { translation } = await reader.next(isTranslation);
+    expect(translation).toMatchObject({
+      messageId: sent.id,
+      seq: sent.seq,
+      lang: 'es',
+      from: 'en',
+      status: 'done',
+      text: '[es] The weather is lovely today, my friend.',
+    });
+    // The frame came after the message frame.
+    const order = reader.frames.filter(
+      (frame) => frame.t === 'message' || frame.t === 'translation',
+    );
+    expect(order.slice(-2).map((frame) => frame.t)).toEqual(['message', 'translation']);
+    // Asking again reads the stored one.
+    const [stored] = await w.translate(es, chat, [sent.seq]);
+    expect(stored).toMatchObject({ status: 'done', text: translation.text });
+    expect(provider.callsTo('es')).toBe(calls + 1);
+    // The sender reads their own language: nothing to translate for them.
+    expect(await w.translate(en, chat, [sent.seq])).toEqual([]);
+  });
+
+  it('sends the translation frame only to readers of its language', async () => {
+    const sender = await w.connect(en);
+    const reader = await w.connect(es);
+    await w.send(en, chat, 'Only the Spanish reader gets this translated.');
+    await reader.next(isTranslation);
+    await w.t.ctx.services.translations.drain();
+    await w.send(en, chat, 'A second one, to be sure the first frame would have come by now.');
+    await reader.next(isTranslation);
+    expect(sender.frames.some(isTranslation)).toBe(false);
+  });
+
+  it('makes one provider call per (message, language) when twenty members read at once', async () => {
+    const readers = await Promise.all(
+      Array.from({ length: 20 }, (_, index) => w.person(['es', 'fr', 'de'][index % 3]!)),
+    );
+    const owner = await w.person('en');
+    const group = await w.group(owner, readers);
+    const before = provider.calls.length;
+    const message = await w.send(owner, group, 'Welcome everyone, the meeting starts at noon.');
+    // No one is online: nothing is made until someone reads.
+    await w.t.ctx.services.translations.drain();
+    expect(provider.calls.length).toBe(before);
+
+    const answers = await Promise.all(
+      readers.map((reader) => w.translate(reader, group, [message.seq])),
+    );
+    for (const answer of answers) {
+      expect(answer).toHaveLength(1);
+      expect(['pending', 'done']).toContain(answer[0]!.status);
+    }
+    await w.t.ctx.services.translations.drain();
+    const made = provider.calls.slice(before);
+    expect(made.map((call) => call.to).sort()).toEqual(['de', 'es', 'fr']);
+    for (const [index, reader] of readers.entries()) {
+      const lang = ['es', 'fr', 'de'][index % 3]!;
+      expect(await w.settled(reader, message)).toMatchObject({
+        status: 'done',
+        lang,
+        text: `[${lang}] Welcome everyone, the meeting starts at noon.`,
+      });
+    }
+    expect(provider.calls.length).toBe(before + 3);
+  });
+
+  it('translates a group message eagerly into the languages of online members only', async () => {
+    const online = await Promise.all(['es', 'es', 'fr'].map((lang) => w.person(lang)));
+    const offline = await w.person('de');
+    const switchedOff = await w.person('it');
+    const owner = await w.person('en');
+    const group = await w.group(owner, [...online, offline, switchedOff]);
+    w.ok<Conversation>(
+      await w.call(switchedOff, 'PATCH', `/conversations/${group}`, { translate: false }),
+    );
+    const sockets = await Promise.all([...online, switchedOff].map((user) => w.connect(user)));
+    const before = provider.calls.length;
+    const message = await w.send(owner, group, 'Please read the new notice before Friday.');
+    const frames = await Promise.all(
+      sockets.slice(0, 3).map((socket) => socket.next(isTranslation)),
+    );
+    expect(frames.map(({ translation }) => translation.lang)).toEqual(['es', 'es', 'fr']);
+    await w.t.ctx.services.translations.drain();
+    expect(
+      provider.calls
+        .slice(before)
+        .map((call) => call.to)
+        .sort(),
+    ).toEqual(['es', 'fr']);
+    // The member who switched translation off got the message and no translation.
+    expect(
+      sockets[3]!.frames.some((frame) => isMessage(frame) && frame.message.id === message.id),
+    ).toBe(true);
+    expect(sockets[3]!.frames.some(isTranslation)).toBe(false);
+    // The offline member gets theirs when they read.
+    const [pending] = await w.translate(offline, group, [message.seq]);
+    expect(pending!.status).toBe('pending');
+    expect(await w.settled(offline, message)).toMatchObject({ status: 'done', lang: 'de' });
+  });
+
+  it('keeps per-conversation choices: off, and another target language', async () => {
+    const fr = await w.person('fr');
+    const conversation = await w.chat(en, fr);
+    const changed = w.ok<Conversation>(
+      await w.call(fr, 'PATCH', `/conversations/${conversation}`, { translateTo: 'es' }),
+    );
+    expect(changed).toMatchObject({ translate: true, translateTo: 'es' });
+    const message = await w.send(en, conversation, 'Could you send me the photos from the trip?');
+    expect(await w.settled(fr, message)).toMatchObject({ lang: 'es', status: 'done' });
+    // Asked into a language of the reader's choice.
+    const [german] = await w.translate(fr, conversation, [message.seq], { lang: 'de' });
+    expect(german).toMatchObject({ lang: 'de' });
+    const off = w.ok<Conversation>(
+      await w.call(fr, 'PATCH', `/conversations/${conversation}`, {
+        translate: false,
+        translateTo: null,
+      }),
+    );
+    expect(off).toMatchObject({ translate: false, translateTo: null });
+    const before = provider.calls.length;
+    await w.send(en, conversation, 'This one is not translated for the reader at all.');
+    await w.t.ctx.services.translations.drain();
+    expect(provider.calls.length).toBe(before);
+  });
+
+  it('never delays delivery when the provider hangs', async () => {
+    provider.mode = 'hang';
+    const reader = await w.connect(es);
+    const sender = await w.connect(en);
+    const hanging = provider.inFlight;
+    const ack = await sender.sendMessage(chat, 'Are you coming to dinner tonight at eight?');
+    expect('seq' in ack).toBe(true);
+    const delivered = await reader.next(isMessage);
+    expect(delivered.message.content).toMatchObject({
+      text: 'Are you coming to dinner tonight at eight?',
+    });
+    // The provider call is still under way: delivery did not wait for it.
+    await waitFor(() => provider.inFlight > hanging);
+    expect(reader.frames.some(isTranslation)).toBe(false);
+    const [pending] = await w.translate(es, chat, [delivered.message.seq]);
+    expect(pending!.status).toBe('pending');
+  });
+
+  it('reports a failed translation after delivery, and makes it again on retry', async () => {
+    provider.mode = 'fail';
+    const reader = await w.connect(es);
+    const message = await w.send(en, chat, 'This sentence will fail the first time around.');
+    await reader.next(isMessage);
+    const { translation } = await reader.next(isTranslation);
+    expect(translation).toMatchObject({
+      status: 'failed',
+      error: 'TRANSLATION_FAILED',
+      text: null,
+    });
+    // Failed stays failed until someone asks again.
+    expect((await w.translate(es, chat, [message.seq]))[0]!.status).toBe('failed');
+    provider.mode = 'translate';
+    const [retried] = await w.translate(es, chat, [message.seq], { retry: true });
+    expect(retried!.status).toBe('pending');
+    const { translation: done } = await reader.next(isTranslation);
+    expect(done).toMatchObject({
+      status: 'done',
+      text: `[es] ${'This sentence will fail the first time around.'}`,
+    });
+  });
+
+  it('retries a provider that fails for a while, with backoff', async () => {
+    provider.mode = 'flaky';
+    provider.flakyFailures = 2;
+    const before = provider.calls.length;
+    const message = await w.send(en, chat, 'The engine is busy for a moment, then answers.');
+    expect(await w.settled(es, message)).toMatchObject({ status: 'done' });
+    expect(provider.calls.length - before).toBe(3);
+  });
+
+  it('retranslates on request, replacing the stored text', async () => {
+    const message = await w.send(en, chat, 'Retranslate this sentence for me, please.');
+    await w.settled(es, message);
+    const before = provider.calls.length;
+    await w.translate(es, chat, [message.seq], { retry: true });
+    expect(await w.settled(es, message)).toMatchObject({ status: 'done' });
+    expect(provider.calls.length).toBe(before + 1);
+  });
+
+  it('drops the translations of a revoked message', async () => {
+    const message = await w.send(en, chat, 'I did not mean to send this message to you.');
+    await w.settled(es, message);
+    const revoked = await w.call(
+      en,
+      'POST',
+      `/conversations/${chat}/messages/${message.seq}/revoke`,
+    );
+    expect(revoked.statusCode, revoked.body).toBe(200);
+    await waitFor(async () => {
+      const rows = await w.t.ctx.db
+        .selectFrom('translations')
+        .select('message_id')
+        .where('message_id', '=', message.id)
+        .execute();
+      return rows.length === 0;
+    });
+    expect(await w.translate(es, chat, [message.seq])).toEqual([]);
+  });
+
+  it('batches short texts of the same language pair into one call', async () => {
+    const batching = new FakeProvider(8);
+    const b = await World.open({ dialect, translationProviders: [batching] });
+    try {
+      const [x, y] = [await b.person('en'), await b.person('es')];
+      const conversation = await b.chat(x, y);
+      // Y turns translation off first, so nothing is made eagerly.
+      await b.call(y, 'PATCH', `/conversations/${conversation}`, { translate: false });
+      const sent: Message[] = [];
+      for (const text of [
+        'See you soon',
+        'Thank you very much',
+        'Where are you now?',
+        'Good night',
+      ]) {
+        sent.push(await b.send(x, conversation, text));
+      }
+      await b.t.ctx.services.translations.drain();
+      expect(batching.calls).toHaveLength(0);
+      await b.translate(
+        y,
+        conversation,
+        sent.map((message) => message.seq),
+        { lang: 'es' },
+      );
+      await b.t.ctx.services.translations.drain();
+      expect(batching.calls).toHaveLength(1);
+      expect(batching.calls[0]!.texts).toHaveLength(4);
+    } finally {
+      await b.close();
+    }
+  });
+
+  it('refuses strangers, bad requests, and answers for the right conversation only', async () => {
+    const stranger = await w.person('es');
+    expectError(
+      await w.call(stranger, 'POST', '/translations', { conversationId: chat, seqs: [1] }),
+      'CONVERSATION_NOT_FOUND',
+    );
+    expectError(
+      await w.call(es, 'POST', '/translations', { conversationId: chat, seqs: [] }),
+      'VALIDATION_FAILED',
+    );
+    expectError(
+      await w.call(es, 'POST', '/translations', { conversationId: chat, seqs: [1], lang: 'xx' }),
+      'VALIDATION_FAILED',
+    );
+    expectError(
+      await w.call(es, 'POST', '/translations/preview', { text: '   ', to: 'en' }),
+      'VALIDATION_FAILED',
+    );
+  });
+
+  it('previews a draft in the other language without storing it', async () => {
+    const preview = w.ok<{ from: string; to: string; text: string }>(
+      await w.call(en, 'POST', '/translations/preview', {
+        text: 'See you tomorrow at the usual place!',
+        to: 'es',
+      }),
+    );
+    expect(preview).toEqual({
+      from: 'en',
+      to: 'es',
+      text: '[es] See you tomorrow at the usual place!',
+    });
+    // Already in that language: the text as it is, with no provider call.
+    const before = provider.calls.length;
+    const same = w.ok<{ text: string }>(
+      await w.call(en, 'POST', '/translations/preview', {
+        text: 'This is already in English, my friend.',
+        to: 'en',
+      }),
+    );
+    expect(same.text).toBe('This is already in English, my friend.');
+    expect(provider.calls.length).toBe(before);
+  });
+});
+
+describe('translation limits', () => {
+  const provider = new FakeProvider();
+  let w: World;
+  beforeAll(async () => {
+    w = await World.open({
+      translationProviders: [provider],
+      env: { TRANSLATE_DAILY_CHARACTERS: '60' },
+    });
+  });
+  afterAll(() => w.close());
+
+  it("stops at the user's daily quota, and starts again the next day", async () => {
+    const [en, es] = [await w.person('en'), await w.person('es')];
+    const chat = await w.chat(en, es);
+    await w.call(es, 'PATCH', `/conversations/${chat}`, { translate: false });
+    const first = await w.send(en, chat, 'A sentence of about forty characters.');
+    const second = await w.send(en, chat, 'Another one, also about forty long.');
+    await w.translate(es, chat, [first.seq], { lang: 'es' });
+    const [refused] = await w.translate(es, chat, [second.seq], { lang: 'es' });
+    expect(refused).toMatchObject({ status: 'failed', error: 'TRANSLATION_QUOTA_EXCEEDED' });
+    expectError(
+      await w.call(es, 'POST', '/translations/preview', {
+        text: 'Hola, ¿qué tal? ¿Nos vemos mañana?',
+        to: 'en',
+      }),
+      'TRANSLATION_QUOTA_EXCEEDED',
+    );
+    w.t.clock.advance(24 * 60 * 60 * 1000);
+    const [accepted] = await w.translate(es, chat, [second.seq], { lang: 'es' });
+    expect(accepted!.status).toBe('pending');
+  });
+
+  it('says translation is unavailable when no provider is configured', async () => {
+    const none = await World.open({ translationProviders: [] });
+    try {
+      const [a, b] = [await none.person('en'), await none.person('es')];
+      await none.befriend(a, b);
+      const chat = singleConversationId(a.user.id, b.user.id);
+      const message = await none.send(a, chat, 'Nobody translates this one.');
+      expect(
+        none.ok<{ available: boolean }>(await none.call(b, 'GET', '/translations/info')).available,
+      ).toBe(false);
+      expectError(
+        await none.call(b, 'POST', '/translations', { conversationId: chat, seqs: [message.seq] }),
+        'TRANSLATION_UNAVAILABLE',
+      );
+      expectError(
+        await none.call(a, 'POST', '/translations/preview', { text: 'Hello there', to: 'es' }),
+        'TRANSLATION_UNAVAILABLE',
+      );
+    } finally {
+      await none.close();
+    }
+  });
+});
+
+/** Polls a condition (a few hundred times at most). */
+async function waitFor(condition: () => boolean | Promise<boolean>): Promise<void> {
+  for (let attempt = 0; attempt < 500; attempt += 1) {
+    if (await condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error('the condition never held');
+}

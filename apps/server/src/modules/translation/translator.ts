@@ -1,0 +1,72 @@
+import type { ErrorCode } from '@teltlk/protocol';
+import { BATCH_TEXT_MAX, type ProviderRunner } from './runner.js';
+
+/** Why no provider translated a text: none has the pair, or every one that has it failed. */
+export class TranslateError extends Error {
+  override name = 'TranslateError';
+  constructor(
+    readonly code: Extract<ErrorCode, 'TRANSLATION_UNAVAILABLE' | 'TRANSLATION_FAILED'>,
+    options?: { cause?: unknown },
+  ) {
+    super(code, options);
+  }
+}
+
+/** Recently made short translations kept in memory: the same "hello" is one call. */
+const RECENT_MAX = 5000;
+
+/**
+ * The provider chain: the first provider, in configured order, that has the language
+ * pair translates; when it fails for good, the next one that has the pair is tried.
+ */
+export class Translator {
+  private readonly recent = new Map<string, { text: string; provider: string }>();
+
+  constructor(private readonly runners: readonly ProviderRunner[]) {}
+
+  get available(): boolean {
+    return this.runners.length > 0;
+  }
+
+  async translate(
+    text: string,
+    from: string,
+    to: string,
+    /** Skip what is remembered (retranslate). */
+    fresh = false,
+  ): Promise<{ text: string; provider: string }> {
+    const key = text.length <= BATCH_TEXT_MAX ? `${from}\n${to}\n${text}` : null;
+    const known = key === null || fresh ? undefined : this.recent.get(key);
+    if (known) {
+      // Most recently used last: the oldest entry is the first to go.
+      this.recent.delete(key!);
+      this.recent.set(key!, known);
+      return known;
+    }
+    let failure: unknown = null;
+    for (const runner of this.runners) {
+      const supported = await runner.provider.supports(from, to).catch(() => false);
+      if (!supported) continue;
+      try {
+        const made = {
+          text: await runner.translate(text, from, to),
+          provider: runner.provider.name,
+        };
+        if (key !== null) this.remember(key, made);
+        return made;
+      } catch (error) {
+        failure = error;
+      }
+    }
+    if (failure === null) throw new TranslateError('TRANSLATION_UNAVAILABLE');
+    throw new TranslateError('TRANSLATION_FAILED', { cause: failure });
+  }
+
+  private remember(key: string, made: { text: string; provider: string }): void {
+    this.recent.set(key, made);
+    if (this.recent.size > RECENT_MAX) {
+      const oldest = this.recent.keys().next();
+      if (!oldest.done) this.recent.delete(oldest.value);
+    }
+  }
+}

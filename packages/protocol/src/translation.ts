@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { conversationIdSchema, MESSAGE_TEXT_MAX_LENGTH, translationSchema } from './chat.js';
+import { motherTongueSchema } from './validation.js';
+
+/**
+ * Translation of messages into each reader's mother tongue (ARCHITECTURE.md): a message's
+ * source language is detected when it is sent and stored with it; a translation is made
+ * once per (message, target language), stored, and reaches clients as its own
+ * `translation` frame after the message (the schemas of translations and that frame are in
+ * chat.ts). Delivery never waits for it.
+ */
+
+/** Longest text one translation takes (messages are at most this long too). */
+export const TRANSLATION_TEXT_MAX_LENGTH = MESSAGE_TEXT_MAX_LENGTH;
+/** Messages one request may ask translations for. */
+export const TRANSLATE_SEQS_MAX = 50;
+
+/**
+ * Translations of messages of one conversation into `lang` (default: the caller's target
+ * for that conversation). Messages already in that language, notices and revoked messages
+ * are left out of the answer. `retry`: make failed ones again, and done ones anew
+ * (retranslate).
+ */
+export const translateBody = z.object({
+  conversationId: conversationIdSchema,
+  seqs: z.array(z.number().int().min(1)).min(1).max(TRANSLATE_SEQS_MAX, { error: 'seqs' }),
+  lang: motherTongueSchema.optional(),
+  retry: z.boolean().optional(),
+});
+export type TranslateBody = z.infer<typeof translateBody>;
+export const translateResult = z.object({ translations: z.array(translationSchema) });
+export type TranslateResult = z.infer<typeof translateResult>;
+
+/** The sender's own text translated before sending (nothing is stored). */
+export const previewTranslationBody = z.object({
+  text: z
+    .string()
+    .max(TRANSLATION_TEXT_MAX_LENGTH, { error: 'messageLength' })
+    .refine((text) => text.trim().length > 0, { error: 'blankMessage' }),
+  to: motherTongueSchema,
+});
+export type PreviewTranslationBody = z.infer<typeof previewTranslationBody>;
+export const previewTranslationResult = z.object({
+  from: z.string(),
+  to: z.string(),
+  text: z.string(),
+});
+export type PreviewTranslationResult = z.infer<typeof previewTranslationResult>;
+
+/** Whether the server translates at all; without it clients may translate on the device. */
+export const translationInfoResult = z.object({
+  available: z.boolean(),
+  maxLength: z.number().int(),
+  /** Characters of provider translation one user may cause a day. */
+  dailyCharacters: z.number().int(),
+});
+export type TranslationInfoResult = z.infer<typeof translationInfoResult>;
