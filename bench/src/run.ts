@@ -10,6 +10,11 @@ import {
 } from './idle-memory.js';
 import { benchGroup, GROUP_DEFAULTS, type GroupOptions } from './group-fanout.js';
 import { fixed } from './stats.js';
+import {
+  benchTranslation,
+  TRANSLATION_DEFAULTS,
+  type TranslationOptions,
+} from './translation.js';
 import { FIRST_LOAD_BUDGET_BYTES, measureFirstLoad } from './web-first-load.js';
 
 /**
@@ -22,8 +27,10 @@ import { FIRST_LOAD_BUDGET_BYTES, measureFirstLoad } from './web-first-load.js';
  *   --sockets=10000 --idle-users=10 --settle=2 --idle-repeats=1     idle sockets
  *   --group-members=100000 --group-sockets=5000 --group-accounts=10
  *   --group-messages=20 --group-repeats=3 --group-cpu-messages=20    group fan-out
+ *   --translation-members=40 --translation-languages=5 --translation-messages=20
+ *   --translation-lookups=300                                         translation
  */
-const BENCHMARKS = ['web', 'dm', 'idle', 'group'] as const;
+const BENCHMARKS = ['web', 'dm', 'idle', 'group', 'translation'] as const;
 type Benchmark = (typeof BENCHMARKS)[number];
 
 const flags = new Map<string, string>();
@@ -71,6 +78,12 @@ const groupOptions: GroupOptions = {
   messages: numberFlag('group-messages', GROUP_DEFAULTS.messages),
   repeats: numberFlag('group-repeats', GROUP_DEFAULTS.repeats),
   cpuMessages: numberFlag('group-cpu-messages', GROUP_DEFAULTS.cpuMessages),
+};
+const translationOptions: TranslationOptions = {
+  members: numberFlag('translation-members', TRANSLATION_DEFAULTS.members),
+  languages: numberFlag('translation-languages', TRANSLATION_DEFAULTS.languages),
+  messages: numberFlag('translation-messages', TRANSLATION_DEFAULTS.messages),
+  lookups: numberFlag('translation-lookups', TRANSLATION_DEFAULTS.lookups),
 };
 if (flags.size > 0) throw new Error(`unknown flag --${[...flags.keys()][0]}`);
 
@@ -157,6 +170,26 @@ if (only.includes('group')) {
   } catch (error) {
     failed = true;
     console.error(`group-fanout failed: ${(error as Error).message}`);
+  }
+}
+
+if (only.includes('translation')) {
+  console.log(
+    `translation: a group of ${translationOptions.members + 1} online members speaking ` +
+      `${translationOptions.languages} languages besides the sender's, ${translationOptions.messages} messages`,
+  );
+  try {
+    const translation = await benchTranslation(translationOptions);
+    console.log(
+      `  stored translation lookup ${fixed(translation.cachedUs, 0)} us, reading the message ` +
+        `${fixed(translation.baselineUs, 0)} us (medians over HTTP), ratio ${fixed(translation.cachedUs / translation.baselineUs, 2)}`,
+    );
+    console.log(
+      `RESULT translation calls_per_message=${fixed(translation.callsPerMessage, 2)} languages=${translation.languages} members=${translation.members} cached_us=${fixed(translation.cachedUs, 0)}`,
+    );
+  } catch (error) {
+    failed = true;
+    console.error(`translation failed: ${(error as Error).message}`);
   }
 }
 

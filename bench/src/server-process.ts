@@ -32,6 +32,8 @@ export interface StartOptions {
    * alike; it costs memory once per process, not per socket.
    */
   inspect?: boolean;
+  /** More environment for the server (Teltlk only), e.g. a translation provider. */
+  env?: Record<string, string>;
 }
 
 export function freePort(): Promise<number> {
@@ -150,7 +152,7 @@ export async function startTeltlk(options: StartOptions = {}): Promise<ServerPro
     const server = await start(
       'teltlk',
       [serverEntry],
-      { DATA_DIR: dataDir, LOG_LEVEL: 'warn', TRUST_PROXY: 'true' },
+      { DATA_DIR: dataDir, LOG_LEVEL: 'warn', TRUST_PROXY: 'true', ...options.env },
       options,
     );
     return {

@@ -1,0 +1,198 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { WebSocket } from 'ws';
+import { befriend, call, registerAccounts, type Account } from './accounts.js';
+import { freePort, startTeltlk } from './server-process.js';
+import { median } from './stats.js';
+
+/**
+ * Translation through the cache: a group whose online members speak `languages`
+ * languages receives `messages` messages; the server's provider (an OpenAI-compatible
+ * engine, played by a local HTTP server that counts its calls and answers at once) must
+ * be called once per language per message, whatever the group size. Then the time of a
+ * stored translation's lookup over HTTP, against the baseline of reading that one
+ * message over HTTP, interleaved.
+ */
+
+export interface TranslationOptions {
+  /** Members besides the sender, spread evenly over the languages. */
+  members: number;
+  languages: number;
+  messages: number;
+  /** Timed lookups of each kind. */
+  lookups: number;
+}
+
+export const TRANSLATION_DEFAULTS: TranslationOptions = {
+  members: 40,
+  languages: 5,
+  messages: 20,
+  lookups: 300,
+};
+
+/** Mother tongues the members are given, in turn (the sender writes English). */
+const LANGUAGES = ['es', 'fr', 'de', 'pt', 'ja', 'ru', 'ar', 'hi', 'id', 'tr', 'it', 'ko'];
+
+export interface TranslationFigures {
+  callsPerMessage: number;
+  languages: number;
+  members: number;
+  cachedUs: number;
+  baselineUs: number;
+}
+
+/** A chat-completions engine that answers `[<code>] <text>` and counts calls per target. */
+async function startFakeEngine(): Promise<{ url: string; calls: string[]; server: Server }> {
+  const calls: string[] = [];
+  const port = await freePort();
+  const server = createServer((request, response) => {
+    void readBody(request).then((raw) => {
+      const body = JSON.parse(raw) as { messages: { role: string; content: string }[] };
+      const system = body.messages.find((m) => m.role === 'system')?.content ?? '';
+      const user = body.messages.find((m) => m.role === 'user')?.content ?? '';
+      const to = /to [^\n]*?\(([A-Za-z-]+)\)\./.exec(system)?.[1] ?? '?';
+      calls.push(to);
+      const batch = system.includes('JSON array');
+      const content = batch
+        ? JSON.stringify((JSON.parse(user) as string[]).map((text) => `[${to}] ${text}`))
+        : `[${to}] ${user}`;
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content } }] }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${port}/v1`, calls, server };
+}
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let raw = '';
+    request.setEncoding('utf8');
+    request.on('data', (chunk: string) => (raw += chunk));
+    request.on('end', () => resolve(raw));
+    request.on('error', reject);
+  });
+}
+
+interface Member {
+  account: Account;
+  lang: string;
+  socket: WebSocket;
+  /** Message ids this member has a translation frame for. */
+  translated: Set<string>;
+}
+
+function connect(wsUrl: string, account: Account, translated: Set<string>): Promise<WebSocket> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(wsUrl);
+    socket.on('message', (data: Buffer) => {
+      const frame = JSON.parse(data.toString('utf8')) as {
+        t: string;
+        translation?: { messageId: string; status: string };
+      };
+      if (frame.t === 'hello') resolve(socket);
+      if (frame.t === 'translation' && frame.translation?.status === 'done') {
+        translated.add(frame.translation.messageId);
+      }
+    });
+    socket.once('open', () => socket.send(JSON.stringify({ t: 'auth', token: account.token })));
+    socket.once('error', reject);
+  });
+}
+
+async function until(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
+
+export async function benchTranslation(options: TranslationOptions): Promise<TranslationFigures> {
+  if (options.languages > LANGUAGES.length) {
+    throw new Error(`at most ${LANGUAGES.length} languages`);
+  }
+  const engine = await startFakeEngine();
+  const server = await startTeltlk({
+    env: { TRANSLATE_OPENAI_URL: engine.url, TRANSLATE_DAILY_CHARACTERS: '100000000' },
+  });
+  const members: Member[] = [];
+  try {
+    const base = server.baseUrl;
+    const [sender, ...accounts] = await registerAccounts(base, options.members + 1);
+    await call(base, 'PATCH', '/me', { token: sender!.token, body: { motherTongue: 'en' } });
+    for (const [index, account] of accounts.entries()) {
+      const lang = LANGUAGES[index % options.languages]!;
+      await call(base, 'PATCH', '/me', { token: account.token, body: { motherTongue: lang } });
+      await befriend(base, sender!, account);
+      const translated = new Set<string>();
+      members.push({
+        account,
+        lang,
+        translated,
+        socket: await connect(server.wsUrl, account, translated),
+      });
+    }
+    const group = await call<{ id: string }>(base, 'POST', '/groups', {
+      token: sender!.token,
+      body: { memberIds: accounts.map((account) => account.userId) },
+    });
+    const conversationId = `sg_${group.id}`;
+
+    const before = engine.calls.length;
+    let last: { id: string; seq: number } | null = null;
+    for (let index = 0; index < options.messages; index += 1) {
+      last = await call<{ id: string; seq: number }>(base, 'POST', '/messages', {
+        token: sender!.token,
+        body: {
+          conversationId,
+          clientMsgId: `bench-translation-${index}`,
+          content: {
+            kind: 'text',
+            text: `Message number ${index} of the benchmark: the meeting moves to the big hall.`,
+          },
+        },
+      });
+      const id = last.id;
+      await until(
+        () => members.every((member) => member.translated.has(id)),
+        `every member's translation of message ${index}`,
+      );
+    }
+    const callsPerMessage = (engine.calls.length - before) / options.messages;
+
+    // A stored translation against reading the same message, interleaved.
+    const reader = members[0]!;
+    const cached: number[] = [];
+    const baseline: number[] = [];
+    for (let index = 0; index < options.lookups; index += 1) {
+      let start = process.hrtime.bigint();
+      await call(base, 'POST', '/translations', {
+        token: reader.account.token,
+        body: { conversationId, seqs: [last!.seq] },
+      });
+      cached.push(Number(process.hrtime.bigint() - start) / 1000);
+      start = process.hrtime.bigint();
+      await call(
+        base,
+        'GET',
+        `/conversations/${conversationId}/messages?after=${last!.seq - 1}&limit=1`,
+        { token: reader.account.token },
+      );
+      baseline.push(Number(process.hrtime.bigint() - start) / 1000);
+    }
+    if (engine.calls.length - before !== callsPerMessage * options.messages) {
+      throw new Error('a stored translation was made again');
+    }
+    return {
+      callsPerMessage,
+      languages: options.languages,
+      members: options.members + 1,
+      cachedUs: median(cached),
+      baselineUs: median(baseline),
+    };
+  } finally {
+    for (const member of members) member.socket.close();
+    await server.stop();
+    await new Promise((resolve) => engine.server.close(resolve));
+  }
+}
