@@ -22,7 +22,6 @@ export interface MemberCursor {
   userId: string;
 }
 
-
 export class GroupRepo {
   constructor(private readonly db: Db) {}
 
