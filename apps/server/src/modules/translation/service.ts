@@ -54,6 +54,8 @@ export class TranslationService {
   private readonly claims = new Map<string, Promise<Translation>>();
   /** Provider work under way on this node, by `message\nlang`. */
   private readonly jobs = new Map<string, Promise<void>>();
+  /** Eager look-ups of who reads in which language, before their claims. */
+  private readonly lookups = new Set<Promise<void>>();
 
   constructor(private readonly deps: TranslationServiceDeps) {}
 
@@ -71,8 +73,8 @@ export class TranslationService {
 
   /** Resolves once the provider work started so far has been stored (tests, shutdown). */
   async drain(): Promise<void> {
-    while (this.claims.size > 0 || this.jobs.size > 0) {
-      await Promise.allSettled([...this.claims.values(), ...this.jobs.values()]);
+    while (this.lookups.size > 0 || this.claims.size > 0 || this.jobs.size > 0) {
+      await Promise.allSettled([...this.lookups, ...this.claims.values(), ...this.jobs.values()]);
     }
   }
 
@@ -173,7 +175,7 @@ export class TranslationService {
   }
 
   private eager(message: Translatable, userIds: readonly string[]): void {
-    this.deps.messages
+    const lookup = this.deps.messages
       .readerLanguages(message.conversationId, userIds)
       .then(async (readers) => {
         const langs = new Set(readers.map((reader) => reader.lang));
@@ -187,7 +189,9 @@ export class TranslationService {
       })
       .catch((error: unknown) => {
         this.deps.logger.warn({ err: error, messageId: message.id }, 'eager translation failed');
-      });
+      })
+      .finally(() => this.lookups.delete(lookup));
+    this.lookups.add(lookup);
   }
 
   // -------------------------------------------------------------------------- claims

@@ -369,39 +369,6 @@ describe.each(dialects)('translation on $dialect', ({ dialect }) => {
     expect(await w.translate(es, chat, [message.seq])).toEqual([]);
   });
 
-  it('batches short texts of the same language pair into one call', async () => {
-    const batching = new FakeProvider(8);
-    const b = await World.open({ dialect, translationProviders: [batching] });
-    try {
-      const [x, y] = [await b.person('en'), await b.person('es')];
-      const conversation = await b.chat(x, y);
-      // Y turns translation off first, so nothing is made eagerly.
-      await b.call(y, 'PATCH', `/conversations/${conversation}`, { translate: false });
-      const sent: Message[] = [];
-      for (const text of [
-        'See you soon',
-        'Thank you very much',
-        'Where are you now?',
-        'Good night',
-      ]) {
-        sent.push(await b.send(x, conversation, text));
-      }
-      await b.t.ctx.services.translations.drain();
-      expect(batching.calls).toHaveLength(0);
-      await b.translate(
-        y,
-        conversation,
-        sent.map((message) => message.seq),
-        { lang: 'es' },
-      );
-      await b.t.ctx.services.translations.drain();
-      expect(batching.calls).toHaveLength(1);
-      expect(batching.calls[0]!.texts).toHaveLength(4);
-    } finally {
-      await b.close();
-    }
-  });
-
   it('refuses strangers, bad requests, and answers for the right conversation only', async () => {
     const stranger = await w.person('es');
     expectError(
@@ -444,6 +411,41 @@ describe.each(dialects)('translation on $dialect', ({ dialect }) => {
     );
     expect(same.text).toBe('This is already in English, my friend.');
     expect(provider.calls.length).toBe(before);
+  });
+});
+
+describe('translation batching', () => {
+  it('batches short texts of the same language pair into one call', async () => {
+    const batching = new FakeProvider(8);
+    const b = await World.open({ translationProviders: [batching] });
+    try {
+      const [x, y] = [await b.person('en'), await b.person('es')];
+      const conversation = await b.chat(x, y);
+      // Y turns translation off first, so nothing is made eagerly.
+      await b.call(y, 'PATCH', `/conversations/${conversation}`, { translate: false });
+      const sent: Message[] = [];
+      for (const text of [
+        'See you soon',
+        'Thank you very much',
+        'Where are you now?',
+        'Good night',
+      ]) {
+        sent.push(await b.send(x, conversation, text));
+      }
+      await b.t.ctx.services.translations.drain();
+      expect(batching.calls).toHaveLength(0);
+      await b.translate(
+        y,
+        conversation,
+        sent.map((message) => message.seq),
+        { lang: 'es' },
+      );
+      await b.t.ctx.services.translations.drain();
+      expect(batching.calls).toHaveLength(1);
+      expect(batching.calls[0]!.texts).toHaveLength(4);
+    } finally {
+      await b.close();
+    }
   });
 });
 
