@@ -355,6 +355,17 @@ export class MessageRepo {
     return found;
   }
 
+  /** A member's clear mark and translation choice, with their mother tongue. */
+  reader(conversationId: string, userId: string) {
+    return this.db
+      .selectFrom('conversation_members as cm')
+      .innerJoin('users as u', 'u.id', 'cm.user_id')
+      .select(['cm.min_seq', 'cm.translate_off', 'cm.translate_to', 'u.mother_tongue'])
+      .where('cm.conversation_id', '=', conversationId)
+      .where('cm.user_id', '=', userId)
+      .executeTakeFirst();
+  }
+
   /** Messages of a conversation by seq (any state; callers decide what to serve). */
   bySeqs(conversationId: string, seqs: readonly number[]): Promise<MessageRow[]> {
     if (seqs.length === 0) return Promise.resolve([]);

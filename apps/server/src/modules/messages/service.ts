@@ -152,13 +152,12 @@ export class MessageService {
 
   /** How a member reads a conversation; a conversation they are not in looks absent. */
   async readerState(userId: string, conversationId: string): Promise<ReaderState> {
-    const { db, repo } = this.deps;
-    const member = await this.memberOf(db, conversationId, userId);
-    const tongue = (await repo.motherTongues([userId])).get(userId) ?? 'en';
+    const reader = await this.deps.repo.reader(conversationId, userId);
+    if (!reader) throw new AppError('CONVERSATION_NOT_FOUND');
     return {
-      minSeq: Number(member.min_seq),
-      translate: member.translate_off === 0,
-      lang: member.translate_to ?? tongue,
+      minSeq: Number(reader.min_seq),
+      translate: reader.translate_off === 0,
+      lang: reader.translate_to ?? reader.mother_tongue,
     };
   }
 
