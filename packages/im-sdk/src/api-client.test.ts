@@ -199,4 +199,45 @@ describe('ApiClient contacts', () => {
       'DELETE /api/v1/friends/u2',
     ]);
   });
+
+  it('asks for translations and previews, and turns a missing provider into its code', async () => {
+    const translation = {
+      conversationId: 'si_a_b',
+      seq: 3,
+      messageId: 'm3',
+      lang: 'en',
+      from: 'fr',
+      status: 'pending',
+      text: null,
+      error: null,
+      at: 1,
+    };
+    const answers = [
+      jsonResponse(200, { translations: [translation] }),
+      jsonResponse(200, { from: 'en', to: 'fr', text: 'bonjour' }),
+      jsonResponse(503, { error: { code: 'TRANSLATION_UNAVAILABLE', message: 'x' } }),
+    ];
+    const fetch = vi.fn((_url: string | URL | Request, _init?: RequestInit) => {
+      const answer = answers.shift();
+      return answer ? Promise.resolve(answer) : Promise.reject(new Error('unexpected call'));
+    });
+    const client = new ApiClient({ getToken: () => 'tok', fetch });
+    const body = { conversationId: 'si_a_b', seqs: [3, 4], lang: 'en', retry: true };
+    await expect(client.translate(body)).resolves.toEqual({ translations: [translation] });
+    await expect(client.previewTranslation({ text: 'hello', to: 'fr' })).resolves.toEqual({
+      from: 'en',
+      to: 'fr',
+      text: 'bonjour',
+    });
+    await expect(client.translationInfo()).rejects.toMatchObject({
+      code: 'TRANSLATION_UNAVAILABLE',
+      status: 503,
+    });
+    expect(fetch.mock.calls.map(([url, init]) => `${init?.method} ${url as string}`)).toEqual([
+      'POST /api/v1/translations',
+      'POST /api/v1/translations/preview',
+      'GET /api/v1/translations/info',
+    ]);
+    expect(JSON.parse(fetch.mock.calls[0]?.[1]?.body as string)).toEqual(body);
+  });
 });

@@ -83,6 +83,16 @@ import {
   type UpdateGroupBody,
   type UpdateMyGroupBody,
 } from '@teltlk/protocol';
+import {
+  previewTranslationResult,
+  translateResult,
+  translationInfoResult,
+  type PreviewTranslationBody,
+  type PreviewTranslationResult,
+  type TranslateBody,
+  type TranslateResult,
+  type TranslationInfoResult,
+} from '@teltlk/protocol';
 import type { z } from 'zod';
 
 /** Request timeout of the product's HTTP client (spec §9). */
@@ -278,6 +288,7 @@ export class ApiClient {
   sendMessage(body: SendMessageBody): Promise<Message> {
     return this.request('POST', '/messages', body, messageSchema);
   }
+  /** Member state: pin, mute, hide, and the translation switch and target language. */
   updateConversation(conversationId: string, body: UpdateConversationBody): Promise<Conversation> {
     return this.request('PATCH', conversationPath(conversationId), body, conversationSchema);
   }
@@ -301,6 +312,23 @@ export class ApiClient {
   /** Deletes a message for the caller only. */
   hideMessage(conversationId: string, seq: number): Promise<void> {
     return this.request('POST', `${conversationPath(conversationId)}/messages/${seq}/hide`);
+  }
+
+  // Translation
+  /** Whether the server translates (`available: false`: no provider configured). */
+  translationInfo(): Promise<TranslationInfoResult> {
+    return this.request('GET', '/translations/info', undefined, translationInfoResult);
+  }
+  /**
+   * Translations of a conversation's messages; ones needing none are absent from the
+   * answer, and `pending` ones follow as `translation` socket frames.
+   */
+  translate(body: TranslateBody): Promise<TranslateResult> {
+    return this.request('POST', '/translations', body, translateResult);
+  }
+  /** The caller's draft translated, waiting for the provider; nothing is stored. */
+  previewTranslation(body: PreviewTranslationBody): Promise<PreviewTranslationResult> {
+    return this.request('POST', '/translations/preview', body, previewTranslationResult);
   }
 
   // Contacts

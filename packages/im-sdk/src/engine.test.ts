@@ -71,6 +71,8 @@ async function restart(engine: ImEngine): Promise<ImEngine> {
     events: server.events,
     member: server.member,
     burnSeconds: server.burnSeconds,
+    translations: server.translations,
+    translateMode: server.translateMode,
   });
   return makeEngine();
 }
@@ -317,5 +319,176 @@ describe('ImEngine', () => {
     await engine.forward(handle.getSnapshot().messages[0] as LocalMessage, [CONV]);
     await vi.waitFor(() => expect(server.messages).toHaveLength(2));
     expect(server.messages[1]?.content).toEqual({ kind: 'text', text: 'fwd me', forwarded: true });
+  });
+});
+
+describe('ImEngine translation', () => {
+  const bonjour = { kind: 'text', text: 'bonjour' } as const;
+
+  async function translating(): Promise<{ engine: ImEngine; handle: ConversationHandle }> {
+    const engine = await started();
+    engine.setMotherTongue('en');
+    const handle = engine.conversation(CONV);
+    const firstPage = Math.min(server.maxSeq, 50);
+    await vi.waitFor(() => expect(handle.getSnapshot().messages).toHaveLength(firstPage));
+    return { engine, handle };
+  }
+
+  const status = (handle: ConversationHandle, seq: number) =>
+    handle.getSnapshot().translations.get(seq)?.status;
+
+  it('shows the translation a frame brings, and keeps the map between other changes', async () => {
+    server.append(bonjour, { push: false, lang: 'fr' });
+    const { engine, handle } = await translating();
+    expect(handle.getSnapshot().translationTarget).toBe('en');
+    await vi.waitFor(() => expect(engine.getSnapshot().translation?.available).toBe(true));
+    handle.translate([1]);
+    await vi.waitFor(() => expect(status(handle, 1)).toBe('pending'));
+    const arrived = record(engine, 'translation');
+    server.finishTranslation(1, 'en');
+    await vi.waitFor(() =>
+      expect(handle.getSnapshot().translations.get(1)).toMatchObject({
+        status: 'done',
+        text: 'en: bonjour',
+        from: 'fr',
+      }),
+    );
+    expect(arrived.map((translation) => translation.seq)).toEqual([1]);
+
+    const translations = handle.getSnapshot().translations;
+    server.append({ kind: 'text', text: 'ok' });
+    await vi.waitFor(() => expect(handle.getSnapshot().messages).toHaveLength(2));
+    expect(handle.getSnapshot().translations).toBe(translations);
+  });
+
+  it('asks once for all the seqs of a tick, only for what needs it, and never twice', async () => {
+    server.append(bonjour, { push: false, lang: 'fr' });
+    server.append({ kind: 'text', text: 'hello' }, { push: false, lang: 'en' });
+    server.append({ kind: 'text', text: '你好' }, { push: false, lang: 'zh' });
+    server.append({ kind: 'text', text: 'mine' }, { push: false, lang: 'fr', senderId: ME });
+    server.append({ kind: 'text', text: '👍' }, { push: false });
+    const { handle } = await translating();
+    handle.translate([1]);
+    handle.translate([2, 3]);
+    handle.translate([4, 5, 1]);
+    await vi.waitFor(() => expect(status(handle, 3)).toBe('pending'));
+    expect(server.translateBodies).toEqual([{ conversationId: CONV, seqs: [1, 3], lang: 'en' }]);
+
+    server.finishTranslation(1, 'en', { error: 'TRANSLATION_FAILED' });
+    await vi.waitFor(() => expect(status(handle, 1)).toBe('failed'));
+    // Done, pending, failed, and answered as needing none: nothing is asked again.
+    handle.translate([1, 2, 3, 4, 5]);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    handle.translate([1, 3]);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(server.translateBodies).toHaveLength(1);
+  });
+
+  it('splits a long batch into requests of at most 50 seqs', async () => {
+    for (let i = 1; i <= 60; i++) server.append(bonjour, { push: false, lang: 'fr' });
+    const { handle } = await translating();
+    await handle.loadOlder();
+    expect(handle.getSnapshot().messages).toHaveLength(60);
+    handle.translate(Array.from({ length: 60 }, (_, i) => i + 1));
+    await vi.waitFor(() => expect(handle.getSnapshot().translations.size).toBe(60));
+    expect(server.translateBodies.map((body) => body.seqs.length).sort()).toEqual([10, 50]);
+  });
+
+  it('asks again for pending translations after a reconnect, since a frame may be lost', async () => {
+    server.append(bonjour, { push: false, lang: 'fr' });
+    const { engine, handle } = await translating();
+    handle.translate([1]);
+    await vi.waitFor(() => expect(status(handle, 1)).toBe('pending'));
+
+    server.up = false;
+    FakeSocket.last.drop();
+    await vi.waitFor(() => expect(engine.getSnapshot().connection).not.toBe('connected'));
+    server.finishTranslation(1, 'en', { push: false });
+    server.up = true;
+    await vi.waitFor(() => expect(status(handle, 1)).toBe('done'), { timeout: 3000 });
+    expect(server.translateBodies).toHaveLength(2);
+    expect(server.translateBodies[1]).toEqual({ conversationId: CONV, seqs: [1], lang: 'en' });
+  });
+
+  it('keeps translations across a reload (a new engine on the same database)', async () => {
+    server.translateMode = 'done';
+    server.append(bonjour, { push: false, lang: 'fr' });
+    let { engine, handle } = await translating();
+    handle.translate([1]);
+    await vi.waitFor(() => expect(status(handle, 1)).toBe('done'));
+
+    engine = await restart(engine);
+    server.up = false;
+    await engine.start();
+    engine.setMotherTongue('en');
+    handle = engine.conversation(CONV);
+    await vi.waitFor(() =>
+      expect(handle.getSnapshot().translations.get(1)?.text).toBe('en: bonjour'),
+    );
+    expect(handle.getSnapshot().messages[0]?.lang).toBe('fr');
+  });
+
+  it('makes a failed translation again on request, showing it pending meanwhile', async () => {
+    server.append(bonjour, { push: false, lang: 'fr' });
+    const { handle } = await translating();
+    handle.translate([1]);
+    await vi.waitFor(() => expect(status(handle, 1)).toBe('pending'));
+    server.finishTranslation(1, 'en', { error: 'TRANSLATION_QUOTA_EXCEEDED' });
+    await vi.waitFor(() =>
+      expect(handle.getSnapshot().translations.get(1)).toMatchObject({
+        status: 'failed',
+        error: 'TRANSLATION_QUOTA_EXCEEDED',
+      }),
+    );
+
+    const retried = handle.retranslate(1);
+    await vi.waitFor(() => expect(status(handle, 1)).toBe('pending'));
+    await retried;
+    expect(server.translateBodies.at(-1)).toEqual({
+      conversationId: CONV,
+      seqs: [1],
+      lang: 'en',
+      retry: true,
+    });
+    server.finishTranslation(1, 'en');
+    await vi.waitFor(() => expect(status(handle, 1)).toBe('done'));
+  });
+
+  it('follows the conversation switch and target, and drops a revoked message’s translation', async () => {
+    server.translateMode = 'done';
+    server.append(bonjour, { push: false, lang: 'fr' });
+    const { engine, handle } = await translating();
+    handle.translate([1]);
+    await vi.waitFor(() => expect(status(handle, 1)).toBe('done'));
+
+    await engine.updateConversation(CONV, { translateTo: 'de' });
+    await vi.waitFor(() => expect(handle.getSnapshot().translationTarget).toBe('de'));
+    expect(handle.getSnapshot().translations.size).toBe(0);
+    handle.translate([1]);
+    await vi.waitFor(() => expect(handle.getSnapshot().translations.get(1)?.lang).toBe('de'));
+
+    await engine.updateConversation(CONV, { translate: false });
+    await vi.waitFor(() => expect(handle.getSnapshot().translations.size).toBe(0));
+    handle.translate([1]);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(server.translateBodies).toHaveLength(2);
+
+    await engine.updateConversation(CONV, { translate: true });
+    await vi.waitFor(() => expect(status(handle, 1)).toBe('done'));
+    server.revoke(1);
+    await vi.waitFor(() => expect(handle.getSnapshot().translations.size).toBe(0));
+  });
+
+  it('asks nothing of a server without a translation provider', async () => {
+    server.translationInfo = { ...server.translationInfo, available: false };
+    server.append(bonjour, { push: false, lang: 'fr' });
+    const { engine, handle } = await translating();
+    await vi.waitFor(() => expect(engine.getSnapshot().translation?.available).toBe(false));
+    handle.translate([1]);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(server.translateBodies).toEqual([]);
+    expect(
+      server.requests.filter((path) => path.startsWith('GET /translations/info')),
+    ).toHaveLength(1);
   });
 });

@@ -7,6 +7,7 @@ import {
   type Message,
   type SendableContent,
   type ServerFrame,
+  type Translation,
   type UpdateConversationBody,
   type UserEvent,
 } from '@teltlk/protocol';
@@ -26,6 +27,8 @@ import {
   toLocal,
 } from './reducers.js';
 import { LocalStore, type StoredConversation, type StoredMessage } from './store.js';
+import { stableTranslations } from './translation.js';
+import { TranslationSync } from './translation-sync.js';
 import {
   pullConversations,
   pullEventPages,
@@ -82,6 +85,17 @@ const END_EVENTS: Record<EndReason, keyof EngineEvents> = {
   kickedOffline: 'kickedOffline',
 };
 
+/** What a conversation screen shows, read from the local database. */
+interface MessageWindow {
+  messages: LocalMessage[];
+  hasMore: boolean;
+  nextBurnAt: number | null;
+  translationTarget: string | null;
+  translations: Translation[];
+}
+
+const NO_TRANSLATIONS: ReadonlyMap<number, Translation> = new Map();
+
 class EngineStopped extends Error {
   constructor() {
     super('The engine has stopped');
@@ -116,6 +130,7 @@ export class ImEngine {
     syncing: false,
     conversations: [],
     totalUnread: 0,
+    translation: null,
   };
   private readonly listeners = new Set<() => void>();
   private readonly handles = new Map<string, Set<Handle>>();
@@ -136,6 +151,7 @@ export class ImEngine {
   private readonly catchUps = new Map<string, Promise<void>>();
   private readonly catchUpAgain = new Set<string>();
   private lastOrder = 0;
+  private readonly translation: TranslationSync;
 
   constructor(private readonly options: EngineOptions) {
     this.userId = options.userId;
@@ -151,6 +167,16 @@ export class ImEngine {
       onFrame: (frame) => this.onFrame(frame),
       onEnd: (reason) => this.emitter.emit(END_EVENTS[reason]),
     });
+    this.translation = new TranslationSync({
+      api: this.api,
+      userId: this.userId,
+      serial: (fn) => this.serial(fn),
+      conversation: (conversationId) => this.conversations.get(conversationId),
+      onChange: (conversationId) => this.touch(conversationId, false),
+      onInfo: () => this.touch(undefined, true),
+      onTranslation: (translation) => this.emitter.emit('translation', translation),
+      onBackgroundError: ignoreFailure,
+    });
     this.outbox = new OutboxSender({
       store: () => this.store,
       send: (frame) => this.connection.send(frame),
@@ -165,6 +191,7 @@ export class ImEngine {
   async start(): Promise<void> {
     if (this.store) return;
     this.stopped = false;
+    this.translation.start();
     const store = new LocalStore(this.userId, {
       indexedDB: this.options.indexedDB,
       IDBKeyRange: this.options.IDBKeyRange,
@@ -214,6 +241,7 @@ export class ImEngine {
     }
     for (const timer of [this.syncRetryTimer, this.listBurnTimer]) if (timer) clearTimeout(timer);
     this.syncRetryTimer = this.listBurnTimer = null;
+    this.translation.stop();
     for (const set of this.handles.values()) for (const handle of set) handle.dispose();
     this.handles.clear();
     await this.queue.catch(() => undefined);
@@ -262,6 +290,15 @@ export class ImEngine {
 
   // ------------------------------------------------------------------ public actions
 
+  /**
+   * The reader's mother tongue (from their profile), which messages are translated into
+   * wherever a conversation names no language of its own. Translations wait for it.
+   */
+  setMotherTongue(code: string | null): void {
+    if (!this.translation.setMotherTongue(code)) return;
+    for (const conversationId of this.handles.keys()) this.touch(conversationId, false);
+  }
+
   async updateConversation(conversationId: string, patch: UpdateConversationBody): Promise<void> {
     const conversation = await this.api.updateConversation(conversationId, patch);
     await this.serial((store) => this.putConversations(store, [conversation]));
@@ -305,6 +342,7 @@ export class ImEngine {
       createdAt: Date.now(),
       revokedAt: null,
       burnAt: null,
+      lang: null,
       status: 'sending',
       pending: conversationId,
       order: this.nextOrder(),
@@ -417,13 +455,19 @@ export class ImEngine {
   }
 
   /** @internal Reads a handle's window from the local database. */
-  async readWindow(
-    conversationId: string,
-    count: number,
-  ): Promise<{ messages: LocalMessage[]; hasMore: boolean; nextBurnAt: number | null }> {
+  async readWindow(conversationId: string, count: number): Promise<MessageWindow> {
     const store = this.store;
-    if (!store) return { messages: [], hasMore: false, nextBurnAt: null };
     const conversation = this.conversations.get(conversationId);
+    const target = this.translation.targetOf(conversation);
+    if (!store) {
+      return {
+        messages: [],
+        hasMore: false,
+        nextBurnAt: null,
+        translationTarget: target,
+        translations: [],
+      };
+    }
     const now = Date.now();
     const [newest, pending] = await Promise.all([
       store.newest(conversationId, conversation?.minSeq ?? 0, count + 1, (row) =>
@@ -439,11 +483,27 @@ export class ImEngine {
       }
     }
     const olderOnServer = conversation ? !conversation.historyComplete : false;
+    const translations =
+      conversation?.translate && target !== null
+        ? await this.translation.shown(store, conversationId, target, shown)
+        : [];
     return {
       messages: [...shown, ...pending].map(toLocal),
       hasMore: newest.length > count || olderOnServer,
       nextBurnAt,
+      translationTarget: target,
+      translations,
     };
+  }
+
+  /** @internal Queues seqs to translate; the whole tick's seqs go in one request. */
+  requestTranslations(conversationId: string, seqs: readonly number[]): void {
+    if (this.store) this.translation.request(conversationId, seqs);
+  }
+
+  /** @internal Makes one translation again (retranslate, or retry a failed one). */
+  retranslate(conversationId: string, seq: number): Promise<void> {
+    return this.translation.retranslate(conversationId, seq);
   }
 
   /** @internal Pulls one older page from the server if the local copy is exhausted. */
@@ -480,6 +540,7 @@ export class ImEngine {
     this.emitter.emit('connected');
     void this.sync();
     void this.outbox.flush().catch(ignoreFailure);
+    this.translation.onConnected();
   }
 
   private onFrame(frame: ServerFrame): void {
@@ -500,6 +561,11 @@ export class ImEngine {
         if (frame.userId === this.userId) return;
         this.emitter.emit('typing', { conversationId: frame.conversationId, userId: frame.userId });
         for (const handle of this.handles.get(frame.conversationId) ?? []) handle.showTyping();
+        return;
+      case 'translation':
+        void this.serial((store) => this.translation.store(store, [frame.translation])).catch(
+          ignoreFailure,
+        );
         return;
       case 'read':
         void this.serial(async (store) => {
@@ -770,13 +836,19 @@ export class ImEngine {
       before: this.conversations.get(conversation.id),
       after: mergeConversation(this.conversations.get(conversation.id), conversation, this.userId),
     }));
-    await store.transaction('rw', store.conversations, store.messages, async () => {
-      await store.conversations.bulkPut(merged.map(({ after }) => after));
-      for (const { before, after } of merged) {
-        // History cleared (on this device or another): the rows leave the device.
-        if (after.minSeq > (before?.minSeq ?? 0)) await store.deleteUpTo(after.id, after.minSeq);
-      }
-    });
+    await store.transaction(
+      'rw',
+      store.conversations,
+      store.messages,
+      store.translations,
+      async () => {
+        await store.conversations.bulkPut(merged.map(({ after }) => after));
+        for (const { before, after } of merged) {
+          // History cleared (on this device or another): the rows leave the device.
+          if (after.minSeq > (before?.minSeq ?? 0)) await store.deleteUpTo(after.id, after.minSeq);
+        }
+      },
+    );
     for (const { after } of merged) {
       this.conversations.set(after.id, after);
       this.touch(after.id, true);
@@ -802,10 +874,18 @@ export class ImEngine {
     const known = [...byKey.filter((row): row is StoredMessage => !!row), ...bySeq];
     const before = this.conversations.get(conversationId);
     const batch = applyMessages(before, known, messages, { userId: this.userId, extendCoverage });
-    await store.transaction('rw', store.messages, store.conversations, async () => {
-      await store.messages.bulkPut(batch.puts);
-      if (batch.conversation) await store.conversations.put(batch.conversation);
-    });
+    await store.transaction(
+      'rw',
+      store.messages,
+      store.conversations,
+      store.translations,
+      async () => {
+        await store.messages.bulkPut(batch.puts);
+        if (batch.conversation) await store.conversations.put(batch.conversation);
+        // A revoked message's text is gone, and so is its translation.
+        await store.deleteTranslations(conversationId, batch.revoked);
+      },
+    );
     if (batch.conversation) this.conversations.set(conversationId, batch.conversation);
     this.touch(conversationId, true);
 
@@ -895,6 +975,7 @@ export class ImEngine {
       syncing: this.syncing,
       conversations,
       totalUnread,
+      translation: this.translation.info,
     };
     // A burnt last message leaves the list when its time comes.
     if (this.listBurnTimer) clearTimeout(this.listBurnTimer);
@@ -927,6 +1008,8 @@ class Handle implements ConversationHandle {
     hasMore: false,
     loadingOlder: false,
     peerTyping: false,
+    translationTarget: null,
+    translations: NO_TRANSLATIONS,
   };
   private windowSize = PAGE_SIZE;
   private localCount = 0;
@@ -965,7 +1048,12 @@ class Handle implements ConversationHandle {
       const delay = Math.max(0, window.nextBurnAt - Date.now()) + 1;
       this.burnTimer = setTimeout(() => void this.reload(), delay);
     }
-    this.update({ messages: window.messages, hasMore: window.hasMore });
+    this.update({
+      messages: window.messages,
+      hasMore: window.hasMore,
+      translationTarget: window.translationTarget,
+      translations: stableTranslations(this.snapshot.translations, window.translations),
+    });
   }
 
   async loadOlder(): Promise<void> {
@@ -1009,6 +1097,14 @@ class Handle implements ConversationHandle {
 
   setDraft(text: string): void {
     this.engine.setDraft(this.conversationId, text);
+  }
+
+  translate(seqs: readonly number[]): void {
+    this.engine.requestTranslations(this.conversationId, seqs);
+  }
+
+  retranslate(seq: number): Promise<void> {
+    return this.engine.retranslate(this.conversationId, seq);
   }
 
   close(): void {
@@ -1059,6 +1155,7 @@ function toServerMessage(row: StoredMessage): Message | null {
     createdAt: row.createdAt,
     revokedAt: row.revokedAt,
     burnAt: row.burnAt,
+    lang: row.lang,
   };
 }
 

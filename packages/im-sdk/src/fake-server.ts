@@ -4,6 +4,9 @@ import type {
   Message,
   MessageContent,
   ServerFrame,
+  TranslateBody,
+  Translation,
+  TranslationInfoResult,
   UserEvent,
   UserEventData,
 } from '@teltlk/protocol';
@@ -16,6 +19,8 @@ interface Member {
   pinned: boolean;
   muted: boolean;
   hidden: boolean;
+  translate: boolean;
+  translateTo: string | null;
   updatedAt: number;
   hiddenSeqs: Set<number>;
 }
@@ -35,6 +40,8 @@ export class FakeServer {
     pinned: false,
     muted: false,
     hidden: false,
+    translate: true,
+    translateTo: null,
     updatedAt: 1,
     hiddenSeqs: new Set(),
   };
@@ -49,6 +56,19 @@ export class FakeServer {
   up = true;
   /** Whether `send` frames get an answer (false: lost on the way). */
   answerSends = true;
+  /** ME's mother tongue: the default translation target. */
+  motherTongue = 'en';
+  translationInfo: TranslationInfoResult = {
+    available: true,
+    maxLength: 5000,
+    dailyCharacters: 100_000,
+  };
+  /** Translations made, by `seq:lang`. */
+  translations = new Map<string, Translation>();
+  /** Bodies of POST /translations, in order. */
+  translateBodies: TranslateBody[] = [];
+  /** `pending`: translations are made later (`finishTranslation`); `done`: at once. */
+  translateMode: 'pending' | 'done' = 'pending';
   private clock = 0;
 
   constructor() {
@@ -87,6 +107,8 @@ export class FakeServer {
       pinned: this.member.pinned,
       muted: this.member.muted,
       hidden: this.member.hidden,
+      translate: this.member.translate,
+      translateTo: this.member.translateTo,
       burnSeconds: this.burnSeconds,
       lastMessage: visible.at(-1) ?? null,
       updatedAt: Math.max(this.member.updatedAt, this.messages.at(-1)?.createdAt ?? 0),
@@ -96,7 +118,7 @@ export class FakeServer {
   /** A message from PEER (or a notice), pushed to ME's sockets unless `push` is false. */
   append(
     content: MessageContent,
-    options: { senderId?: string; push?: boolean; clientMsgId?: string } = {},
+    options: { senderId?: string; push?: boolean; clientMsgId?: string; lang?: string | null } = {},
   ): Message {
     const seq = this.maxSeq + 1;
     const senderId = options.senderId ?? PEER;
@@ -110,6 +132,7 @@ export class FakeServer {
       createdAt: this.now(),
       revokedAt: null,
       burnAt: this.burnSeconds > 0 ? this.clock + this.burnSeconds * 1000 : null,
+      lang: options.lang ?? null,
     };
     this.messages.push(message);
     this.member.hidden = false;
@@ -137,6 +160,58 @@ export class FakeServer {
   memberChange(patch: Partial<Omit<Member, 'hiddenSeqs'>>, push = true): void {
     Object.assign(this.member, patch, { updatedAt: this.now() });
     this.event({ type: 'conversation', conversation: this.conversation() }, push);
+  }
+
+  /** Ends a pending translation as done (the text is `<lang>: <original>`), or failed. */
+  finishTranslation(
+    seq: number,
+    lang: string,
+    options: { error?: string; push?: boolean } = {},
+  ): Translation {
+    const current = this.translations.get(`${seq}:${lang}`);
+    if (!current) throw new Error('no such translation');
+    const message = this.messages.find((item) => item.seq === seq);
+    const original = message?.content.kind === 'text' ? message.content.text : '';
+    const translation: Translation = options.error
+      ? { ...current, status: 'failed', text: null, error: options.error, at: this.now() }
+      : { ...current, status: 'done', text: `${lang}: ${original}`, error: null, at: this.now() };
+    this.translations.set(`${seq}:${lang}`, translation);
+    if (options.push !== false) this.push({ t: 'translation', translation });
+    return translation;
+  }
+
+  /** The server's rules: texts of others, in another known language, not revoked. */
+  private translate(body: TranslateBody): Translation[] {
+    const lang = body.lang ?? this.member.translateTo ?? this.motherTongue;
+    const made: Translation[] = [];
+    for (const seq of body.seqs) {
+      const message = this.visible().find((item) => item.seq === seq);
+      if (!message || message.content.kind !== 'text' || message.revokedAt !== null) continue;
+      if (message.lang === null || message.lang === lang || message.senderId === ME) continue;
+      const existing = this.translations.get(`${seq}:${lang}`);
+      if (existing && !body.retry) {
+        made.push(existing);
+        continue;
+      }
+      const pending: Translation = {
+        conversationId: CONV,
+        seq,
+        messageId: message.id,
+        lang,
+        from: message.lang,
+        status: 'pending',
+        text: null,
+        error: null,
+        at: this.now(),
+      };
+      this.translations.set(`${seq}:${lang}`, pending);
+      made.push(
+        this.translateMode === 'done'
+          ? this.finishTranslation(seq, lang, { push: false })
+          : pending,
+      );
+    }
+    return made;
   }
 
   push(frame: ServerFrame): void {
@@ -210,6 +285,15 @@ export class FakeServer {
         nextCursor: null,
         syncedAt: this.clock,
       });
+    }
+    if (path === '/translations/info') return json(this.translationInfo);
+    if (path === '/translations' && method === 'POST') {
+      if (!this.translationInfo.available) {
+        return json({ error: { code: 'TRANSLATION_UNAVAILABLE', message: 'x' } }, 503);
+      }
+      const body = JSON.parse(init?.body as string) as TranslateBody;
+      this.translateBodies.push(body);
+      return json({ translations: this.translate(body) });
     }
     if (path === '/sync/events') {
       const after = query('after') ?? 0;

@@ -10,3 +10,4 @@ export type {
   LocalMessage,
 } from './types.js';
 export { newClientMsgId } from './outbox.js';
+export { needsTranslation, translationTarget, type TranslationScope } from './translation.js';

@@ -175,6 +175,7 @@ describe('applyMessages', () => {
       createdAt: 5,
       revokedAt: null,
       burnAt: null,
+      lang: null,
       status: 'sending',
       pending: CONV,
       order: 7,

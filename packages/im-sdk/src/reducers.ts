@@ -27,8 +27,9 @@ export function newStoredConversation(conversation: Conversation): StoredConvers
 
 /**
  * Merges a server copy of a conversation (sync page, event, REST answer) into the local
- * one. Seqs only move forward; member state (pinned, muted, hidden) comes from the newer
- * copy by updatedAt; the burn setting from the copy that has seen the newer burn notice.
+ * one. Seqs only move forward; member state (pinned, muted, hidden, translation) comes
+ * from the newer copy by updatedAt; the burn setting from the copy that has seen the
+ * newer burn notice.
  */
 export function mergeConversation(
   local: StoredConversation | undefined,
@@ -76,6 +77,8 @@ function mergeCopies(
     peerReadSeq: Math.max(local.peerReadSeq, incoming.peerReadSeq),
     pinned: newer ? incoming.pinned : local.pinned,
     muted: newer ? incoming.muted : local.muted,
+    translate: newer ? incoming.translate : local.translate,
+    translateTo: newer ? incoming.translateTo : local.translateTo,
     // A message newer than the copy brought the conversation back to the list.
     hidden: newer ? incoming.hidden && local.maxSeq <= incoming.maxSeq : local.hidden,
     burnSeconds: burnFromIncoming ? incoming.burnSeconds : local.burnSeconds,
@@ -120,6 +123,7 @@ export function toStored(message: Message, previous?: StoredMessage): StoredMess
     createdAt: message.createdAt,
     revokedAt: message.revokedAt,
     burnAt: message.burnAt,
+    lang: message.lang,
     status: 'sent',
     order: previous?.order ?? 0,
     ...(previous?.hidden ? { hidden: 1 as const } : {}),
@@ -137,6 +141,7 @@ export function toLocal(row: StoredMessage): LocalMessage {
     createdAt: row.createdAt,
     revokedAt: row.revokedAt,
     burnAt: row.burnAt,
+    lang: row.lang,
     status: row.status,
   };
   if (row.error !== undefined) message.error = row.error;

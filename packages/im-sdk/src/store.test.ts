@@ -1,8 +1,9 @@
+import { Dexie } from 'dexie';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isShown, toStored } from './reducers.js';
+import { isShown, newStoredConversation, toStored } from './reducers.js';
 import { LocalStore, type StoredMessage } from './store.js';
-import { CONV, ME, serverMessage } from './test-fixtures.js';
+import { CONV, ME, serverConversation, serverMessage } from './test-fixtures.js';
 
 const stores: LocalStore[] = [];
 afterEach(() => {
@@ -27,6 +28,7 @@ function pending(clientMsgId: string, order: number): StoredMessage {
     createdAt: order,
     revokedAt: null,
     burnAt: null,
+    lang: null,
     status: 'sending',
     pending: CONV,
     order,
@@ -103,5 +105,65 @@ describe('LocalStore', () => {
     const second = await open(indexedDB);
     expect(await second.outbox.toArray()).toMatchObject([{ clientMsgId: 'queued-1' }]);
     expect(await second.drafts.get(CONV)).toEqual({ conversationId: CONV, text: 'draft' });
+  });
+
+  it('upgrades a cache from before translation, keeping its rows', async () => {
+    const indexedDB = new IDBFactory();
+    const old = new Dexie(`teltlk-${ME}`, { indexedDB, IDBKeyRange });
+    old.version(1).stores({
+      conversations: 'id',
+      messages: '[senderId+clientMsgId], [conversationId+seq], clientMsgId, pending, burnAt',
+      outbox: '++id, &clientMsgId',
+      drafts: 'conversationId',
+      meta: 'key',
+    });
+    const {
+      translate: _translate,
+      translateTo: _translateTo,
+      ...conversation
+    } = newStoredConversation(serverConversation({ maxSeq: 1 }));
+    const { lang: _lang, ...message } = toStored(serverMessage(1));
+    await old.table('conversations').put(conversation);
+    await old.table('messages').put(message);
+    old.close();
+
+    const store = await open(indexedDB);
+    expect(await store.conversations.get(CONV)).toMatchObject({
+      id: CONV,
+      maxSeq: 1,
+      translate: true,
+      translateTo: null,
+    });
+    expect(await store.bySeqs(CONV, [1])).toMatchObject([{ seq: 1, lang: null }]);
+    expect(await store.translations.count()).toBe(0);
+  });
+
+  it('drops translations with their messages: cleared history and burnt', async () => {
+    const store = await open();
+    await store.messages.bulkPut([
+      toStored(serverMessage(1, { lang: 'fr' })),
+      toStored(serverMessage(2, { lang: 'fr', burnAt: 50 })),
+      toStored(serverMessage(3, { lang: 'fr' })),
+    ]);
+    await store.translations.bulkPut(
+      [1, 2, 3].map((seq) => ({
+        conversationId: CONV,
+        seq,
+        messageId: `m${seq}`,
+        lang: 'en',
+        from: 'fr',
+        status: 'done' as const,
+        text: `t${seq}`,
+        error: null,
+        at: seq,
+      })),
+    );
+    expect((await store.translationsOf(CONV, 'en', [1, 2, 3])).map((t) => t.seq)).toEqual([
+      1, 2, 3,
+    ]);
+    await store.deleteBurnt(100);
+    await store.deleteUpTo(CONV, 1);
+    expect((await store.translationsOf(CONV, 'en', [1, 2, 3])).map((t) => t.seq)).toEqual([3]);
+    expect(await store.translationsOf(CONV, 'de', [3])).toEqual([]);
   });
 });

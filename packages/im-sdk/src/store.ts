@@ -1,4 +1,4 @@
-import type { Conversation, SendableContent } from '@teltlk/protocol';
+import type { Conversation, SendableContent, Translation } from '@teltlk/protocol';
 import { Dexie, type Table } from 'dexie';
 import type { LocalMessage } from './types.js';
 
@@ -53,6 +53,9 @@ export interface MetaRow {
   value: number;
 }
 
+/** A translation as the server sent it, kept so it shows again after a reload. */
+export type StoredTranslation = Translation;
+
 /** The per-user local database (`teltlk-<userId>`). */
 export class LocalStore extends Dexie {
   conversations!: Table<StoredConversation, string>;
@@ -60,6 +63,7 @@ export class LocalStore extends Dexie {
   outbox!: Table<OutboxEntry, number>;
   drafts!: Table<Draft, string>;
   meta!: Table<MetaRow, string>;
+  translations!: Table<StoredTranslation, [string, string]>;
 
   constructor(userId: string, deps: { indexedDB?: IDBFactory; IDBKeyRange?: typeof IDBKeyRange }) {
     super(`teltlk-${userId}`, {
@@ -75,6 +79,28 @@ export class LocalStore extends Dexie {
       drafts: 'conversationId',
       meta: 'key',
     });
+    // Translation: messages carry their source language, conversations the member's
+    // translation choice, and translations are kept per (message, target language).
+    // Rows cached before know neither: they get the server's defaults for old data.
+    this.version(2)
+      .stores({
+        translations: '[messageId+lang], [conversationId+lang+seq], [conversationId+seq], status',
+      })
+      .upgrade(async (tx) => {
+        await tx
+          .table<StoredConversation, string>('conversations')
+          .toCollection()
+          .modify((conversation) => {
+            conversation.translate ??= true;
+            conversation.translateTo ??= null;
+          });
+        await tx
+          .table<StoredMessage, [string, string]>('messages')
+          .toCollection()
+          .modify((message) => {
+            message.lang ??= null;
+          });
+      });
   }
 
   /** Removes a user's local database, e.g. when they sign out of a shared device. */
@@ -124,16 +150,54 @@ export class LocalStore extends Dexie {
     return rows;
   }
 
-  /** Removes burnt messages from the device. */
+  /** Removes burnt messages, and their translations, from the device. */
   deleteBurnt(now: number): Promise<number> {
-    return this.messages.where('burnAt').belowOrEqual(now).delete();
+    return this.transaction('rw', this.messages, this.translations, async () => {
+      const burnt = this.messages.where('burnAt').belowOrEqual(now);
+      const rows = await burnt.toArray();
+      const keys = rows.flatMap((row) =>
+        row.seq === null ? [] : [[row.conversationId, row.seq] as [string, number]],
+      );
+      if (keys.length > 0)
+        await this.translations.where('[conversationId+seq]').anyOf(keys).delete();
+      return burnt.delete();
+    });
   }
 
-  /** Removes a conversation's messages with seq up to `seq` (cleared history, burnt). */
-  deleteUpTo(conversationId: string, seq: number): Promise<number> {
+  /**
+   * Removes a conversation's messages with seq up to `seq` (cleared history, burnt), and
+   * their translations.
+   */
+  async deleteUpTo(conversationId: string, seq: number): Promise<number> {
+    await this.translations
+      .where('[conversationId+seq]')
+      .between([conversationId, Dexie.minKey], [conversationId, seq], true, true)
+      .delete();
     return this.messages
       .where('[conversationId+seq]')
       .between([conversationId, Dexie.minKey], [conversationId, seq], true, true)
+      .delete();
+  }
+
+  /** The translations of these messages into `lang`, by seq. */
+  async translationsOf(
+    conversationId: string,
+    lang: string,
+    seqs: readonly number[],
+  ): Promise<StoredTranslation[]> {
+    if (seqs.length === 0) return [];
+    return this.translations
+      .where('[conversationId+lang+seq]')
+      .anyOf(seqs.map((seq) => [conversationId, lang, seq]))
+      .toArray();
+  }
+
+  /** Drops the translations of these messages (revoked: the text is gone). */
+  deleteTranslations(conversationId: string, seqs: readonly number[]): Promise<number> {
+    if (seqs.length === 0) return Promise.resolve(0);
+    return this.translations
+      .where('[conversationId+seq]')
+      .anyOf(seqs.map((seq) => [conversationId, seq]))
       .delete();
   }
 }

@@ -21,6 +21,7 @@ export function serverMessage(seq: number, patch: Partial<Message> = {}): Messag
     createdAt: 1_000 + seq,
     revokedAt: null,
     burnAt: null,
+    lang: null,
     ...patch,
   };
 }
@@ -48,6 +49,8 @@ export function serverConversation(patch: Partial<Conversation> = {}): Conversat
     muted: false,
     hidden: false,
     burnSeconds: 0,
+    translate: true,
+    translateTo: null,
     lastMessage: null,
     updatedAt: 1_000,
     ...patch,

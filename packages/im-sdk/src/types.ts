@@ -1,4 +1,11 @@
-import type { Conversation, MessageContent, SendableContent, UserEvent } from '@teltlk/protocol';
+import type {
+  Conversation,
+  MessageContent,
+  SendableContent,
+  Translation,
+  TranslationInfoResult,
+  UserEvent,
+} from '@teltlk/protocol';
 
 export type ConnectionState = 'connecting' | 'connected' | 'disconnected';
 
@@ -13,6 +20,11 @@ export interface LocalMessage {
   createdAt: number;
   revokedAt: number | null;
   burnAt: number | null;
+  /**
+   * The source language the server detected; null for notices, unacknowledged sends and
+   * text with nothing to translate.
+   */
+  lang: string | null;
   status: 'sending' | 'sent' | 'failed';
   /** The error code of a failed send (e.g. 'MESSAGE_REFUSED'), for the retry control. */
   error?: string;
@@ -33,6 +45,11 @@ export interface EngineSnapshot {
   conversations: ConversationView[];
   /** Sum of unread over conversations that are not muted (the chat tab badge). */
   totalUnread: number;
+  /**
+   * What the server offers for translation; null until it has answered once (then
+   * `available: false` means the app may translate on the device instead).
+   */
+  translation: TranslationInfoResult | null;
 }
 
 export interface EngineEvents {
@@ -51,6 +68,8 @@ export interface EngineEvents {
   /** Every event of the user's stream, once, in order. */
   userEvent: UserEvent;
   typing: { conversationId: string; userId: string };
+  /** A translation arrived or changed (socket frame or answer). */
+  translation: Translation;
 }
 
 export interface ConversationSnapshot {
@@ -61,6 +80,17 @@ export interface ConversationSnapshot {
   loadingOlder: boolean;
   /** Shown for TYPING_SHOW_MS after a typing frame. */
   peerTyping: boolean;
+  /**
+   * The language this conversation's messages are translated into for the reader
+   * (`translateTo`, else the mother tongue); null while neither is known.
+   */
+  translationTarget: string | null;
+  /**
+   * Translations of the shown messages into `translationTarget`, by seq (empty when the
+   * conversation's translation is off). The same Map, and the same entries, until one
+   * of them changes.
+   */
+  translations: ReadonlyMap<number, Translation>;
 }
 
 export interface ConversationHandle {
@@ -81,5 +111,16 @@ export interface ConversationHandle {
   typing(): void;
   /** Kept across reloads. */
   setDraft(text: string): void;
+  /**
+   * Asks for the translations of these messages (the ones on screen). Calls made in the
+   * same tick go as one request; messages already translated, being translated or asked
+   * for, and ones that need no translation, are left out.
+   */
+  translate(seqs: readonly number[]): void;
+  /**
+   * Makes one message's translation again: "retranslate" for a done one, "tap to retry"
+   * for a failed one. Throws ApiError (e.g. TRANSLATION_UNAVAILABLE).
+   */
+  retranslate(seq: number): Promise<void>;
   close(): void;
 }

@@ -165,6 +165,12 @@ export function useEngineLifecycle(): void {
   useEffect(() => {
     runEngine(token, userId);
   }, [token, userId]);
+  // Received messages are translated into the mother tongue unless a chat says otherwise.
+  const motherTongue = me.data?.motherTongue ?? null;
+  const engine = useEngine();
+  useEffect(() => {
+    engine?.setMotherTongue(motherTongue);
+  }, [engine, motherTongue]);
 }
 
 export function useEngine(): ImEngine | null {

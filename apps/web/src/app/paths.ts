@@ -25,6 +25,8 @@ export const paths = {
   groupName: '/pages/home/groupName',
   groupList: '/pages/home/groupList',
   groupTip: '/pages/home/groupTip',
+  /** A conversation's translation: on or off, and into which language. */
+  tongue: '/pages/home/tongue',
   contacts: '/pages/contacts/contacts',
   newFriend: '/pages/contacts/newFriend',
   seeNewFriend: '/pages/contacts/seeNewFriend',

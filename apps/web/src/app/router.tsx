@@ -42,6 +42,7 @@ const PrivacyPage = page(() => import('../features/legal/legal-page'), 'PrivacyP
 const HomePage = page(() => import('../features/home/home-page'), 'HomePage');
 const ChatPage = page(() => import('../features/chat/chat-page'), 'ChatPage');
 const ChatSettingPage = page(() => import('../features/chat/chat-setting-page'), 'ChatSettingPage');
+const TonguePage = page(() => import('../features/chat/tongue-page'), 'TonguePage');
 const ContactsPage = page(() => import('../features/contacts/contacts-page'), 'ContactsPage');
 const NewFriendPage = page(
   () => import('../features/contacts/friend-requests-page'),
@@ -150,6 +151,7 @@ export const routes: RouteObject[] = [
           },
           { path: paths.chat, element: <ChatPage /> },
           { path: paths.chatSetting, element: <ChatSettingPage /> },
+          { path: paths.tongue, element: <TonguePage /> },
           { path: paths.newFriend, element: <NewFriendPage /> },
           { path: paths.seeNewFriend, element: <SentRequestsPage /> },
           { path: paths.addFriend, element: <AddFriendPage /> },

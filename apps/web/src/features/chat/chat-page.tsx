@@ -1,10 +1,17 @@
-import type { ConversationView, LocalMessage } from '@teltlk/im-sdk';
+import {
+  needsTranslation,
+  type ConversationHandle,
+  type ConversationSnapshot,
+  type ConversationView,
+  type LocalMessage,
+} from '@teltlk/im-sdk';
 import { peerOf, REVOKE_WINDOW_SECONDS, type SendableContent } from '@teltlk/protocol';
 import { ActionSheet } from 'antd-mobile';
 import { LeftOutline, MoreOutline } from 'antd-mobile-icons';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useMe, useSettings } from '../../api/queries';
 import { useConversation, useEngine, useEngineSnapshot, useSelfId } from '../../app/engine';
 import { paths } from '../../app/paths';
 import { withQuery } from '../../app/route-params';
@@ -23,14 +30,18 @@ import { useGroupChat } from '../groups/use-group-chat';
 import { orderConversations } from '../home/chat-list';
 import { Composer, type ReplyTarget } from './composer';
 import { ConnectionBanner } from './connection-banner';
+import { deviceTranslator } from './device-translator';
 import { ForwardPicker } from './forward-picker';
 import { MessageList } from './message-list';
 import type { MessageRowContext, Person } from './message-row';
 import { buildRows, canRevoke, isBlank, messageText, peerName, quoteExcerpt } from './messages';
 import { formatDuration } from './time-labels';
+import type { PreviewOptions } from './translation-preview';
+import { toggleSwitched, translationSource } from './translation-view';
 import { useConversationParam } from './use-conversation-param';
 import { usePageVisible } from './use-page-visible';
 import { useRemarks } from './use-remarks';
+import { shownTranslation, type TranslationRowContext } from './use-translation';
 import { toastFailure } from '../../ui/failure-toast';
 
 type Quote = NonNullable<Extract<SendableContent, { kind: 'text' }>['quote']>;
@@ -112,6 +123,8 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
   const [forwarding, setForwarding] = useState<LocalMessage | null>(null);
   const [forwardBusy, setForwardBusy] = useState(false);
   const [now, setNow] = useState(() => Date.now());
+  const me = useMe();
+  const settings = useSettings();
 
   const view: ConversationView | undefined = snapshot?.conversations.find(
     (conversation) => conversation.id === conversationId,
@@ -149,6 +162,14 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
     if (handle && atEnd && visible && unread > 0) handle.markRead();
   }, [handle, atEnd, visible, unread, messages]);
 
+  const translation = useTranslationRows(
+    selfId,
+    view,
+    handle,
+    open?.snapshot,
+    settings.data?.motherTongueFirst ?? true,
+  );
+
   const context: MessageRowContext = useMemo(
     () => ({
       selfId,
@@ -161,9 +182,19 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
       },
       onRetry: (message) => handle?.retry(message.clientMsgId),
       group: groupChat?.rowContext,
+      translation,
     }),
-    [selfId, now, view?.peerReadSeq, personOf, handle, groupChat?.rowContext],
+    [selfId, now, view?.peerReadSeq, personOf, handle, groupChat?.rowContext, translation],
   );
+
+  const preview: PreviewOptions | undefined = translation
+    ? {
+        to: single ? (view?.peer?.motherTongue ?? person.data?.motherTongue ?? null) : null,
+        pickLanguage: !single,
+        from: me.data?.motherTongue ?? null,
+        source: translation.source,
+      }
+    : undefined;
 
   const loadOlder = useCallback(() => {
     handle?.loadOlder().catch(() => {
@@ -188,6 +219,14 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
     return true;
   };
 
+  const copy = (text: string) => {
+    void copyText(text).then((copied) =>
+      showToast(copied ? t('chat.copied') : t('chat.copyFailed'), {
+        icon: copied ? 'success' : 'fail',
+      }),
+    );
+  };
+
   const menuActions = (message: LocalMessage) => {
     const text = messageText(message);
     const actions: { key: string; text: string; danger?: boolean; onClick: () => void }[] = [];
@@ -203,17 +242,27 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
       });
     }
     if (text !== null) {
+      const translated = translation ? shownTranslation(message, translation) : null;
       actions.push({
         key: 'copy',
-        text: t('chat.copy'),
-        onClick: () => {
-          void copyText(text).then((copied) =>
-            showToast(copied ? t('chat.copied') : t('chat.copyFailed'), {
-              icon: copied ? 'success' : 'fail',
-            }),
-          );
-        },
+        text: translated === null ? t('chat.copy') : t('translation.copyOriginal'),
+        onClick: () => copy(text),
       });
+      if (translated !== null) {
+        actions.push({
+          key: 'copyTranslation',
+          text: t('translation.copyTranslation'),
+          onClick: () => copy(translated),
+        });
+      }
+      const seq = message.seq;
+      if (seq !== null && translation && canRetranslate(message, translation)) {
+        actions.push({
+          key: 'retranslate',
+          text: t('translation.retranslate'),
+          onClick: () => translation.retry(seq),
+        });
+      }
       if (message.seq !== null) {
         actions.push({
           key: 'forward',
@@ -293,6 +342,7 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
             focusRequest={focusRequest}
             mention={groupChat?.mention}
             blocked={groupChat?.blocked}
+            translationPreview={preview}
           />
         </>
       ) : (
@@ -316,6 +366,69 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
       />
     </div>
   );
+}
+
+/**
+ * What message rows need for translation: the conversation's target and switch, the
+ * engine's translations, where translations come from, and the order chosen per message.
+ */
+function useTranslationRows(
+  selfId: string,
+  view: ConversationView | undefined,
+  handle: ConversationHandle | undefined,
+  snapshot: ConversationSnapshot | undefined,
+  motherTongueFirst: boolean,
+): TranslationRowContext | undefined {
+  const engineSnapshot = useEngineSnapshot();
+  const [switched, setSwitched] = useState<ReadonlySet<string>>(() => new Set());
+  const source = translationSource(
+    engineSnapshot?.translation ?? null,
+    deviceTranslator() !== null,
+  );
+  const target = snapshot?.translationTarget ?? null;
+  const translations = snapshot?.translations;
+  const translate = view?.translate ?? true;
+  const request = useCallback((seq: number) => handle?.translate([seq]), [handle]);
+  const retry = useCallback(
+    (seq: number) => void handle?.retranslate(seq).catch(toastFailure),
+    [handle],
+  );
+  const onSwitch = useCallback(
+    (key: string) => setSwitched((current) => toggleSwitched(current, key)),
+    [],
+  );
+  return useMemo(
+    () =>
+      translations
+        ? {
+            scope: { selfId, translate, target },
+            source,
+            translations,
+            motherTongueFirst,
+            switched,
+            onSwitch,
+            request,
+            retry,
+          }
+        : undefined,
+    [
+      selfId,
+      translate,
+      target,
+      source,
+      translations,
+      motherTongueFirst,
+      switched,
+      onSwitch,
+      request,
+      retry,
+    ],
+  );
+}
+
+/** "Retranslate" is offered where the server translates and the message needs it. */
+function canRetranslate(message: LocalMessage, context: TranslationRowContext): boolean {
+  return context.source === 'server' && needsTranslation(message, context.scope);
 }
 
 /** The quote a reply carries: only acknowledged text can be quoted. */

@@ -18,6 +18,7 @@ import { SwitchRow } from '../../ui/switch-row';
 import { showToast } from '../../ui/toast';
 import { peerName } from './messages';
 import { formatDuration } from './time-labels';
+import { TranslationSettingRow } from './translation-setting-row';
 import { useConversationParam } from './use-conversation-param';
 import { useRemarks } from './use-remarks';
 import { toastModifyFailure } from '../../ui/failure-toast';
@@ -36,7 +37,10 @@ function Section({ title, children }: { title?: string; children: ReactNode }) {
   );
 }
 
-/** `/pages/home/chatSetting?conversationId=…`: pin, mute, burn after reading, clear history. */
+/**
+ * `/pages/home/chatSetting?conversationId=…`: pin, mute, translation, burn after reading,
+ * clear history.
+ */
 export function ChatSettingPage() {
   const { t } = useTranslation();
   const selfId = useSelfId();
@@ -144,6 +148,7 @@ function ChatSettings({ conversationId, selfId }: { conversationId: string; self
               onChange={(muted) => update({ muted })}
             />
           </li>
+          {view ? <TranslationSettingRow view={view} /> : null}
         </ul>
       </Section>
       {view?.kind === 'single' ? (

@@ -1,10 +1,11 @@
 import { MESSAGE_TEXT_MAX_LENGTH } from '@teltlk/protocol';
-import { CloseOutline, SmileOutline } from 'antd-mobile-icons';
+import { CloseOutline, GlobalOutline, SmileOutline } from 'antd-mobile-icons';
 import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MentionPicker } from '../groups/mention-picker';
 import { insertMention, mentionQueryAt, type Mentionable } from '../groups/mentions';
 import { EMOJI, insertAt } from './emoji';
+import { TranslationPreview, type PreviewOptions } from './translation-preview';
 
 /** The text box grows with its text up to this height, then scrolls. */
 const MAX_INPUT_HEIGHT_PX = 120;
@@ -35,6 +36,8 @@ interface ComposerProps {
   mention?: MentionSupport;
   /** Why the caller cannot send here (muted, left the group); replaces the box. */
   blocked?: string | null;
+  /** Offers a preview of the draft in the other person's language. */
+  translationPreview?: PreviewOptions;
 }
 
 /** The message box: grows with its text, Enter sends, Shift+Enter breaks the line. */
@@ -48,10 +51,12 @@ export function Composer({
   focusRequest,
   mention,
   blocked,
+  translationPreview,
 }: ComposerProps) {
   const { t } = useTranslation();
   const [text, setText] = useState(initialDraft);
   const [emojiOpen, setEmojiOpen] = useState(false);
+  const [previewOn, setPreviewOn] = useState(false);
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const caret = useRef<number | null>(null);
   const panelId = useId();
@@ -175,6 +180,17 @@ export function Composer({
         >
           <SmileOutline aria-hidden />
         </button>
+        {translationPreview ? (
+          <button
+            type="button"
+            className="tt-icon-button"
+            aria-label={t('translation.preview')}
+            aria-pressed={previewOn}
+            onClick={() => setPreviewOn((on) => !on)}
+          >
+            <GlobalOutline aria-hidden />
+          </button>
+        ) : null}
         <textarea
           ref={inputRef}
           className="tt-composer-input"
@@ -191,6 +207,9 @@ export function Composer({
           {t('chat.send')}
         </button>
       </form>
+      {translationPreview && previewOn ? (
+        <TranslationPreview text={text} options={translationPreview} />
+      ) : null}
       <div id={panelId} className="tt-emoji-panel" hidden={!emojiOpen}>
         {EMOJI.map((emoji) => (
           <button key={emoji} type="button" className="tt-emoji" onClick={() => insertEmoji(emoji)}>

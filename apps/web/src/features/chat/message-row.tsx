@@ -12,7 +12,9 @@ import { isErrorCode } from '@teltlk/protocol';
 import { splitMentions } from '../groups/mentions';
 import { isReadByPeer, type ChatRow } from './messages';
 import { clockTime, dayLabel, formatDuration } from './time-labels';
+import { TranslatedText } from './translated-text';
 import { useLongPress } from './use-long-press';
+import type { TranslationRowContext } from './use-translation';
 
 export interface Person {
   name: string;
@@ -29,6 +31,8 @@ export interface MessageRowContext {
   onRetry: (message: LocalMessage) => void;
   /** Set in group chats: sender names, system notices, mentions and read counts. */
   group?: GroupRowContext;
+  /** Translation of received texts into the reader's language. */
+  translation?: TranslationRowContext;
 }
 
 export interface GroupRowContext {
@@ -107,6 +111,17 @@ export function MessageBubble({
   const { text, quote, forwarded } = message.content;
   const group = context.group;
   const parts = group ? splitMentions(text, group.mentionNames(message.content)) : null;
+  const original = parts
+    ? parts.map((part, index) =>
+        part.mention ? (
+          <span key={index} className="tt-msg-mention">
+            {part.text}
+          </span>
+        ) : (
+          part.text
+        ),
+      )
+    : text;
 
   return (
     <div className={own ? 'tt-msg tt-msg-own' : 'tt-msg'}>
@@ -126,19 +141,11 @@ export function MessageBubble({
               <span>{quote.text}</span>
             </blockquote>
           ) : null}
-          <p className="tt-msg-text">
-            {parts
-              ? parts.map((part, index) =>
-                  part.mention ? (
-                    <span key={index} className="tt-msg-mention">
-                      {part.text}
-                    </span>
-                  ) : (
-                    part.text
-                  ),
-                )
-              : text}
-          </p>
+          {context.translation && !own ? (
+            <TranslatedText message={message} original={original} context={context.translation} />
+          ) : (
+            <p className="tt-msg-text">{original}</p>
+          )}
         </div>
         <div className="tt-msg-meta">
           {message.burnAt !== null ? (

@@ -15,6 +15,7 @@ function message(seq: number | null, patch: Partial<LocalMessage> = {}): LocalMe
     createdAt: day(10),
     revokedAt: null,
     burnAt: null,
+    lang: null,
     status: seq === null ? 'sending' : 'sent',
     ...patch,
   };

@@ -24,6 +24,7 @@ import { QueryError } from '../../ui/query-error';
 import { PageSpinner } from '../../ui/spinner';
 import { SwitchRow } from '../../ui/switch-row';
 import { showToast } from '../../ui/toast';
+import { TranslationSettingRow } from '../chat/translation-setting-row';
 import { useFriends } from '../contacts/use-contacts';
 import { FriendPicker } from './friend-picker';
 import { settingControls } from './group-controls';
@@ -269,6 +270,7 @@ function GroupSettings({ group, selfId }: { group: MyGroup; selfId: string }) {
               onChange={(muted) => updateChat({ muted })}
             />
           </li>
+          {view ? <TranslationSettingRow view={view} /> : null}
           <li>
             <ButtonRow
               icon={<DeleteOutline />}

@@ -14,6 +14,7 @@ function lastMessage(patch: Partial<Message>): Message {
     createdAt: 1000,
     revokedAt: null,
     burnAt: null,
+    lang: null,
     ...patch,
   };
 }
@@ -33,6 +34,8 @@ function conversation(id: string, patch: Partial<ConversationView> = {}): Conver
     muted: false,
     hidden: false,
     burnSeconds: 0,
+    translate: true,
+    translateTo: null,
     lastMessage: null,
     updatedAt: 0,
     unread: 0,

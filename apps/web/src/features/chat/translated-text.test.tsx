@@ -1,0 +1,122 @@
+import type { LocalMessage } from '@teltlk/im-sdk';
+import type { Translation } from '@teltlk/protocol';
+import i18next from 'i18next';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { en_US } from '../../i18n/en_US';
+import { TranslatedText } from './translated-text';
+import type { TranslationRowContext } from './use-translation';
+
+const i18n = i18next.createInstance();
+
+// The English catalog through i18next itself; only React's binding is left out (tests
+// run outside the app's bundler, which gives the app and its libraries one React).
+vi.mock('react-i18next', () => ({ useTranslation: () => ({ t: i18n.t.bind(i18n) }) }));
+
+beforeAll(async () => {
+  await i18n.init({
+    lng: 'en_US',
+    resources: { en_US: { translation: en_US } },
+    interpolation: { prefix: '{', suffix: '}', escapeValue: false },
+    showSupportNotice: false,
+  });
+});
+
+const message: LocalMessage = {
+  conversationId: 'si_a_b',
+  seq: 4,
+  clientMsgId: 'client-0004',
+  senderId: 'b',
+  content: { kind: 'text', text: 'bonjour' },
+  createdAt: 1000,
+  revokedAt: null,
+  burnAt: null,
+  lang: 'fr',
+  status: 'sent',
+};
+
+function translation(patch: Partial<Translation> = {}): Translation {
+  return {
+    conversationId: 'si_a_b',
+    seq: 4,
+    messageId: 'm4',
+    lang: 'en',
+    from: 'fr',
+    status: 'done',
+    text: 'hello',
+    error: null,
+    at: 1,
+    ...patch,
+  };
+}
+
+function context(patch: Partial<TranslationRowContext> = {}): TranslationRowContext {
+  return {
+    scope: { selfId: 'a', translate: true, target: 'en' },
+    source: 'server',
+    translations: new Map([[4, translation()]]),
+    motherTongueFirst: true,
+    switched: new Set(),
+    onSwitch: () => {},
+    request: () => {},
+    retry: () => {},
+    ...patch,
+  };
+}
+
+function render(row: TranslationRowContext, shown: LocalMessage = message): string {
+  return renderToStaticMarkup(<TranslatedText message={shown} original="bonjour" context={row} />);
+}
+
+/** Visible texts in document order, with the hidden labels taken out. */
+const visibleOrder = (html: string) =>
+  html
+    .replace(/<span class="tt-visually-hidden">[^<]*<\/span>/g, '')
+    .match(/<p [^>]*>([^<]*)<\/p>/g)
+    ?.map((p) => p.replace(/<[^>]+>/g, ''));
+
+describe('TranslatedText', () => {
+  it('puts the translation first with mother tongue first, named to switch to the original', () => {
+    const html = render(context());
+    expect(visibleOrder(html)).toEqual(['hello', 'bonjour']);
+    expect(html).toContain('aria-label="Show original first"');
+    expect(html).toContain('<hr class="tt-msg-rule"/>');
+  });
+
+  it('puts the original first when switched, or without mother tongue first', () => {
+    const switched = render(context({ switched: new Set(['b:client-0004']) }));
+    expect(visibleOrder(switched)).toEqual(['bonjour', 'hello']);
+    expect(switched).toContain('aria-label="Show translation first"');
+    const originalFirst = render(context({ motherTongueFirst: false }));
+    expect(visibleOrder(originalFirst)).toEqual(['bonjour', 'hello']);
+  });
+
+  it('shows the original with a pending mark, a retry button, or the quota text', () => {
+    expect(render(context({ translations: new Map() }))).toContain(
+      'role="img" aria-label="Translating…"',
+    );
+    const failed = render(
+      context({ translations: new Map([[4, translation({ status: 'failed', text: null })]]) }),
+    );
+    expect(failed).toContain('>Translation failed, tap to retry</button>');
+    const quota = render(
+      context({
+        translations: new Map([
+          [4, translation({ status: 'failed', text: null, error: 'TRANSLATION_QUOTA_EXCEEDED' })],
+        ]),
+      }),
+    );
+    expect(quota).toMatch(
+      />You have reached today\S+s translation limit, please try again tomorrow<\/button>/,
+    );
+  });
+
+  it('notes when nothing can translate, and leaves a same-language message alone', () => {
+    expect(render(context({ source: 'none', translations: new Map() }))).toContain(
+      'Translation unavailable',
+    );
+    expect(render(context(), { ...message, lang: 'en' })).toBe(
+      '<p class="tt-msg-text" lang="en">bonjour</p>',
+    );
+  });
+});

@@ -1,0 +1,24 @@
+import type { ConversationView } from '@teltlk/im-sdk';
+import { useTranslation } from 'react-i18next';
+import { useMe } from '../../api/queries';
+import { paths } from '../../app/paths';
+import { withQuery } from '../../app/route-params';
+import { LinkRow } from '../../ui/list-row';
+import { translationSummary } from './translation-view';
+
+/** The "Translation" row of chat and group settings: off, or the language, opening `tongue`. */
+export function TranslationSettingRow({ view }: { view: ConversationView }) {
+  const { t } = useTranslation();
+  const me = useMe();
+  return (
+    <li>
+      <LinkRow
+        to={withQuery(paths.tongue, { conversationId: view.id })}
+        label={t('translation.title')}
+        value={
+          translationSummary(view, me.data?.motherTongue ?? null, t('translation.off')) ?? undefined
+        }
+      />
+    </li>
+  );
+}

@@ -1,0 +1,136 @@
+import { needsTranslation } from '@teltlk/im-sdk';
+import type { LocalMessage } from '@teltlk/im-sdk';
+import type { Translation } from '@teltlk/protocol';
+import { describe, expect, it } from 'vitest';
+import {
+  bubbleTranslation,
+  toggleSwitched,
+  translationFirst,
+  translationSource,
+  translationSummary,
+} from './translation-view';
+
+function message(patch: Partial<LocalMessage> = {}): LocalMessage {
+  return {
+    conversationId: 'si_a_b',
+    seq: 3,
+    clientMsgId: 'client-0003',
+    senderId: 'b',
+    content: { kind: 'text', text: 'bonjour' },
+    createdAt: 1000,
+    revokedAt: null,
+    burnAt: null,
+    lang: 'fr',
+    status: 'sent',
+    ...patch,
+  };
+}
+
+function stored(patch: Partial<Translation> = {}): Translation {
+  return {
+    conversationId: 'si_a_b',
+    seq: 3,
+    messageId: 'm3',
+    lang: 'en',
+    from: 'fr',
+    status: 'done',
+    text: 'hello',
+    error: null,
+    at: 5,
+    ...patch,
+  };
+}
+
+const scope = { selfId: 'a', translate: true, target: 'en' };
+
+describe('which messages are translated', () => {
+  it('translates others’ texts in another language into the target', () => {
+    expect(needsTranslation(message(), scope)).toBe(true);
+    expect(needsTranslation(message({ senderId: 'a' }), scope)).toBe(false);
+    expect(needsTranslation(message({ lang: 'en' }), scope)).toBe(false);
+    expect(needsTranslation(message({ lang: null }), scope)).toBe(false);
+    expect(needsTranslation(message(), { ...scope, translate: false })).toBe(false);
+    expect(needsTranslation(message({ content: { kind: 'revoked' }, revokedAt: 9 }), scope)).toBe(
+      false,
+    );
+    expect(needsTranslation(message({ lang: 'zh' }), { ...scope, target: 'zh-Hant' })).toBe(true);
+  });
+});
+
+describe('bubbleTranslation', () => {
+  const base = { needed: true, source: 'server' as const, stored: undefined, device: null };
+
+  it('shows nothing extra for a message that needs no translation', () => {
+    expect(bubbleTranslation({ ...base, needed: false, stored: stored() })).toEqual({
+      kind: 'none',
+    });
+  });
+
+  it('follows the server: pending until done, failed with its reason', () => {
+    expect(bubbleTranslation(base)).toEqual({ kind: 'pending' });
+    expect(
+      bubbleTranslation({ ...base, stored: stored({ status: 'pending', text: null }) }),
+    ).toEqual({ kind: 'pending' });
+    expect(bubbleTranslation({ ...base, stored: stored() })).toEqual({
+      kind: 'done',
+      text: 'hello',
+    });
+    expect(
+      bubbleTranslation({
+        ...base,
+        stored: stored({ status: 'failed', text: null, error: 'TRANSLATION_QUOTA_EXCEEDED' }),
+      }),
+    ).toEqual({ kind: 'failed', code: 'TRANSLATION_QUOTA_EXCEEDED' });
+  });
+
+  it('uses the device without a server provider, and says when neither can', () => {
+    const device = { ...base, source: 'device' as const };
+    expect(bubbleTranslation({ ...device, device: { status: 'pending' } })).toEqual({
+      kind: 'pending',
+    });
+    expect(bubbleTranslation({ ...device, device: { status: 'done', text: 'hi' } })).toEqual({
+      kind: 'done',
+      text: 'hi',
+    });
+    expect(bubbleTranslation({ ...device, device: null })).toEqual({ kind: 'unavailable' });
+    expect(bubbleTranslation({ ...base, source: 'none' })).toEqual({ kind: 'unavailable' });
+    // One the server made before still shows.
+    expect(bubbleTranslation({ ...base, source: 'none', stored: stored() })).toEqual({
+      kind: 'done',
+      text: 'hello',
+    });
+  });
+
+  it('takes the source from the server info and the browser', () => {
+    expect(translationSource(null, false)).toBe('server');
+    expect(translationSource({ available: true }, true)).toBe('server');
+    expect(translationSource({ available: false }, true)).toBe('device');
+    expect(translationSource({ available: false }, false)).toBe('none');
+  });
+});
+
+describe('order', () => {
+  it('puts the translation first with mother tongue first, unless the message was switched', () => {
+    expect(translationFirst(true, false)).toBe(true);
+    expect(translationFirst(true, true)).toBe(false);
+    expect(translationFirst(false, false)).toBe(false);
+    expect(translationFirst(false, true)).toBe(true);
+  });
+
+  it('switches one message back and forth', () => {
+    const once = toggleSwitched(new Set(['x']), 'y');
+    expect([...once].sort()).toEqual(['x', 'y']);
+    expect([...toggleSwitched(once, 'y')]).toEqual(['x']);
+  });
+});
+
+describe('translationSummary', () => {
+  it('says Off, or names the target language natively', () => {
+    expect(translationSummary({ translate: false, translateTo: 'de' }, 'en', 'Off')).toBe('Off');
+    expect(translationSummary({ translate: true, translateTo: 'de' }, 'en', 'Off')).toBe('Deutsch');
+    expect(translationSummary({ translate: true, translateTo: null }, 'zh-Hant', 'Off')).toBe(
+      '繁體中文',
+    );
+    expect(translationSummary({ translate: true, translateTo: null }, null, 'Off')).toBeNull();
+  });
+});

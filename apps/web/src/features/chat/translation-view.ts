@@ -1,0 +1,91 @@
+import type { ConversationView } from '@teltlk/im-sdk';
+import { findLanguage, type Translation, type TranslationInfoResult } from '@teltlk/protocol';
+
+/**
+ * Where the translations of a conversation come from: the server's provider; the
+ * browser's on-device translator when the server has none; or nowhere.
+ */
+export type TranslationSource = 'server' | 'device' | 'none';
+
+/** Until the server has answered, it is assumed to translate (its cached copies show). */
+export function translationSource(
+  info: Pick<TranslationInfoResult, 'available'> | null,
+  deviceAvailable: boolean,
+): TranslationSource {
+  if (!info || info.available) return 'server';
+  return deviceAvailable ? 'device' : 'none';
+}
+
+/** What the device translator made of a message: still working, a text, or nothing. */
+export type DeviceOutcome = { status: 'pending' } | { status: 'done'; text: string } | null;
+
+/** What a bubble shows besides the original. */
+export type BubbleTranslation =
+  /** Nothing: the message needs no translation. */
+  | { kind: 'none' }
+  | { kind: 'pending' }
+  | { kind: 'done'; text: string }
+  /** `code`: why (e.g. TRANSLATION_QUOTA_EXCEEDED), when the server said. */
+  | { kind: 'failed'; code: string | null }
+  /** The note "Translation unavailable": neither the server nor the device can. */
+  | { kind: 'unavailable' };
+
+export interface BubbleTranslationInput {
+  /** From `needsTranslation`. */
+  needed: boolean;
+  source: TranslationSource;
+  /** The server's translation into the current target, if any. */
+  stored: Translation | undefined;
+  /** The device's result, for the `device` source. */
+  device: DeviceOutcome;
+}
+
+/**
+ * The translation state of one bubble. A translation the server made is shown whatever
+ * the source is now (it was kept from before); without one, the source decides.
+ */
+export function bubbleTranslation(input: BubbleTranslationInput): BubbleTranslation {
+  if (!input.needed) return { kind: 'none' };
+  const { stored } = input;
+  if (stored?.status === 'done' && stored.text !== null) return { kind: 'done', text: stored.text };
+  switch (input.source) {
+    case 'server':
+      if (stored?.status === 'failed') return { kind: 'failed', code: stored.error };
+      return { kind: 'pending' };
+    case 'device':
+      if (input.device?.status === 'done') return { kind: 'done', text: input.device.text };
+      return input.device ? { kind: 'pending' } : { kind: 'unavailable' };
+    case 'none':
+      return { kind: 'unavailable' };
+  }
+}
+
+/**
+ * Whether the translation goes above the original: the user's "mother tongue first"
+ * setting, switched for a message whose order was tapped.
+ */
+export function translationFirst(motherTongueFirst: boolean, switched: boolean): boolean {
+  return motherTongueFirst !== switched;
+}
+
+/** The set of switched messages after a tap on one of them. */
+export function toggleSwitched(switched: ReadonlySet<string>, key: string): Set<string> {
+  const next = new Set(switched);
+  if (!next.delete(key)) next.add(key);
+  return next;
+}
+
+/**
+ * The value of a chat's "Translation" settings row: "Off", or the native name of the
+ * language messages are shown in (null while the mother tongue is not known yet).
+ */
+export function translationSummary(
+  conversation: Pick<ConversationView, 'translate' | 'translateTo'> | undefined,
+  motherTongue: string | null,
+  offLabel: string,
+): string | null {
+  if (conversation && !conversation.translate) return offLabel;
+  const target = conversation?.translateTo ?? motherTongue;
+  if (target === null) return null;
+  return findLanguage(target)?.native ?? target;
+}
