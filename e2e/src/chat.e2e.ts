@@ -2,10 +2,9 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   launchBrowser,
-  newPhoneContext,
   registerAccount,
+  signIn,
   startServer,
-  watchConsole,
   type ApiAccount,
   type RunningServer,
 } from './harness.js';
@@ -32,20 +31,11 @@ afterAll(async () => {
   expect(consoleErrors.flat()).toEqual([]);
 });
 
-/** A phone-sized browser of one person, signed in through the sign-in page, in English. */
+/** A phone-sized browser of one person, signed in, its context and console watched. */
 async function signedIn(account: ApiAccount): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await newPhoneContext(browser);
+  const { context, page, errors } = await signIn(browser, server.baseUrl, account);
   contexts.push(context);
-  await context.addInitScript(() => {
-    if (!localStorage.getItem('currentLanguage')) localStorage.setItem('currentLanguage', 'en_US');
-  });
-  const page = await context.newPage();
-  consoleErrors.push(watchConsole(page));
-  await page.goto(`${server.baseUrl}/`);
-  await page.getByRole('textbox', { name: 'Account' }).fill(account.email);
-  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(account.password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.getByRole('heading', { level: 1, name: 'Chats' }).waitFor();
+  consoleErrors.push(errors);
   return { context, page };
 }
 

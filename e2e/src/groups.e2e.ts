@@ -3,10 +3,9 @@ import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
 import {
   befriend,
   launchBrowser,
-  newPhoneContext,
   registerAccount,
+  signIn,
   startServer,
-  watchConsole,
   type ApiAccount,
   type RunningServer,
 } from './harness.js';
@@ -36,18 +35,9 @@ afterAll(async () => {
 });
 
 async function signedIn(account: ApiAccount): Promise<Page> {
-  const context = await newPhoneContext(browser);
+  const { context, page, errors } = await signIn(browser, server.baseUrl, account);
   contexts.push(context);
-  await context.addInitScript(() => {
-    if (!localStorage.getItem('currentLanguage')) localStorage.setItem('currentLanguage', 'en_US');
-  });
-  const page = await context.newPage();
-  consoleErrors.push(watchConsole(page));
-  await page.goto(`${server.baseUrl}/`);
-  await page.getByRole('textbox', { name: 'Account' }).fill(account.email);
-  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(account.password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.getByRole('heading', { level: 1, name: 'Chats' }).waitFor();
+  consoleErrors.push(errors);
   return page;
 }
 

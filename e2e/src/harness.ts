@@ -161,6 +161,7 @@ export async function registerAccount(
   baseUrl: string,
   nickname: string,
   password = 'Passw0rdE2E',
+  motherTongue = 'en',
 ): Promise<ApiAccount> {
   const email = `${nickname.toLowerCase().replace(/\W/g, '')}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
   const destination = { channel: 'email', destination: email };
@@ -176,7 +177,7 @@ export async function registerAccount(
     nickname,
     password,
     country: 'GB',
-    motherTongue: 'en',
+    motherTongue,
     uiLanguage: 'en_US',
   })) as { token: string; user: { id: string; teltlkId: string } };
   return { id: user.id, token, teltlkId: user.teltlkId, nickname, email, password };
@@ -202,4 +203,24 @@ export function watchConsole(page: Page): string[] {
     if (response.status() >= 500) errors.push(`${response.status()} ${response.url()}`);
   });
   return errors;
+}
+
+/** A phone-sized browser of one person, signed in through the sign-in page, in English. */
+export async function signIn(
+  browser: Browser,
+  baseUrl: string,
+  account: ApiAccount,
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await newPhoneContext(browser);
+  await context.addInitScript(() => {
+    if (!localStorage.getItem('currentLanguage')) localStorage.setItem('currentLanguage', 'en_US');
+  });
+  const page = await context.newPage();
+  const errors = watchConsole(page);
+  await page.goto(`${baseUrl}/`);
+  await page.getByRole('textbox', { name: 'Account' }).fill(account.email);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(account.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.getByRole('heading', { level: 1, name: 'Chats' }).waitFor();
+  return { context, page, errors };
 }

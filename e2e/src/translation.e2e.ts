@@ -1,0 +1,123 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  befriend,
+  launchBrowser,
+  registerAccount,
+  signIn,
+  startServer,
+  type ApiAccount,
+  type RunningServer,
+} from './harness.js';
+
+/**
+ * An English and a Spanish speaker chat in two browsers, translated by a real Apertium
+ * APY server (CI installs and starts it; TEST_APERTIUM_URL points at it): each sees the
+ * other's messages translated first, can switch to the original, previews their own
+ * words in the other's language before sending, and turns translation off for the chat
+ * on the tongue page.
+ */
+
+const APERTIUM_URL = process.env.TEST_APERTIUM_URL;
+
+let server: RunningServer;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+const consoleErrors: string[][] = [];
+
+beforeAll(async () => {
+  if (!APERTIUM_URL) return;
+  [server, browser] = await Promise.all([
+    startServer({ TRANSLATE_APERTIUM_URL: APERTIUM_URL }),
+    launchBrowser(),
+  ]);
+});
+
+afterAll(async () => {
+  for (const context of contexts) await context.close();
+  await browser?.close();
+  await server?.stop();
+  expect(consoleErrors.flat()).toEqual([]);
+});
+
+async function signedIn(account: ApiAccount): Promise<Page> {
+  const { context, page, errors } = await signIn(browser, server.baseUrl, account);
+  contexts.push(context);
+  consoleErrors.push(errors);
+  return page;
+}
+
+async function openChat(page: Page, name: RegExp): Promise<void> {
+  await page.goto(`${server.baseUrl}/#/pages/contacts/contacts`);
+  await page.getByRole('link', { name }).first().click();
+  await page.getByRole('button', { name: 'Send message' }).click();
+  await page.getByRole('textbox', { name: 'Message' }).waitFor();
+}
+
+async function send(page: Page, text: string): Promise<void> {
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await box.fill(text);
+  await box.press('Enter');
+  await page.getByText(text, { exact: true }).last().waitFor();
+}
+
+/** The texts of one message bubble's paragraphs, in the order shown. */
+async function paragraphs(page: Page, containing: string): Promise<string[]> {
+  const bubble = page.locator('.tt-bubble').filter({ hasText: containing }).last();
+  return bubble.locator('p').allInnerTexts();
+}
+
+describe.skipIf(!APERTIUM_URL)('chat translated into each reader’s mother tongue', () => {
+  it('shows the translation first, switches to the original, and turns off per chat', async () => {
+    const [ann, sofia] = await Promise.all([
+      registerAccount(server.baseUrl, 'Ann', undefined, 'en'),
+      registerAccount(server.baseUrl, 'Sofia', undefined, 'es'),
+    ]);
+    await befriend(server.baseUrl, ann, sofia);
+    const a = await signedIn(ann);
+    const s = await signedIn(sofia);
+    await openChat(a, /Sofia/);
+    await openChat(s, /Ann/);
+
+    // Before sending, Ann previews her words in Sofía's mother tongue.
+    await a.getByRole('button', { name: 'Preview translation' }).click();
+    await a.getByRole('textbox', { name: 'Message' }).fill('The house is very big.');
+    await a.locator('.tt-composer-preview-text', { hasText: /casa/i }).waitFor({ timeout: 30_000 });
+
+    // Ann writes English; Sofía reads it in Spanish first, the original below.
+    await send(a, 'The house is very big.');
+    await a.getByRole('button', { name: 'Preview translation' }).click();
+    const toOriginal = s.getByRole('button', { name: 'Show original first' });
+    await toOriginal.waitFor({ timeout: 30_000 });
+    const spanishFirst = await paragraphs(s, 'The house is very big.');
+    expect(spanishFirst[0]).toMatch(/casa/i);
+    expect(spanishFirst.at(-1)).toContain('The house is very big.');
+
+    // Tapping the translation puts the original first.
+    await toOriginal.click();
+    await s.getByRole('button', { name: 'Show translation first' }).waitFor();
+    const originalFirst = await paragraphs(s, 'The house is very big.');
+    expect(originalFirst[0]).toContain('The house is very big.');
+    expect(originalFirst.at(-1)).toMatch(/casa/i);
+
+    // Sofía answers in Spanish; Ann reads it in English first.
+    await send(s, 'La casa es muy grande.');
+    await a.getByRole('button', { name: 'Show original first' }).waitFor({ timeout: 30_000 });
+    const englishFirst = await paragraphs(a, 'La casa es muy grande.');
+    expect(englishFirst[0]).toMatch(/house/i);
+    expect(englishFirst.at(-1)).toContain('La casa es muy grande.');
+
+    // Ann turns translation off for this chat on the tongue page.
+    await a.getByRole('link', { name: 'Chat settings' }).click();
+    await a.getByRole('link', { name: /^Translation/ }).click();
+    await a.getByRole('heading', { name: 'Translation' }).waitFor();
+    await a.getByRole('switch', { name: 'Translate messages' }).click();
+    await a.getByRole('button', { name: 'Confirm' }).click();
+    await a.getByRole('link', { name: /^Translation/ }).waitFor();
+    await a.goBack();
+    await a.getByRole('textbox', { name: 'Message' }).waitFor();
+    await send(s, 'Hasta mañana, amiga.');
+    await a.getByText('Hasta mañana, amiga.', { exact: true }).waitFor();
+    expect(await paragraphs(a, 'Hasta mañana, amiga.')).toEqual(['Hasta mañana, amiga.']);
+  });
+});
