@@ -88,7 +88,7 @@ async function cpuMsOf(pid: number): Promise<number> {
 }
 
 /** Runs an operator command against the server's database; resolves with its output. */
-function operator(server: ServerProcess, args: string[]): Promise<string> {
+export function operator(server: ServerProcess, args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [operatorEntry, ...args], {
       env: {

@@ -27,8 +27,8 @@ import { FIRST_LOAD_BUDGET_BYTES, measureFirstLoad } from './web-first-load.js';
  *   --sockets=10000 --idle-users=10 --settle=2 --idle-repeats=1     idle sockets
  *   --group-members=100000 --group-sockets=5000 --group-accounts=10
  *   --group-messages=20 --group-repeats=3 --group-cpu-messages=20    group fan-out
- *   --translation-members=40 --translation-languages=5 --translation-messages=20
- *   --translation-lookups=300                                         translation
+ *   --translation-members=40 --translation-group=100000 --translation-languages=5
+ *   --translation-messages=20 --translation-lookups=300              translation
  */
 const BENCHMARKS = ['web', 'dm', 'idle', 'group', 'translation'] as const;
 type Benchmark = (typeof BENCHMARKS)[number];
@@ -81,6 +81,7 @@ const groupOptions: GroupOptions = {
 };
 const translationOptions: TranslationOptions = {
   members: numberFlag('translation-members', TRANSLATION_DEFAULTS.members),
+  groupSize: numberFlag('translation-group', TRANSLATION_DEFAULTS.groupSize),
   languages: numberFlag('translation-languages', TRANSLATION_DEFAULTS.languages),
   messages: numberFlag('translation-messages', TRANSLATION_DEFAULTS.messages),
   lookups: numberFlag('translation-lookups', TRANSLATION_DEFAULTS.lookups),
@@ -175,8 +176,8 @@ if (only.includes('group')) {
 
 if (only.includes('translation')) {
   console.log(
-    `translation: a group of ${translationOptions.members + 1} online members speaking ` +
-      `${translationOptions.languages} languages besides the sender's, ${translationOptions.messages} messages`,
+    `translation: a group of ${translationOptions.groupSize} members, ${translationOptions.members + 1} online ` +
+      `speaking ${translationOptions.languages} languages besides the sender's, ${translationOptions.messages} messages`,
   );
   try {
     const translation = await benchTranslation(translationOptions);

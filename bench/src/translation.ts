@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { WebSocket } from 'ws';
 import { befriend, call, registerAccounts, type Account } from './accounts.js';
+import { operator } from './group-fanout.js';
 import { freePort, startTeltlk } from './server-process.js';
 import { median } from './stats.js';
 
@@ -8,14 +9,18 @@ import { median } from './stats.js';
  * Translation through the cache: a group whose online members speak `languages`
  * languages receives `messages` messages; the server's provider (an OpenAI-compatible
  * engine, played by a local HTTP server that counts its calls and answers at once) must
- * be called once per language per message, whatever the group size. Then the time of a
+ * be called once per language per message, whatever the group size. The group is filled
+ * up to `groupSize` with synthetic offline members (`bench:populate-group`, as in the
+ * fan-out benchmark), who get their translations when they read. Then the time of a
  * stored translation's lookup over HTTP, against the baseline of reading that one
  * message over HTTP, interleaved.
  */
 
 export interface TranslationOptions {
-  /** Members besides the sender, spread evenly over the languages. */
+  /** Online members besides the sender, spread evenly over the languages. */
   members: number;
+  /** Members in all, the rest synthetic and offline. */
+  groupSize: number;
   languages: number;
   messages: number;
   /** Timed lookups of each kind. */
@@ -24,6 +29,7 @@ export interface TranslationOptions {
 
 export const TRANSLATION_DEFAULTS: TranslationOptions = {
   members: 40,
+  groupSize: 100_000,
   languages: 5,
   messages: 20,
   lookups: 300,
@@ -137,6 +143,16 @@ export async function benchTranslation(options: TranslationOptions): Promise<Tra
       body: { memberIds: accounts.map((account) => account.userId) },
     });
     const conversationId = `sg_${group.id}`;
+    const synthetic = options.groupSize - (options.members + 1);
+    if (synthetic > 0) {
+      await operator(server, [
+        'bench:populate-group',
+        '--group',
+        group.id,
+        '--members',
+        String(synthetic),
+      ]);
+    }
 
     const before = engine.calls.length;
     let last: { id: string; seq: number } | null = null;
@@ -186,7 +202,7 @@ export async function benchTranslation(options: TranslationOptions): Promise<Tra
     return {
       callsPerMessage,
       languages: options.languages,
-      members: options.members + 1,
+      members: Math.max(options.groupSize, options.members + 1),
       cachedUs: median(cached),
       baselineUs: median(baseline),
     };

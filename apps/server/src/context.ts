@@ -26,6 +26,7 @@ import {
 } from './modules/notify/providers.js';
 import { NotifyService } from './modules/notify/service.js';
 import type { TranslationProvider } from './modules/translation/providers/provider.js';
+import { LanguageDetector } from './modules/translation/detect.js';
 import { TranslationRepo } from './modules/translation/repo.js';
 import { DEFAULT_RUNNER_OPTIONS, type RunnerOptions } from './modules/translation/runner.js';
 import { TranslationService } from './modules/translation/service.js';
@@ -142,6 +143,7 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
   sessions.onRevoke((revocation) => hub.kick(revocation));
   const events = new EventService({ db, clock, hub });
   const contacts = new ContactService({ db, repo: new ContactRepo(db), users, events, clock });
+  const detector = new LanguageDetector();
   const messages = new MessageService({
     db,
     repo: new MessageRepo(db),
@@ -150,6 +152,7 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
     events,
     contacts,
     files,
+    detector,
   });
   const runner = {
     ...DEFAULT_RUNNER_OPTIONS,
@@ -162,6 +165,7 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
     hub,
     messages,
     users,
+    detector,
     translator: createTranslator(config.translate, overrides.translationProviders, runner),
     logger,
     dailyCharacters: config.translate.dailyCharacters,
@@ -218,6 +222,7 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
       await bus.close();
       // Sends already received are written (or refused) before the database goes.
       await messages.drain();
+      await detector.close();
       // Translations under way are left: their claims lapse and the next reader asks again.
       await closeDatabase();
     },

@@ -27,7 +27,7 @@ import type { MemberHub } from '../../realtime/hub.js';
 import type { ContactService } from '../contacts/service.js';
 import type { FileStore } from '../files/store.js';
 import type { EventService, PendingEvent } from '../events/service.js';
-import { detectLanguage } from '../translation/detect.js';
+import { languageOf, type Guess, type LanguageDetector } from '../translation/detect.js';
 import { GroupCommit, type Outcome } from './group-commit.js';
 import { CLIENT_ID_LOOKUP_MAX, type MemberView, type MessageRepo } from './repo.js';
 
@@ -46,6 +46,8 @@ const SEND_BATCH_MAX = 1000;
 interface SendRequest {
   userId: string;
   body: SendMessageBody;
+  /** The detector's guess at the text's language, asked for as the send arrived. */
+  guess: Promise<Guess>;
 }
 
 /** Whether a sender may write to a conversation: their read mark, and in a group their role. */
@@ -113,6 +115,7 @@ export class MessageService {
       events: EventService;
       contacts: ContactService;
       files: FileStore;
+      detector: LanguageDetector;
     },
   ) {
     this.sends = new GroupCommit({
@@ -131,7 +134,12 @@ export class MessageService {
    * together in the next one, and each resolves once the commit holding it is done.
    */
   send(userId: string, body: SendMessageBody): Promise<Message> {
-    return this.sends.submit({ userId, body });
+    // Detection runs on its own thread while earlier sends are written; a detector that
+    // fails costs the guess, never the send (the text counts as unsure).
+    const guess = this.deps.detector
+      .guessOne(body.content.text)
+      .catch((): Guess => ({ language: '', reliable: false }));
+    return this.sends.submit({ userId, body, guess });
   }
 
   /** Which of these users are members of the conversation (point look-ups, any size). */
@@ -213,6 +221,7 @@ export class MessageService {
         retries.push([index, first]);
       }
     });
+    const guesses = await Promise.all(sends.map((send) => send.guess));
     const now = this.deps.clock.now();
     const after: (() => void)[] = [];
     const written = await this.deps.db.transaction().execute(async (trx) => {
@@ -239,9 +248,11 @@ export class MessageService {
       }
       const writers = await this.checkWriters(trx, [...wanted.values()]);
       // A text unclear on its own is taken to be in its sender's mother tongue.
-      const tongues = await repo.motherTongues([
-        ...new Set([...wanted.values()].map(({ userId }) => userId)),
-      ]);
+      const unsure = new Set<string>();
+      for (const index of fresh) {
+        if (guesses[index]?.reliable === false) unsure.add(sends[index]!.userId);
+      }
+      const tongues = await repo.motherTongues([...unsure]);
       const byConversation = new Map<string, { index: number; writer: string }[]>();
       for (const index of fresh) {
         const { userId, body } = sends[index]!;
@@ -280,7 +291,7 @@ export class MessageService {
               readSeq: state.readSeq,
               clientMsgId: body.clientMsgId,
               content: body.content,
-              lang: detectLanguage(body.content.text, tongues.get(userId) ?? null),
+              lang: languageOf(guesses[index] ?? null, tongues.get(userId) ?? null),
             };
           }),
         })),

@@ -1,31 +1,64 @@
-import { describe, expect, it } from 'vitest';
-import { detectLanguage } from './detect.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { LanguageDetector, languageOf } from './detect.js';
 
-describe('detectLanguage', () => {
-  it('names the language of ordinary sentences', () => {
-    expect(detectLanguage('Hello my friend, how are you today?', 'es')).toBe('en');
-    expect(detectLanguage('Hola amigo, ¿cómo estás?', 'en')).toBe('es');
-    expect(detectLanguage('Привет, как дела?', 'en')).toBe('ru');
-    expect(detectLanguage('Bonjour tout le monde', 'en')).toBe('fr');
+describe('language detection', () => {
+  const detector = new LanguageDetector();
+  afterAll(() => detector.close());
+  const detect = (text: string, fallback: string | null) => detector.detect(text, fallback);
+
+  it('names the language of ordinary sentences', async () => {
+    expect(await detect('Hello my friend, how are you today?', 'es')).toBe('en');
+    expect(await detect('Hola amigo, ¿cómo estás?', 'en')).toBe('es');
+    expect(await detect('Привет, как дела?', 'en')).toBe('ru');
+    expect(await detect('Bonjour tout le monde', 'en')).toBe('fr');
   });
 
-  it("takes the sender's mother tongue for words too short to call", () => {
-    expect(detectLanguage('ok', 'de')).toBe('de');
-    expect(detectLanguage('gracias', 'es')).toBe('es');
+  it("takes the sender's mother tongue for words too short to call", async () => {
+    expect(await detect('ok', 'de')).toBe('de');
+    expect(await detect('gracias', 'es')).toBe('es');
   });
 
-  it('ignores links, addresses and mentions', () => {
-    expect(detectLanguage('https://example.com/a-very-long-english-path lol', 'pt')).toBe('pt');
-    expect(detectLanguage('@Maria ¿vienes mañana a la reunión de la tarde?', 'en')).toBe('es');
+  it('ignores links, addresses and mentions', async () => {
+    expect(await detect('https://example.com/a-very-long-english-path lol', 'pt')).toBe('pt');
+    expect(await detect('@Maria ¿vienes mañana a la reunión de la tarde?', 'en')).toBe('es');
   });
 
-  it('answers null when there are no words to translate', () => {
-    expect(detectLanguage('👍👍 123', 'en')).toBeNull();
-    expect(detectLanguage('https://example.com', 'en')).toBeNull();
+  it('answers null when there are no words to translate', async () => {
+    expect(await detect('👍👍 123', 'en')).toBeNull();
+    expect(await detect('https://example.com', 'en')).toBeNull();
   });
 
-  it("keeps the sender's own variety of a language the detector cannot tell apart", () => {
-    expect(detectLanguage('今天天氣很好，我們去公園散步吧', 'zh-Hant')).toBe('zh-Hant');
-    expect(detectLanguage('今天天气很好，我们去公园散步吧', 'en')).toBe('zh');
+  it("keeps the sender's own variety of a language the detector cannot tell apart", async () => {
+    expect(await detect('今天天氣很好，我們去公園散步吧', 'zh-Hant')).toBe('zh-Hant');
+    expect(await detect('今天天气很好，我们去公园散步吧', 'en')).toBe('zh');
+  });
+
+  it('guesses a batch in order, texts without words included', async () => {
+    const guesses = await detector.guess([
+      'Guten Morgen, wie geht es dir heute?',
+      '🙂',
+      'Buongiorno a tutti, come state oggi?',
+    ]);
+    expect(guesses.map((guess) => guess?.language ?? null)).toEqual(['de', null, 'it']);
+  });
+
+  it('detects a long text by its beginning', async () => {
+    const long = 'Esta es una frase en español sobre el tiempo de hoy. '.repeat(200);
+    expect(await detect(long, 'en')).toBe('es');
+  });
+
+  it('starts a new thread after the last one was closed', async () => {
+    const other = new LanguageDetector();
+    expect(await other.detect('The weather is lovely today, my friend.', null)).toBe('en');
+    await other.close();
+    expect(await other.detect('Il fait très beau aujourd’hui, mon ami.', null)).toBe('fr');
+    await other.close();
+  });
+
+  it('maps detector codes and unsure guesses', () => {
+    expect(languageOf({ language: 'tl', reliable: true }, 'en')).toBe('fil');
+    expect(languageOf({ language: 'es', reliable: false }, 'en')).toBe('en');
+    expect(languageOf({ language: '', reliable: false }, null)).toBeNull();
+    expect(languageOf(null, 'en')).toBeNull();
   });
 });

@@ -1,14 +1,28 @@
 import { isLanguageCode } from '@teltlk/protocol';
-import { eld } from 'eld/extrasmall';
+import { createRequire } from 'node:module';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 
 /**
  * The source language of a message, detected when it is sent. The detector (ELD: n-gram
- * statistics over 60 languages, a few microseconds a message) is asked about the words
- * alone; links, e-mail addresses and @mentions say nothing of the language. Short or
- * mixed texts it cannot call reliably ("ok", "gracias") are taken to be in the sender's
- * mother tongue, the best guess there is; so is a detected language that is the sender's
- * own written another way (`zh` for a `zh-Hant` or `yue` speaker).
+ * statistics over 60 languages) is asked about the words alone; links, e-mail addresses
+ * and @mentions say nothing of the language. Short or mixed texts it cannot call
+ * reliably ("ok", "gracias") are taken to be in the sender's mother tongue, the best
+ * guess there is; so is a detected language that is the sender's own written another
+ * way (`zh` for a `zh-Hant` or `yue` speaker).
+ *
+ * Detection costs tens of microseconds a text, as much as the rest of a send, so it runs
+ * on a worker thread of its own, a batch of texts at a time: the thread that accepts and
+ * delivers messages never spends time on it (nor holds the detector's tables in its heap).
  */
+
+/** What the detector said of one text: its language and whether it is sure. */
+export type Guess = { language: string; reliable: boolean } | null;
+
+/** The start of a long text tells its language as well as the whole. */
+const DETECT_CHARACTERS_MAX = 200;
 
 /** Codes the detector answers that the mother-tongue list spells differently. */
 const DETECTOR_CODES: Readonly<Record<string, string>> = { tl: 'fil' };
@@ -24,16 +38,151 @@ const SAME_WRITING: Readonly<Record<string, readonly string[]>> = {
 const NOISE = /(?:https?:\/\/|www\.)\S+|\S+@\S+\.\S+|@\S+/giu;
 const LETTER = /\p{L}/u;
 
+/** The words of a text the detector looks at, or null when it has none. */
+function wordsOf(text: string): string | null {
+  const words = text.slice(0, DETECT_CHARACTERS_MAX * 2).replace(NOISE, ' ');
+  return LETTER.test(words) ? words.slice(0, DETECT_CHARACTERS_MAX) : null;
+}
+
 /**
- * The language of `text` as a mother-tongue code, or null when it holds no words to
- * translate (only emoji, numbers, links). `fallback`: the sender's mother tongue.
+ * The language of a text as a mother-tongue code, from the detector's guess: null when it
+ * holds no words to translate (only emoji, numbers, links). `fallback`: the sender's
+ * mother tongue.
  */
-export function detectLanguage(text: string, fallback: string | null): string | null {
-  const words = text.replace(NOISE, ' ');
-  if (!LETTER.test(words)) return null;
-  const result = eld.detect(words);
-  const detected = DETECTOR_CODES[result.language] ?? result.language;
-  if (!detected || !isLanguageCode(detected) || !result.isReliable()) return fallback;
+export function languageOf(guess: Guess, fallback: string | null): string | null {
+  if (guess === null) return null;
+  const detected = DETECTOR_CODES[guess.language] ?? guess.language;
+  if (!detected || !isLanguageCode(detected) || !guess.reliable) return fallback;
   if (fallback && SAME_WRITING[detected]?.includes(fallback)) return fallback;
   return detected;
+}
+
+/** The detector's code, run on its thread: answers `[language, reliable]` per text. */
+const DETECTOR_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+import(workerData.detector).then(({ eld }) => {
+  parentPort.on('message', ({ id, texts }) => {
+    const guesses = texts.map((text) => {
+      const result = eld.detect(text);
+      return [result.language, result.isReliable()];
+    });
+    parentPort.postMessage({ id, guesses });
+  });
+});
+`;
+
+/**
+ * The detector's smallest table set. The package exports it to `import` only, which a
+ * worker's eval'd code cannot resolve from here, so it is found the way Node looks for
+ * packages: in each node_modules folder up from this file.
+ */
+function detectorUrl(): string {
+  for (const folder of createRequire(import.meta.url).resolve.paths('eld') ?? []) {
+    const file = join(folder, 'eld', 'src', 'entries', 'static.extrasmall.js');
+    if (existsSync(file)) return pathToFileURL(file).href;
+  }
+  throw new Error('the language detector (package eld) is not installed');
+}
+
+interface Asked {
+  resolve: (guesses: [string, boolean][]) => void;
+  reject: (error: unknown) => void;
+}
+
+/** Detects languages on a worker thread, started on first use. */
+export class LanguageDetector {
+  private worker: Worker | null = null;
+  private readonly asked = new Map<number, Asked>();
+  private nextId = 0;
+  /** Texts of this turn, sent to the thread together at its end. */
+  private turn: { text: string; resolve: (guess: Guess) => void; reject: (e: unknown) => void }[] =
+    [];
+
+  /**
+   * The guess for one text. Texts asked for in the same turn of the event loop go to the
+   * thread as one batch, so a burst of sends costs one message each way.
+   */
+  guessOne(text: string): Promise<Guess> {
+    return new Promise((resolve, reject) => {
+      if (this.turn.length === 0) setImmediate(() => this.flushTurn());
+      this.turn.push({ text, resolve, reject });
+    });
+  }
+
+  private flushTurn(): void {
+    const turn = this.turn;
+    this.turn = [];
+    this.guess(turn.map(({ text }) => text)).then(
+      (guesses) => turn.forEach(({ resolve }, index) => resolve(guesses[index] ?? null)),
+      (error: unknown) => turn.forEach(({ reject }) => reject(error)),
+    );
+  }
+
+  /** The guess for each text, in order. */
+  async guess(texts: readonly string[]): Promise<Guess[]> {
+    const words = texts.map(wordsOf);
+    const wanted = words.filter((text): text is string => text !== null);
+    if (wanted.length === 0) return words.map(() => null);
+    const answers = await this.ask(wanted);
+    let next = 0;
+    return words.map((text) => {
+      if (text === null) return null;
+      const [language, reliable] = answers[next++] ?? ['', false];
+      return { language, reliable };
+    });
+  }
+
+  /** The language of one text (see `languageOf`). */
+  async detect(text: string, fallback: string | null): Promise<string | null> {
+    const [guess] = await this.guess([text]);
+    return languageOf(guess ?? null, fallback);
+  }
+
+  /** Ends the thread; texts still being detected get no guess. */
+  async close(): Promise<void> {
+    const worker = this.worker;
+    this.worker = null;
+    this.failAll(new Error('the language detector was closed'));
+    if (worker) await worker.terminate();
+  }
+
+  private ask(texts: string[]): Promise<[string, boolean][]> {
+    const worker = this.start();
+    const id = (this.nextId += 1);
+    return new Promise((resolve, reject) => {
+      // A question waiting for its answer keeps the process alive; an idle thread does not.
+      if (this.asked.size === 0) worker.ref();
+      this.asked.set(id, { resolve, reject });
+      worker.postMessage({ id, texts });
+    });
+  }
+
+  private start(): Worker {
+    if (this.worker) return this.worker;
+    const worker = new Worker(DETECTOR_SOURCE, {
+      eval: true,
+      workerData: { detector: detectorUrl() },
+    });
+    worker.on('message', ({ id, guesses }: { id: number; guesses: [string, boolean][] }) => {
+      const asked = this.asked.get(id);
+      this.asked.delete(id);
+      if (this.asked.size === 0) worker.unref();
+      asked?.resolve(guesses);
+    });
+    // A thread that fails is replaced on the next question; the waiting ones fail.
+    const lost = (error: unknown) => {
+      if (this.worker === worker) this.worker = null;
+      this.failAll(error);
+    };
+    worker.on('error', lost);
+    worker.on('exit', () => lost(new Error('the language detector stopped')));
+    worker.unref();
+    this.worker = worker;
+    return worker;
+  }
+
+  private failAll(error: unknown): void {
+    for (const asked of this.asked.values()) asked.reject(error);
+    this.asked.clear();
+  }
 }

@@ -16,7 +16,7 @@ import type { Clock } from '../../lib/clock.js';
 import type { MemberHub } from '../../realtime/hub.js';
 import type { MessageService, RemovedMessage } from '../messages/service.js';
 import type { UserService } from '../users/service.js';
-import { detectLanguage } from './detect.js';
+import type { LanguageDetector } from './detect.js';
 import type { TranslationRepo } from './repo.js';
 import { TranslateError, type Translator } from './translator.js';
 
@@ -29,6 +29,7 @@ export interface TranslationServiceDeps {
   hub: MemberHub;
   messages: MessageService;
   users: UserService;
+  detector: LanguageDetector;
   translator: Translator;
   logger: Logger;
   dailyCharacters: number;
@@ -113,7 +114,7 @@ export class TranslationService {
   async preview(userId: string, body: PreviewTranslationBody): Promise<PreviewTranslationResult> {
     this.requireAvailable();
     const tongue = (await this.deps.users.get(userId)).mother_tongue;
-    const from = detectLanguage(body.text, tongue) ?? tongue;
+    const from = (await this.deps.detector.detect(body.text, tongue)) ?? tongue;
     if (from === body.to) return { from, to: body.to, text: body.text };
     await this.charge(userId, body.text.length, true);
     try {
