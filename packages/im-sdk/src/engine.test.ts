@@ -410,6 +410,21 @@ describe('ImEngine translation', () => {
     expect(server.translateBodies[1]).toEqual({ conversationId: CONV, seqs: [1], lang: 'en' });
   });
 
+  it('asks again after a reconnect for translations asked for while the network was down', async () => {
+    server.translateMode = 'done';
+    server.append(bonjour, { push: false, lang: 'fr' });
+    const { engine, handle } = await translating();
+    server.up = false;
+    FakeSocket.last.drop();
+    await vi.waitFor(() => expect(engine.getSnapshot().connection).not.toBe('connected'));
+    handle.translate([1]);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(handle.getSnapshot().translations.get(1)).toBeUndefined();
+    server.up = true;
+    await vi.waitFor(() => expect(status(handle, 1)).toBe('done'), { timeout: 3000 });
+    expect(server.translateBodies.at(-1)).toEqual({ conversationId: CONV, seqs: [1], lang: 'en' });
+  });
+
   it('keeps translations across a reload (a new engine on the same database)', async () => {
     server.translateMode = 'done';
     server.append(bonjour, { push: false, lang: 'fr' });

@@ -44,6 +44,11 @@ export class TranslationSync {
   private readonly needNone = new Set<string>();
   /** Being made again (retranslate, retry): shown as pending until the answer. */
   private readonly remaking = new Set<string>();
+  /** Asked for while the network failed: asked again on the next connect. */
+  private readonly unanswered = new Map<
+    string,
+    { conversationId: string; lang: string; seq: number }
+  >();
   private stopped = false;
 
   constructor(private readonly options: TranslationSyncOptions) {}
@@ -77,6 +82,7 @@ export class TranslationSync {
     this.inFlight.clear();
     this.needNone.clear();
     this.remaking.clear();
+    this.unanswered.clear();
     this.serverInfo = null;
   }
 
@@ -236,17 +242,31 @@ export class TranslationSync {
       if (error instanceof ApiError && error.code === 'TRANSLATION_UNAVAILABLE') {
         this.setUnavailable();
       }
+      if (error instanceof ApiError && error.status === 0) {
+        for (const seq of seqs) {
+          this.unanswered.set(translationKey(conversationId, lang, seq), {
+            conversationId,
+            lang,
+            seq,
+          });
+        }
+      }
       throw error;
     } finally {
       for (const seq of seqs) this.inFlight.delete(translationKey(conversationId, lang, seq));
     }
   }
 
-  /** Asks again for every translation still pending (the answer says where each stands). */
+  /**
+   * Asks again for every translation still pending (the answer says where each stands),
+   * and for those asked for while the network was down.
+   */
   private async askPendingAgain(): Promise<void> {
-    const pending = await this.options.serial((store) =>
+    const stored = await this.options.serial((store) =>
       store.translations.where('status').equals('pending').toArray(),
     );
+    const pending = [...stored, ...this.unanswered.values()];
+    this.unanswered.clear();
     const groups = new Map<string, { conversationId: string; lang: string; seqs: number[] }>();
     for (const { conversationId, lang, seq } of pending) {
       const key = translationKey(conversationId, lang, seq);
