@@ -86,6 +86,8 @@ export interface ContextOverrides {
   translationProviders?: TranslationProvider[];
   /** Faster retries and batching for tests. */
   translationRunner?: Partial<RunnerOptions>;
+  /** A language detector in place of the default one. */
+  detector?: LanguageDetector;
 }
 
 /** Keys whose values never reach the log, wherever they appear. */
@@ -143,7 +145,7 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
   sessions.onRevoke((revocation) => hub.kick(revocation));
   const events = new EventService({ db, clock, hub });
   const contacts = new ContactService({ db, repo: new ContactRepo(db), users, events, clock });
-  const detector = new LanguageDetector();
+  const detector = overrides.detector ?? new LanguageDetector();
   const messages = new MessageService({
     db,
     repo: new MessageRepo(db),

@@ -62,3 +62,14 @@ describe('language detection', () => {
     expect(languageOf(null, 'en')).toBeNull();
   });
 });
+
+describe('a language detector whose thread cannot start', () => {
+  it('fails the texts asked, then waits before trying a new thread', async () => {
+    const broken = new LanguageDetector('file:///nonexistent/detector.js');
+    await expect(broken.detect('Hello there, my good friend.', 'en')).rejects.toThrow();
+    await expect(broken.detect('Hello again, my good friend.', 'en')).rejects.toThrow(
+      /failed a moment ago/,
+    );
+    await broken.close();
+  });
+});

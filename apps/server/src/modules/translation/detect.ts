@@ -89,14 +89,22 @@ interface Asked {
   reject: (error: unknown) => void;
 }
 
+/** After the thread fails, texts go unguessed this long before a new thread is tried. */
+const RESTART_AFTER_MS = 10_000;
+
 /** Detects languages on a worker thread, started on first use. */
 export class LanguageDetector {
   private worker: Worker | null = null;
+  /** When the last thread failed (0: never). */
+  private failedAt = 0;
   private readonly asked = new Map<number, Asked>();
   private nextId = 0;
   /** Texts of this turn, sent to the thread together at its end. */
   private turn: { text: string; resolve: (guess: Guess) => void; reject: (e: unknown) => void }[] =
     [];
+
+  /** `tablesUrl`: the detector module the thread imports (tests give a broken one). */
+  constructor(private readonly tablesUrl: string = detectorUrl()) {}
 
   /**
    * The guess for one text. Texts asked for in the same turn of the event loop go to the
@@ -159,9 +167,13 @@ export class LanguageDetector {
 
   private start(): Worker {
     if (this.worker) return this.worker;
+    // A thread that cannot start (its tables missing, say) is not restarted for every text.
+    if (Date.now() - this.failedAt < RESTART_AFTER_MS) {
+      throw new Error('the language detector failed a moment ago');
+    }
     const worker = new Worker(DETECTOR_SOURCE, {
       eval: true,
-      workerData: { detector: detectorUrl() },
+      workerData: { detector: this.tablesUrl },
     });
     worker.on('message', ({ id, guesses }: { id: number; guesses: [string, boolean][] }) => {
       const asked = this.asked.get(id);
@@ -171,7 +183,9 @@ export class LanguageDetector {
     });
     // A thread that fails is replaced on the next question; the waiting ones fail.
     const lost = (error: unknown) => {
-      if (this.worker === worker) this.worker = null;
+      if (this.worker !== worker) return;
+      this.worker = null;
+      this.failedAt = Date.now();
       this.failAll(error);
     };
     worker.on('error', lost);

@@ -17,6 +17,7 @@ import {
   type TestApp,
   type TestAppOptions,
 } from '../../test/harness.js';
+import { LanguageDetector } from './detect.js';
 import { FakeProvider } from './fake-provider.js';
 
 type TranslationFrame = Extract<ServerFrame, { t: 'translation' }>;
@@ -479,6 +480,21 @@ describe('translation limits', () => {
     w.t.clock.advance(24 * 60 * 60 * 1000);
     const [accepted] = await w.translate(es, chat, [second.seq], { lang: 'es' });
     expect(accepted!.status).toBe('pending');
+  });
+
+  it("sends without a guess when the detector fails: the text is taken to be in the sender's tongue", async () => {
+    const broken = await World.open({
+      translationProviders: [provider],
+      detector: new LanguageDetector('file:///nonexistent/detector.js'),
+    });
+    try {
+      const [a, b] = [await broken.person('de'), await broken.person('es')];
+      const chat = await broken.chat(a, b);
+      const message = await broken.send(a, chat, 'Guten Morgen, wie geht es dir heute?');
+      expect(message.lang).toBe('de');
+    } finally {
+      await broken.close();
+    }
   });
 
   it('says translation is unavailable when no provider is configured', async () => {
