@@ -13,7 +13,8 @@ import {
 /**
  * An English and a Spanish speaker chat in two browsers, translated by a real Apertium
  * APY server (CI installs and starts it; TEST_APERTIUM_URL points at it): each sees the
- * other's messages translated first, can switch to the original, previews their own
+ * other's messages translated first, can switch to the original, copy either text or
+ * retranslate from the message menu, previews their own
  * words in the other's language before sending, and turns translation off for the chat
  * on the tongue page.
  */
@@ -99,6 +100,18 @@ describe.skipIf(!APERTIUM_URL)('chat translated into each reader’s mother tong
     const originalFirst = await paragraphs(s, 'The house is very big.');
     expect(originalFirst[0]).toContain('The house is very big.');
     expect(originalFirst.at(-1)).toMatch(/casa/i);
+
+    // Her menu copies either text, and makes the translation again.
+    await s
+      .locator('.tt-bubble')
+      .filter({ hasText: 'The house is very big.' })
+      .last()
+      .click({ button: 'right' });
+    await s.getByRole('option', { name: 'Copy translation' }).waitFor();
+    await s.getByRole('option', { name: 'Copy original' }).waitFor();
+    await s.getByRole('option', { name: 'Retranslate' }).click();
+    await s.getByRole('button', { name: 'Show translation first' }).waitFor({ timeout: 30_000 });
+    expect((await paragraphs(s, 'The house is very big.')).at(-1)).toMatch(/casa/i);
 
     // Sofía answers in Spanish; Ann reads it in English first.
     await send(s, 'La casa es muy grande.');
