@@ -21,6 +21,9 @@ const urlWithScheme = (schemes: string[]) =>
       error: `expected a URL starting with ${schemes.map((s) => `${s}://`).join(' or ')}`,
     });
 
+/** Translation providers, in the order they are tried unless TRANSLATE_PROVIDERS says otherwise. */
+const TRANSLATE_PROVIDER_NAMES = ['openai', 'libretranslate', 'apertium'] as const;
+
 const envSchema = z.object({
   /** TCP port to listen on. */
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -61,9 +64,14 @@ const envSchema = z.object({
   /** Order in which configured providers are tried, e.g. `apertium,openai`; the first that has the language pair wins. Default: openai, libretranslate, apertium. */
   TRANSLATE_PROVIDERS: z
     .string()
-    .regex(/^\s*(openai|libretranslate|apertium)(\s*,\s*(openai|libretranslate|apertium))*\s*$/, {
-      error: 'expected a comma-separated list of openai, libretranslate, apertium',
-    })
+    .transform((list) => list.split(',').map((name) => name.trim()))
+    .pipe(
+      z.array(
+        z.enum(TRANSLATE_PROVIDER_NAMES, {
+          error: `expected a comma-separated list of ${TRANSLATE_PROVIDER_NAMES.join(', ')}`,
+        }),
+      ),
+    )
     .optional(),
   /** Longest wait for one provider call, in milliseconds (each of up to 3 attempts). */
   TRANSLATE_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(15_000),
@@ -94,7 +102,7 @@ export interface Config {
   translate: TranslateConfig;
 }
 
-export type TranslateProviderName = 'openai' | 'libretranslate' | 'apertium';
+export type TranslateProviderName = (typeof TRANSLATE_PROVIDER_NAMES)[number];
 
 export interface TranslateConfig {
   openai: { url: string; apiKey: string | null; model: string } | null;
@@ -146,9 +154,7 @@ function translateConfig(e: z.infer<typeof envSchema>): TranslateConfig {
     libretranslate: e.TRANSLATE_LIBRETRANSLATE_URL !== undefined,
     apertium: e.TRANSLATE_APERTIUM_URL !== undefined,
   };
-  const wanted = e.TRANSLATE_PROVIDERS
-    ? e.TRANSLATE_PROVIDERS.split(',').map((name) => name.trim() as TranslateProviderName)
-    : (['openai', 'libretranslate', 'apertium'] as const);
+  const wanted = e.TRANSLATE_PROVIDERS ?? TRANSLATE_PROVIDER_NAMES;
   const missing = wanted.filter((name) => !configured[name]);
   if (e.TRANSLATE_PROVIDERS && missing.length > 0) {
     throw new ConfigError(

@@ -28,9 +28,14 @@ import { NotifyService } from './modules/notify/service.js';
 import type { TranslationProvider } from './modules/translation/providers/provider.js';
 import { LanguageDetector } from './modules/translation/detect.js';
 import { TranslationRepo } from './modules/translation/repo.js';
-import { DEFAULT_RUNNER_OPTIONS, type RunnerOptions } from './modules/translation/runner.js';
+import type { RunnerOptions } from './modules/translation/runner.js';
 import { TranslationService } from './modules/translation/service.js';
-import { createTranslator, leaseFor } from './modules/translation/setup.js';
+import {
+  configuredProviders,
+  createTranslator,
+  leaseFor,
+  runnerOptions,
+} from './modules/translation/setup.js';
 import { UserRepo } from './modules/users/repo.js';
 import { UserService } from './modules/users/service.js';
 import { createBus, type Bus } from './realtime/bus.js';
@@ -156,11 +161,7 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
     files,
     detector,
   });
-  const runner = {
-    ...DEFAULT_RUNNER_OPTIONS,
-    timeoutMs: config.translate.timeoutMs,
-    ...overrides.translationRunner,
-  };
+  const runner = runnerOptions(config.translate, overrides.translationRunner);
   const translations = new TranslationService({
     repo: new TranslationRepo(db),
     clock,
@@ -168,7 +169,10 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
     messages,
     users,
     detector,
-    translator: createTranslator(config.translate, overrides.translationProviders, runner),
+    translator: createTranslator(
+      overrides.translationProviders ?? configuredProviders(config.translate),
+      runner,
+    ),
     logger,
     dailyCharacters: config.translate.dailyCharacters,
     leaseMs: leaseFor(runner),

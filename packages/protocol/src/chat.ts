@@ -62,12 +62,18 @@ export function singleConversationId(userA: string, userB: string): string {
   return userA < userB ? `si_${userA}_${userB}` : `si_${userB}_${userA}`;
 }
 
+/** Both people of a single conversation, from its id; null for any other conversation. */
+export function singleMembersOf(conversationId: string): [string, string] | null {
+  const match = /^si_([^_]+)_([^_]+)$/.exec(conversationId);
+  return match ? [match[1]!, match[2]!] : null;
+}
+
 /** The other member of a single conversation, or null if `userId` is not in it. */
 export function peerOf(conversationId: string, userId: string): string | null {
-  const match = /^si_([^_]+)_([^_]+)$/.exec(conversationId);
-  if (!match) return null;
-  if (match[1] === userId) return match[2]!;
-  if (match[2] === userId) return match[1]!;
+  const pair = singleMembersOf(conversationId);
+  if (!pair) return null;
+  if (pair[0] === userId) return pair[1];
+  if (pair[1] === userId) return pair[0];
   return null;
 }
 

@@ -355,12 +355,12 @@ export class MessageRepo {
     return found;
   }
 
-  /** A member's clear mark and translation choice, with their mother tongue. */
+  /** A member's clear mark and translation language, with their mother tongue. */
   reader(conversationId: string, userId: string) {
     return this.db
       .selectFrom('conversation_members as cm')
       .innerJoin('users as u', 'u.id', 'cm.user_id')
-      .select(['cm.min_seq', 'cm.translate_off', 'cm.translate_to', 'u.mother_tongue'])
+      .select(['cm.min_seq', 'cm.translate_to', 'u.mother_tongue'])
       .where('cm.conversation_id', '=', conversationId)
       .where('cm.user_id', '=', userId)
       .executeTakeFirst();

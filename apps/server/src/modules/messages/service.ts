@@ -4,6 +4,7 @@ import {
   groupRoleSchema,
   mayInGroup,
   peerOf,
+  singleMembersOf,
   singleConversationId,
   type Conversation,
   type ConversationSyncResult,
@@ -71,10 +72,9 @@ export interface RemovedMessage {
   seq: number;
 }
 
-/** How a member reads a conversation: whether translated, and into which language. */
+/** How a member reads a conversation: from which seq, and into which language. */
 export interface ReaderState {
   minSeq: number;
-  translate: boolean;
   /** Their choice for the conversation, else their mother tongue. */
   lang: string;
 }
@@ -164,7 +164,6 @@ export class MessageService {
     if (!reader) throw new AppError('CONVERSATION_NOT_FOUND');
     return {
       minSeq: Number(reader.min_seq),
-      translate: reader.translate_off === 0,
       lang: reader.translate_to ?? reader.mother_tongue,
     };
   }
@@ -958,7 +957,7 @@ export class MessageService {
   private pushMessages(messages: readonly Message[]): void {
     const groups = new Map<string, ServerFrame[]>();
     for (const message of messages) {
-      const pair = singleMembers(message.conversationId);
+      const pair = singleMembersOf(message.conversationId);
       if (pair) {
         this.deps.hub.toUsers(pair, { t: 'message', message });
         continue;
@@ -975,7 +974,7 @@ export class MessageService {
    * conversation, or a group's members who are online (never the whole member list).
    */
   private pushFrames(conversationId: string, frames: readonly ServerFrame[]): void {
-    const pair = singleMembers(conversationId);
+    const pair = singleMembersOf(conversationId);
     if (!pair) {
       this.deps.hub.toOnlineMembers(conversationId, frames);
       return;
@@ -1031,12 +1030,6 @@ function groupContentRefusal(
     return new AppError('GROUP_ROLE_REQUIRED');
   }
   return null;
-}
-
-/** Both people of a single conversation, from its id; null for any other conversation. */
-function singleMembers(conversationId: string): string[] | null {
-  const match = /^si_([^_]+)_([^_]+)$/.exec(conversationId);
-  return match ? [match[1]!, match[2]!] : null;
 }
 
 /** The outcome of a step that may throw. */

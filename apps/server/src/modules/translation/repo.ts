@@ -91,13 +91,19 @@ export class TranslationRepo {
       .executeTakeFirst();
   }
 
-  /** Drops the translations of messages that are gone (revoked, burnt). */
+  /** Drops the translations of messages that are gone (revoked, burnt): one delete per conversation. */
   async deleteFor(removed: readonly { conversationId: string; seq: number }[]): Promise<void> {
+    const seqs = new Map<string, number[]>();
     for (const { conversationId, seq } of removed) {
+      const list = seqs.get(conversationId) ?? [];
+      list.push(seq);
+      seqs.set(conversationId, list);
+    }
+    for (const [conversationId, list] of seqs) {
       await this.db
         .deleteFrom('translations')
         .where('conversation_id', '=', conversationId)
-        .where('seq', '=', seq)
+        .where('seq', 'in', list)
         .execute();
     }
   }

@@ -1,4 +1,5 @@
 import {
+  singleMembersOf,
   TRANSLATION_TEXT_MAX_LENGTH,
   type Message,
   type PreviewTranslationBody,
@@ -116,7 +117,8 @@ export class TranslationService {
     const tongue = (await this.deps.users.get(userId)).mother_tongue;
     const from = (await this.deps.detector.detect(body.text, tongue)) ?? tongue;
     if (from === body.to) return { from, to: body.to, text: body.text };
-    await this.charge(userId, body.text.length, true);
+    await this.checkQuota(userId, body.text.length);
+    await this.charge(userId, body.text.length);
     try {
       const made = await this.deps.translator.translate(body.text, from, body.to);
       return { from, to: body.to, text: made.text };
@@ -131,13 +133,15 @@ export class TranslationService {
   /** After a send commits: the recipient of a single chat gets it in their language. */
   messagesSent(sent: readonly Message[]): void {
     if (!this.available) return;
+    const byConversation = new Map<string, Translatable[]>();
     for (const message of sent) {
-      if (!isTranslatable(message) || !message.conversationId.startsWith('si_')) continue;
-      const recipients = message.conversationId
-        .slice(3)
-        .split('_')
-        .filter((id) => id !== message.senderId);
-      this.eager(message, recipients);
+      if (!isTranslatable(message) || !singleMembersOf(message.conversationId)) continue;
+      const list = byConversation.get(message.conversationId) ?? [];
+      list.push(message);
+      byConversation.set(message.conversationId, list);
+    }
+    for (const [conversationId, messages] of byConversation) {
+      this.eager(conversationId, messages, singleMembersOf(conversationId)!);
     }
   }
 
@@ -151,11 +155,10 @@ export class TranslationService {
     userIds: readonly string[],
   ): void {
     if (!this.available || userIds.length === 0) return;
-    for (const frame of frames) {
-      if (frame.t !== 'message' || !isTranslatable(frame.message)) continue;
-      if (frame.message.conversationId !== conversationId) continue;
-      this.eager(frame.message, userIds);
-    }
+    const messages = frames.flatMap((frame) =>
+      frame.t === 'message' && isTranslatable(frame.message) ? [frame.message] : [],
+    );
+    if (messages.length > 0) this.eager(conversationId, messages, userIds);
   }
 
   /** Translations of messages that are gone go with them. */
@@ -175,21 +178,36 @@ export class TranslationService {
     return readers.filter((reader) => reader.lang === lang).map((reader) => reader.userId);
   }
 
-  private eager(message: Translatable, userIds: readonly string[]): void {
+  /**
+   * Each message into the languages these users read the conversation in, looked up once
+   * for all of them. In a single chat the sender is no reader of their own message.
+   */
+  private eager(
+    conversationId: string,
+    messages: readonly Translatable[],
+    userIds: readonly string[],
+  ): void {
+    const single = singleMembersOf(conversationId) !== null;
     const lookup = this.deps.messages
-      .readerLanguages(message.conversationId, userIds)
+      .readerLanguages(conversationId, userIds)
       .then(async (readers) => {
-        const langs = new Set(readers.map((reader) => reader.lang));
-        langs.delete(message.lang);
-        for (const lang of langs) {
-          const key = `${message.id}\n${lang}`;
-          if (this.jobs.has(key) || this.claims.has(key)) continue;
-          // A sender past their quota: readers still get it when they ask.
-          await this.claim(message, lang, message.senderId, false);
+        for (const message of messages) {
+          const langs = new Set(
+            readers.flatMap(({ userId, lang }) =>
+              single && userId === message.senderId ? [] : [lang],
+            ),
+          );
+          langs.delete(message.lang);
+          for (const lang of langs) {
+            const key = `${message.id}\n${lang}`;
+            if (this.jobs.has(key) || this.claims.has(key)) continue;
+            // A sender past their quota: readers still get it when they ask.
+            await this.claim(message, lang, message.senderId, false);
+          }
         }
       })
       .catch((error: unknown) => {
-        this.deps.logger.warn({ err: error, messageId: message.id }, 'eager translation failed');
+        this.deps.logger.warn({ err: error, conversationId }, 'eager translation failed');
       })
       .finally(() => this.lookups.delete(lookup));
     this.lookups.add(lookup);
@@ -236,7 +254,7 @@ export class TranslationService {
     const now = clock.now();
     const characters = message.content.text.length;
     try {
-      await this.charge(chargeTo, characters, false);
+      await this.checkQuota(chargeTo, characters);
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       return { ...pendingOf(message, lang, now), status: 'failed', error: error.code };
@@ -262,7 +280,7 @@ export class TranslationService {
       const current = await repo.find(message.id, lang);
       return current ? toTranslation(current) : pendingOf(message, lang, now);
     }
-    await repo.addUsage(chargeTo, dayOf(now), characters);
+    await this.charge(chargeTo, characters);
     this.start(message, lang, retry);
     return pendingOf(message, lang, now);
   }
@@ -305,11 +323,11 @@ export class TranslationService {
   private announce(translation: Translation): void {
     const frame: ServerFrame = { t: 'translation', translation };
     const { conversationId, lang } = translation;
-    if (!conversationId.startsWith('si_')) {
+    const pair = singleMembersOf(conversationId);
+    if (!pair) {
       this.deps.hub.toOnlineMembers(conversationId, [frame], { lang });
       return;
     }
-    const pair = conversationId.slice(3).split('_');
     this.readersOf(conversationId, pair, lang).then(
       (readers) => this.deps.hub.toUsers(readers, frame),
       () => undefined,
@@ -319,12 +337,16 @@ export class TranslationService {
   // -------------------------------------------------------------------------- quota
 
   /** Refuses when `characters` more would pass the user's quota for today. */
-  private async charge(userId: string, characters: number, record: boolean): Promise<void> {
-    const { repo, clock, dailyCharacters } = this.deps;
-    const day = dayOf(clock.now());
-    const used = await repo.usage(userId, day);
-    if (used + characters > dailyCharacters) throw new AppError('TRANSLATION_QUOTA_EXCEEDED');
-    if (record) await repo.addUsage(userId, day, characters);
+  private async checkQuota(userId: string, characters: number): Promise<void> {
+    const used = await this.deps.repo.usage(userId, dayOf(this.deps.clock.now()));
+    if (used + characters > this.deps.dailyCharacters) {
+      throw new AppError('TRANSLATION_QUOTA_EXCEEDED');
+    }
+  }
+
+  /** Counts `characters` of translation against the user's quota for today. */
+  private charge(userId: string, characters: number): Promise<void> {
+    return this.deps.repo.addUsage(userId, dayOf(this.deps.clock.now()), characters);
   }
 
   private requireAvailable(): void {

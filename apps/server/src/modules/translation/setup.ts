@@ -17,18 +17,24 @@ export function configuredProviders(config: TranslateConfig): TranslationProvide
   return config.order.flatMap((name) => make[name]() ?? []);
 }
 
-/** The provider chain, each provider driven with the configured limits. */
-export function createTranslator(
+/** How each provider is driven: the configured limits, and a test's changes. */
+export function runnerOptions(
   config: TranslateConfig,
-  providers: readonly TranslationProvider[] = configuredProviders(config),
-  runner: Partial<RunnerOptions> = {},
-): Translator {
-  const options: RunnerOptions = {
+  changes: Partial<RunnerOptions> = {},
+): RunnerOptions {
+  return {
     ...DEFAULT_RUNNER_OPTIONS,
     concurrency: config.concurrency,
     timeoutMs: config.timeoutMs,
-    ...runner,
+    ...changes,
   };
+}
+
+/** The provider chain, each provider driven alike. */
+export function createTranslator(
+  providers: readonly TranslationProvider[],
+  options: RunnerOptions,
+): Translator {
   return new Translator(providers.map((provider) => new ProviderRunner(provider, options)));
 }
 
