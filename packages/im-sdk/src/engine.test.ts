@@ -62,6 +62,13 @@ const texts = (handle: ConversationHandle) =>
 const seqs = (handle: ConversationHandle) =>
   handle.getSnapshot().messages.map((message) => message.seq);
 
+/** The network goes down: the socket drops and reconnects fail until `server.up`. */
+async function goOffline(engine: ImEngine): Promise<void> {
+  server.up = false;
+  FakeSocket.last.drop();
+  await vi.waitFor(() => expect(engine.getSnapshot().connection).not.toBe('connected'));
+}
+
 async function restart(engine: ImEngine): Promise<ImEngine> {
   await engine.stop();
   engines.splice(engines.indexOf(engine), 1);
@@ -193,9 +200,7 @@ describe('ImEngine', () => {
     await vi.waitFor(() => expect(texts(handle)).toEqual(['before']));
     handle.setDraft('half written');
 
-    server.up = false;
-    FakeSocket.last.drop();
-    await vi.waitFor(() => expect(engine.getSnapshot().connection).not.toBe('connected'));
+    await goOffline(engine);
     await handle.send({ kind: 'text', text: 'offline' });
     engine = await restart(engine);
     server.up = false;
@@ -400,9 +405,7 @@ describe('ImEngine translation', () => {
     handle.translate([1]);
     await vi.waitFor(() => expect(status(handle, 1)).toBe('pending'));
 
-    server.up = false;
-    FakeSocket.last.drop();
-    await vi.waitFor(() => expect(engine.getSnapshot().connection).not.toBe('connected'));
+    await goOffline(engine);
     server.finishTranslation(1, 'en', { push: false });
     server.up = true;
     await vi.waitFor(() => expect(status(handle, 1)).toBe('done'), { timeout: 3000 });
@@ -414,9 +417,7 @@ describe('ImEngine translation', () => {
     server.translateMode = 'done';
     server.append(bonjour, { push: false, lang: 'fr' });
     const { engine, handle } = await translating();
-    server.up = false;
-    FakeSocket.last.drop();
-    await vi.waitFor(() => expect(engine.getSnapshot().connection).not.toBe('connected'));
+    await goOffline(engine);
     handle.translate([1]);
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(handle.getSnapshot().translations.get(1)).toBeUndefined();

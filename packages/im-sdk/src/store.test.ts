@@ -3,7 +3,7 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isShown, newStoredConversation, toStored } from './reducers.js';
 import { LocalStore, type StoredMessage } from './store.js';
-import { CONV, ME, serverConversation, serverMessage } from './test-fixtures.js';
+import { CONV, ME, serverConversation, serverMessage, serverTranslation } from './test-fixtures.js';
 
 const stores: LocalStore[] = [];
 afterEach(() => {
@@ -145,19 +145,7 @@ describe('LocalStore', () => {
       toStored(serverMessage(2, { lang: 'fr', burnAt: 50 })),
       toStored(serverMessage(3, { lang: 'fr' })),
     ]);
-    await store.translations.bulkPut(
-      [1, 2, 3].map((seq) => ({
-        conversationId: CONV,
-        seq,
-        messageId: `m${seq}`,
-        lang: 'en',
-        from: 'fr',
-        status: 'done' as const,
-        text: `t${seq}`,
-        error: null,
-        at: seq,
-      })),
-    );
+    await store.translations.bulkPut([1, 2, 3].map((seq) => serverTranslation(seq)));
     expect((await store.translationsOf(CONV, 'en', [1, 2, 3])).map((t) => t.seq)).toEqual([
       1, 2, 3,
     ]);

@@ -168,15 +168,17 @@ export class LocalStore extends Dexie {
    * Removes a conversation's messages with seq up to `seq` (cleared history, burnt), and
    * their translations.
    */
-  async deleteUpTo(conversationId: string, seq: number): Promise<number> {
-    await this.translations
-      .where('[conversationId+seq]')
-      .between([conversationId, Dexie.minKey], [conversationId, seq], true, true)
-      .delete();
-    return this.messages
-      .where('[conversationId+seq]')
-      .between([conversationId, Dexie.minKey], [conversationId, seq], true, true)
-      .delete();
+  deleteUpTo(conversationId: string, seq: number): Promise<number> {
+    return this.transaction('rw', this.messages, this.translations, async () => {
+      await this.translations
+        .where('[conversationId+seq]')
+        .between([conversationId, Dexie.minKey], [conversationId, seq], true, true)
+        .delete();
+      return this.messages
+        .where('[conversationId+seq]')
+        .between([conversationId, Dexie.minKey], [conversationId, seq], true, true)
+        .delete();
+    });
   }
 
   /** The translations of these messages into `lang`, by seq. */

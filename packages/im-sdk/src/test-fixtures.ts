@@ -1,4 +1,4 @@
-import type { Conversation, Message, MessageContent } from '@teltlk/protocol';
+import type { Conversation, Message, MessageContent, Translation } from '@teltlk/protocol';
 
 /** Builders of server objects for the engine's tests. */
 
@@ -53,6 +53,22 @@ export function serverConversation(patch: Partial<Conversation> = {}): Conversat
     translateTo: null,
     lastMessage: null,
     updatedAt: 1_000,
+    ...patch,
+  };
+}
+
+/** A done translation of PEER's French message `seq` into English. */
+export function serverTranslation(seq: number, patch: Partial<Translation> = {}): Translation {
+  return {
+    conversationId: CONV,
+    seq,
+    messageId: `m${seq}`,
+    lang: 'en',
+    from: 'fr',
+    status: 'done',
+    text: `t${seq}`,
+    error: null,
+    at: 10,
     ...patch,
   };
 }

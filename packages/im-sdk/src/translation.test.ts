@@ -1,4 +1,3 @@
-import type { Translation } from '@teltlk/protocol';
 import { describe, expect, it } from 'vitest';
 import {
   isNewerTranslation,
@@ -7,22 +6,7 @@ import {
   translationTarget,
 } from './translation.js';
 import { toLocal, toStored } from './reducers.js';
-import { CONV, ME, PEER, serverMessage } from './test-fixtures.js';
-
-function translation(seq: number, patch: Partial<Translation> = {}): Translation {
-  return {
-    conversationId: CONV,
-    seq,
-    messageId: `m${seq}`,
-    lang: 'en',
-    from: 'fr',
-    status: 'done',
-    text: `t${seq}`,
-    error: null,
-    at: 10,
-    ...patch,
-  };
-}
+import { ME, PEER, serverMessage, serverTranslation } from './test-fixtures.js';
 
 const message = (patch: Parameters<typeof serverMessage>[1] = {}) =>
   toLocal(toStored(serverMessage(1, { senderId: PEER, lang: 'fr', ...patch })));
@@ -58,22 +42,25 @@ describe('translation rules', () => {
   });
 
   it('keeps the same map and entries while nothing changed', () => {
-    const first = stableTranslations(new Map(), [translation(1), translation(2)]);
-    const same = stableTranslations(first, [translation(1), translation(2)]);
+    const first = stableTranslations(new Map(), [serverTranslation(1), serverTranslation(2)]);
+    const same = stableTranslations(first, [serverTranslation(1), serverTranslation(2)]);
     expect(same).toBe(first);
-    const next = stableTranslations(first, [translation(1), translation(2, { at: 11 })]);
+    const next = stableTranslations(first, [
+      serverTranslation(1),
+      serverTranslation(2, { at: 11 }),
+    ]);
     expect(next).not.toBe(first);
     expect(next.get(1)).toBe(first.get(1));
     expect(next.get(2)?.at).toBe(11);
-    expect(stableTranslations(next, [translation(1)]).size).toBe(1);
+    expect(stableTranslations(next, [serverTranslation(1)]).size).toBe(1);
   });
 
   it('takes the newer copy, and a settled one over a pending one of the same time', () => {
-    const pending = translation(1, { status: 'pending', text: null, at: 10 });
+    const pending = serverTranslation(1, { status: 'pending', text: null, at: 10 });
     expect(isNewerTranslation(pending, undefined)).toBe(true);
-    expect(isNewerTranslation(translation(1, { at: 10 }), pending)).toBe(true);
-    expect(isNewerTranslation(pending, translation(1, { at: 10 }))).toBe(false);
-    expect(isNewerTranslation(translation(1, { at: 9 }), pending)).toBe(false);
-    expect(isNewerTranslation(pending, translation(1, { at: 9 }))).toBe(true);
+    expect(isNewerTranslation(serverTranslation(1, { at: 10 }), pending)).toBe(true);
+    expect(isNewerTranslation(pending, serverTranslation(1, { at: 10 }))).toBe(false);
+    expect(isNewerTranslation(serverTranslation(1, { at: 9 }), pending)).toBe(false);
+    expect(isNewerTranslation(pending, serverTranslation(1, { at: 9 }))).toBe(true);
   });
 });

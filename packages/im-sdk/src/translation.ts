@@ -43,7 +43,7 @@ export function needsTranslation(
 }
 
 /** Whether two copies of a translation say the same (a newer `at` is a change). */
-export function sameTranslation(a: Translation, b: Translation): boolean {
+function sameTranslation(a: Translation, b: Translation): boolean {
   return (
     a.messageId === b.messageId &&
     a.lang === b.lang &&

@@ -400,7 +400,6 @@ export const en_US = {
     translateMessagesHint: 'Show messages in other languages translated for you',
     translateInto: 'Translate into',
     myMotherTongue: 'My mother tongue ({name})',
-    off: 'Off',
   },
   contacts: {
     title: 'Contacts',

@@ -396,7 +396,6 @@ export const zh_CN: Catalog = {
     translateMessagesHint: '将其他语言的消息翻译后显示给你',
     translateInto: '翻译为',
     myMotherTongue: '我的母语（{name}）',
-    off: '关闭',
   },
   contacts: {
     title: '通讯录',

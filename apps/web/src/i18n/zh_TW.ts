@@ -396,7 +396,6 @@ export const zh_TW: Catalog = {
     translateMessagesHint: '將其他語言的訊息翻譯後顯示給你',
     translateInto: '翻譯為',
     myMotherTongue: '我的母語（{name}）',
-    off: '關閉',
   },
   contacts: {
     title: '通訊錄',

@@ -38,12 +38,19 @@ export function languageOptions(locale: string): LanguageOption[] {
 }
 
 /** "Français (French)"; just the name when both are the same. */
+export function optionLabel(option: Pick<LanguageOption, 'native' | 'localized'>): string {
+  return option.localized === option.native
+    ? option.native
+    : `${option.native} (${option.localized})`;
+}
+
+/** A language's `optionLabel` by its code; the code itself for one not in the list. */
 export function languageLabel(code: string, locale: string): string {
   const language = LANGUAGES.find((item) => item.code === code);
   if (!language) return code;
   const localized = languageNames(locale)?.of(code);
   const local = localized ? capitalise(localized, locale) : language.english;
-  return local === language.native ? local : `${language.native} (${local})`;
+  return optionLabel({ native: language.native, localized: local });
 }
 
 /** The mother tongue to suggest first: the interface language's. */

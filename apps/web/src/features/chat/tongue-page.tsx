@@ -56,10 +56,8 @@ export function TonguePage() {
 /** Every language, native name first and the English name beside it. */
 function useTargetChoices(motherTongue: string | null): Choice[] {
   const { t } = useTranslation();
-  const own = motherTongue ? (findLanguage(motherTongue)?.native ?? motherTongue) : null;
-  const mine = own
-    ? t('translation.myMotherTongue', { name: own })
-    : t('translation.myMotherTongue', { name: '…' });
+  const own = motherTongue ? (findLanguage(motherTongue)?.native ?? motherTongue) : '…';
+  const mine = t('translation.myMotherTongue', { name: own });
   return useMemo(
     () => [
       { value: MOTHER_TONGUE, primary: mine },

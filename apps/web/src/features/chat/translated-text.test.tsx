@@ -1,9 +1,9 @@
 import type { LocalMessage } from '@teltlk/im-sdk';
-import type { Translation } from '@teltlk/protocol';
 import i18next from 'i18next';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { en_US } from '../../i18n/en_US';
+import { receivedText, storedTranslation as translation } from './test-fixtures';
 import { TranslatedText } from './translated-text';
 import type { TranslationRowContext } from './use-translation';
 
@@ -22,33 +22,7 @@ beforeAll(async () => {
   });
 });
 
-const message: LocalMessage = {
-  conversationId: 'si_a_b',
-  seq: 4,
-  clientMsgId: 'client-0004',
-  senderId: 'b',
-  content: { kind: 'text', text: 'bonjour' },
-  createdAt: 1000,
-  revokedAt: null,
-  burnAt: null,
-  lang: 'fr',
-  status: 'sent',
-};
-
-function translation(patch: Partial<Translation> = {}): Translation {
-  return {
-    conversationId: 'si_a_b',
-    seq: 4,
-    messageId: 'm4',
-    lang: 'en',
-    from: 'fr',
-    status: 'done',
-    text: 'hello',
-    error: null,
-    at: 1,
-    ...patch,
-  };
-}
+const message = receivedText();
 
 function context(patch: Partial<TranslationRowContext> = {}): TranslationRowContext {
   return {

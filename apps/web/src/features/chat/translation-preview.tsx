@@ -4,7 +4,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { errorMessage } from '../../ui/error-message';
-import { languageOptions } from '../../ui/languages';
+import { languageOptions, optionLabel } from '../../ui/languages';
 import { useUiLocale } from '../../ui/pickers';
 import { useMessageText } from '../../ui/use-message';
 import { deviceTranslator } from './device-translator';
@@ -123,9 +123,7 @@ export function TranslationPreview({ text, options }: { text: string; options: P
         >
           {languages.map((language) => (
             <option key={language.code} value={language.code}>
-              {language.native === language.localized
-                ? language.native
-                : `${language.native} (${language.localized})`}
+              {optionLabel(language)}
             </option>
           ))}
         </select>

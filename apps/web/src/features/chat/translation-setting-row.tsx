@@ -15,9 +15,7 @@ export function TranslationSettingRow({ view }: { view: ConversationView }) {
       <LinkRow
         to={withQuery(paths.tongue, { conversationId: view.id })}
         label={t('translation.title')}
-        value={
-          translationSummary(view, me.data?.motherTongue ?? null, t('translation.off')) ?? undefined
-        }
+        value={translationSummary(view, me.data?.motherTongue ?? null, t('chat.off')) ?? undefined}
       />
     </li>
   );

@@ -1,6 +1,4 @@
 import { needsTranslation } from '@teltlk/im-sdk';
-import type { LocalMessage } from '@teltlk/im-sdk';
-import type { Translation } from '@teltlk/protocol';
 import { describe, expect, it } from 'vitest';
 import {
   bubbleTranslation,
@@ -9,37 +7,7 @@ import {
   translationSource,
   translationSummary,
 } from './translation-view';
-
-function message(patch: Partial<LocalMessage> = {}): LocalMessage {
-  return {
-    conversationId: 'si_a_b',
-    seq: 3,
-    clientMsgId: 'client-0003',
-    senderId: 'b',
-    content: { kind: 'text', text: 'bonjour' },
-    createdAt: 1000,
-    revokedAt: null,
-    burnAt: null,
-    lang: 'fr',
-    status: 'sent',
-    ...patch,
-  };
-}
-
-function stored(patch: Partial<Translation> = {}): Translation {
-  return {
-    conversationId: 'si_a_b',
-    seq: 3,
-    messageId: 'm3',
-    lang: 'en',
-    from: 'fr',
-    status: 'done',
-    text: 'hello',
-    error: null,
-    at: 5,
-    ...patch,
-  };
-}
+import { receivedText as message, storedTranslation as stored } from './test-fixtures';
 
 const scope = { selfId: 'a', translate: true, target: 'en' };
 

@@ -1,4 +1,4 @@
-import type { ConversationView } from '@teltlk/im-sdk';
+import { translationTarget, type ConversationView } from '@teltlk/im-sdk';
 import { findLanguage, type Translation, type TranslationInfoResult } from '@teltlk/protocol';
 
 /**
@@ -85,7 +85,7 @@ export function translationSummary(
   offLabel: string,
 ): string | null {
   if (conversation && !conversation.translate) return offLabel;
-  const target = conversation?.translateTo ?? motherTongue;
+  const target = translationTarget(conversation, motherTongue);
   if (target === null) return null;
   return findLanguage(target)?.native ?? target;
 }

@@ -2,7 +2,7 @@ import { needsTranslation, type LocalMessage, type TranslationScope } from '@tel
 import type { Translation } from '@teltlk/protocol';
 import { useEffect, useState } from 'react';
 import { deviceTranslator } from './device-translator';
-import { messageKey } from './messages';
+import { messageKey, messageText } from './messages';
 import {
   bubbleTranslation,
   translationFirst,
@@ -26,10 +26,6 @@ export interface TranslationRowContext {
   request: (seq: number) => void;
   /** Makes a failed (or any) translation again. */
   retry: (seq: number) => void;
-}
-
-function textOf(message: LocalMessage): string {
-  return message.content.kind === 'text' ? message.content.text : '';
 }
 
 /**
@@ -74,7 +70,7 @@ export function useBubbleTranslation(
   const stored = seq === null ? undefined : context.translations.get(seq);
   const storedDone = stored?.status === 'done';
   const device = useDeviceTranslation(
-    textOf(message),
+    messageText(message) ?? '',
     message.lang,
     context.scope.target,
     needed && context.source === 'device' && !storedDone,
@@ -99,7 +95,7 @@ export function shownTranslation(
   const target = context.scope.target;
   const onDevice =
     context.source === 'device' && lang !== null && target !== null
-      ? deviceTranslator()?.peek(textOf(message), lang, target)
+      ? deviceTranslator()?.peek(messageText(message) ?? '', lang, target)
       : undefined;
   const state = bubbleTranslation({
     needed: needsTranslation(message, context.scope),
