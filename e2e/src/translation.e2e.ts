@@ -48,15 +48,69 @@ async function signedIn(account: ApiAccount): Promise<Page> {
   return page;
 }
 
-async function openChat(page: Page, name: RegExp): Promise<void> {
-  await page.goto(`${server.baseUrl}/#/pages/contacts/contacts`);
-  await page.getByRole('link', { name }).first().click();
-  await page.getByRole('button', { name: 'Send message' }).click();
-  await page.getByRole('textbox', { name: 'Message' }).waitFor();
+/** The interface texts the test goes by, in one interface language. */
+interface Ui {
+  chats: string;
+  sendMessage: string;
+  message: string;
+  showOriginalFirst: string;
+  showTranslationFirst: string;
+  chatSettings: string;
+  translation: string;
+  translateMessages: string;
+  confirm: string;
 }
 
-async function send(page: Page, text: string): Promise<void> {
-  const box = page.getByRole('textbox', { name: 'Message' });
+const EN_US: Ui = {
+  chats: 'Chats',
+  sendMessage: 'Send message',
+  message: 'Message',
+  showOriginalFirst: 'Show original first',
+  showTranslationFirst: 'Show translation first',
+  chatSettings: 'Chat settings',
+  translation: 'Translation',
+  translateMessages: 'Translate messages',
+  confirm: 'Confirm',
+};
+const ZH_CN: Ui = {
+  chats: '消息',
+  sendMessage: '发消息',
+  message: '消息',
+  showOriginalFirst: '原文优先显示',
+  showTranslationFirst: '译文优先显示',
+  chatSettings: '聊天设置',
+  translation: '翻译',
+  translateMessages: '翻译消息',
+  confirm: '确定',
+};
+const ZH_TW: Ui = {
+  chats: '訊息',
+  sendMessage: '傳送訊息',
+  message: '訊息',
+  showOriginalFirst: '原文優先顯示',
+  showTranslationFirst: '譯文優先顯示',
+  chatSettings: '聊天設定',
+  translation: '翻譯',
+  translateMessages: '翻譯訊息',
+  confirm: '確定',
+};
+
+/** Switches a signed-in page to another interface language, as the settings would. */
+async function useInterface(page: Page, language: string, ui: Ui): Promise<void> {
+  await page.evaluate((code) => localStorage.setItem('currentLanguage', code), language);
+  await page.reload();
+  await page.getByRole('heading', { level: 1, name: ui.chats }).waitFor();
+}
+
+async function openChat(page: Page, name: RegExp, ui: Ui = EN_US): Promise<void> {
+  await page.goto(`${server.baseUrl}/#/pages/contacts/contacts`);
+  await page.getByRole('link', { name }).first().click();
+  await page.getByRole('button', { name: ui.sendMessage }).click();
+  await page.getByRole('textbox', { name: ui.message }).waitFor();
+}
+
+async function send(page: Page, text: string, ui: Ui = EN_US): Promise<void> {
+  const box = page.getByRole('textbox', { name: ui.message });
   await box.fill(text);
   await box.press('Enter');
   await page.getByText(text, { exact: true }).last().waitFor();
@@ -132,5 +186,37 @@ describe.skipIf(!APERTIUM_URL)('chat translated into each reader’s mother tong
     await send(s, 'Hasta mañana, amiga.');
     await a.getByText('Hasta mañana, amiga.', { exact: true }).waitFor();
     expect(await paragraphs(a, 'Hasta mañana, amiga.')).toEqual(['Hasta mañana, amiga.']);
+  });
+
+  it('works alike in Simplified and Traditional Chinese', async () => {
+    const [ann, sofia] = await Promise.all([
+      registerAccount(server.baseUrl, 'Annie', undefined, 'en'),
+      registerAccount(server.baseUrl, 'Sofi', undefined, 'es'),
+    ]);
+    await befriend(server.baseUrl, ann, sofia);
+    const a = await signedIn(ann);
+    const s = await signedIn(sofia);
+    await useInterface(a, 'zh_CN', ZH_CN);
+    await useInterface(s, 'zh_TW', ZH_TW);
+    await openChat(a, /Sofi/, ZH_CN);
+    await openChat(s, /Annie/, ZH_TW);
+
+    // Ann (Simplified Chinese interface, English mother tongue) writes English; Sofía
+    // (Traditional Chinese interface, Spanish mother tongue) reads Spanish first.
+    await send(a, 'The house is very big.', ZH_CN);
+    await s.getByRole('button', { name: ZH_TW.showOriginalFirst }).click({ timeout: 30_000 });
+    await s.getByRole('button', { name: ZH_TW.showTranslationFirst }).waitFor();
+    expect((await paragraphs(s, 'The house is very big.'))[0]).toContain('The house is very big.');
+
+    await send(s, 'La casa es muy grande.', ZH_TW);
+    await a.getByRole('button', { name: ZH_CN.showOriginalFirst }).waitFor({ timeout: 30_000 });
+    expect((await paragraphs(a, 'La casa es muy grande.'))[0]).toMatch(/house/i);
+
+    await a.getByRole('link', { name: ZH_CN.chatSettings }).click();
+    await a.getByRole('link', { name: new RegExp(`^${ZH_CN.translation}`) }).click();
+    await a.getByRole('heading', { name: ZH_CN.translation, exact: true }).waitFor();
+    await a.getByRole('switch', { name: ZH_CN.translateMessages }).click();
+    await a.getByRole('button', { name: ZH_CN.confirm }).click();
+    await a.getByRole('link', { name: new RegExp(`^${ZH_CN.translation}`) }).waitFor();
   });
 });
