@@ -62,4 +62,26 @@ describe.each(dialects)('user event stream on $dialect', ({ dialect }) => {
       'VALIDATION_FAILED',
     );
   });
+
+  it('appends one event to many users, each continuing their own numbering', async () => {
+    const users = [await t.register(), await t.register(), await t.register()];
+    const events = new EventService({ db: t.ctx.db, clock: t.clock, hub: { toUsers: () => {} } });
+    const data = { type: 'groupLeft', groupId: 'g1', reason: 'dismissed' } as const;
+    const [first] = users;
+    await t.ctx.db
+      .transaction()
+      .execute((trx) => events.append(trx, first!.user.id, { type: 'unblocked', userId: 'x' }));
+    const pending = await t.ctx.db
+      .transaction()
+      .execute((trx) => events.appendToMany(trx, [...users.map((u) => u.user.id), 'nobody'], data));
+    expect(
+      pending
+        .map(({ userId, event }) => [userId, event.seq])
+        .sort(([a], [b]) => (a! < b! ? -1 : 1)),
+    ).toEqual(
+      users.map((u) => [u.user.id, u === first ? 2 : 1]).sort(([a], [b]) => (a! < b! ? -1 : 1)),
+    );
+    const response = await t.call('GET', '/api/v1/sync/events?after=1', { token: first!.token });
+    expect(response.json<EventPageResult>().events.map((e) => e.data)).toEqual([data]);
+  });
 });

@@ -14,6 +14,9 @@ export interface PendingEvent {
   event: UserEvent;
 }
 
+/** Users whose events are written by one statement (bound parameters stay well in limits). */
+const EVENT_BATCH = 500;
+
 /**
  * Each user's event stream: changes that have no conversation seq of their own (friend
  * requests, friends, blocks, a message deleted for me, a conversation's member state),
@@ -37,6 +40,45 @@ export class EventService {
       .values({ user_id: userId, seq, data: JSON.stringify(data), created_at: now })
       .execute();
     return { userId, event: { seq, at: now, data } };
+  }
+
+  /**
+   * The same event for many users (everyone leaving a dismissed group), within the
+   * caller's transaction: their seqs move and their rows go in a statement per chunk of
+   * users, not per user.
+   */
+  async appendToMany(
+    trx: Db,
+    userIds: readonly string[],
+    data: UserEventData,
+  ): Promise<PendingEvent[]> {
+    const now = this.deps.clock.now();
+    const json = JSON.stringify(data);
+    const pending: PendingEvent[] = [];
+    for (let start = 0; start < userIds.length; start += EVENT_BATCH) {
+      const rows = await trx
+        .updateTable('users')
+        .set((eb) => ({ event_seq: eb('event_seq', '+', 1) }))
+        .where('id', 'in', userIds.slice(start, start + EVENT_BATCH))
+        .returning(['id', 'event_seq'])
+        .execute();
+      if (rows.length === 0) continue;
+      await trx
+        .insertInto('user_events')
+        .values(
+          rows.map((row) => ({
+            user_id: row.id,
+            seq: Number(row.event_seq),
+            data: json,
+            created_at: now,
+          })),
+        )
+        .execute();
+      for (const row of rows) {
+        pending.push({ userId: row.id, event: { seq: Number(row.event_seq), at: now, data } });
+      }
+    }
+    return pending;
   }
 
   /** Pushes committed events to their users' sockets. */

@@ -245,9 +245,12 @@ export class GroupService {
       const memberIds = await tx.repo.deleteAllMembers(conversationOf(groupId));
       await tx.repo.updateGroup(groupId, { dismissed_at: tx.now, updated_at: tx.now });
       await tx.repo.addMemberCount(groupId, -memberIds.length, tx.now);
-      for (const memberId of memberIds) {
-        await this.event(tx, memberId, { type: 'groupLeft', groupId, reason: 'dismissed' });
-      }
+      const left = await this.deps.events.appendToMany(tx.trx, memberIds, {
+        type: 'groupLeft',
+        groupId,
+        reason: 'dismissed',
+      });
+      for (const event of left) tx.events.push(event);
     });
   }
 
