@@ -30,6 +30,22 @@ export function useGoBack(): () => void {
   };
 }
 
+/** The confirm button at the end of a header, busy while its work runs. */
+export function HeaderActionButton({ action }: { action: HeaderAction }) {
+  return (
+    <button
+      type={action.form ? 'submit' : 'button'}
+      form={action.form}
+      className="tt-header-action"
+      disabled={action.disabled || action.busy}
+      aria-busy={action.busy || undefined}
+      onClick={action.onClick}
+    >
+      {action.label}
+    </button>
+  );
+}
+
 export function PageHeader({ title, back = true, action }: PageHeaderProps) {
   const { t } = useTranslation();
   const goBack = useGoBack();
@@ -55,18 +71,7 @@ export function PageHeader({ title, back = true, action }: PageHeaderProps) {
       </div>
       <h1 className="tt-header-title">{title}</h1>
       <div className="tt-header-side tt-header-side-end">
-        {action ? (
-          <button
-            type={action.form ? 'submit' : 'button'}
-            form={action.form}
-            className="tt-header-action"
-            disabled={action.disabled || action.busy}
-            aria-busy={action.busy || undefined}
-            onClick={action.onClick}
-          >
-            {action.label}
-          </button>
-        ) : null}
+        {action ? <HeaderActionButton action={action} /> : null}
       </div>
     </header>
   );

@@ -1,6 +1,5 @@
-import { BURN_DURATIONS, peerOf, type UpdateConversationBody } from '@teltlk/protocol';
-import { DeleteOutline } from 'antd-mobile-icons';
-import { useId, useState, type ReactNode } from 'react';
+import { BURN_DURATIONS, peerOf } from '@teltlk/protocol';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useEngine, useEngineSnapshot, useSelfId } from '../../app/engine';
@@ -9,33 +8,15 @@ import { withQuery } from '../../app/route-params';
 import { Avatar } from '../../ui/avatar';
 import { ChoiceList } from '../../ui/choice-list';
 import { EmptyState } from '../../ui/empty-state';
-import { ButtonRow } from '../../ui/list-row';
-import { confirmModal } from '../../ui/modal';
+import { toastModifyFailure } from '../../ui/failure-toast';
 import { Page } from '../../ui/page';
 import { useUiLocale } from '../../ui/pickers';
 import { PageSpinner } from '../../ui/spinner';
-import { SwitchRow } from '../../ui/switch-row';
-import { showToast } from '../../ui/toast';
+import { ClearHistoryRow, ConversationRows, Section } from './conversation-settings';
 import { peerName } from './messages';
 import { formatDuration } from './time-labels';
-import { TranslationSettingRow } from './translation-setting-row';
 import { useConversationParam } from './use-conversation-param';
 import { useRemarks } from './use-remarks';
-import { toastModifyFailure } from '../../ui/failure-toast';
-
-function Section({ title, children }: { title?: string; children: ReactNode }) {
-  const id = useId();
-  return (
-    <section className="tt-section" aria-labelledby={title ? id : undefined}>
-      {title ? (
-        <h2 id={id} className="tt-section-title">
-          {title}
-        </h2>
-      ) : null}
-      {children}
-    </section>
-  );
-}
 
 /**
  * `/pages/home/chatSetting?conversationId=…`: pin, mute, translation, burn after reading,
@@ -61,10 +42,7 @@ function ChatSettings({ conversationId, selfId }: { conversationId: string; self
   const locale = useUiLocale();
   const engine = useEngine();
   const snapshot = useEngineSnapshot();
-  // Switches follow a tap at once; the engine's state takes over once the call settles.
-  const [pending, setPending] = useState<UpdateConversationBody>({});
   const [pendingBurn, setPendingBurn] = useState<number | null>(null);
-  const [clearing, setClearing] = useState(false);
   const remarks = useRemarks();
 
   if (!engine || !snapshot?.ready) {
@@ -79,22 +57,6 @@ function ChatSettings({ conversationId, selfId }: { conversationId: string; self
   const peerId = peerOf(conversationId, selfId);
   const name = peerName(view, remarks) ?? t('chat.title');
 
-  const update = (patch: UpdateConversationBody) => {
-    setPending((current) => ({ ...current, ...patch }));
-    engine
-      .updateConversation(conversationId, patch)
-      .catch(toastModifyFailure)
-      .finally(() =>
-        setPending((current) => {
-          const next = { ...current };
-          for (const key of Object.keys(patch) as (keyof UpdateConversationBody)[]) {
-            delete next[key];
-          }
-          return next;
-        }),
-      );
-  };
-
   const setBurn = (value: string) => {
     const seconds = Number(value);
     setPendingBurn(seconds);
@@ -102,19 +64,6 @@ function ChatSettings({ conversationId, selfId }: { conversationId: string; self
       .setBurn(conversationId, seconds)
       .catch(toastModifyFailure)
       .finally(() => setPendingBurn(null));
-  };
-
-  const clear = async () => {
-    if (clearing || !(await confirmModal(t('chat.clear'), t('chat.clearConfirm')))) return;
-    setClearing(true);
-    try {
-      await engine.clearHistory(conversationId);
-      showToast(t('chat.cleared'), { icon: 'success' });
-    } catch (error) {
-      toastModifyFailure(error);
-    } finally {
-      setClearing(false);
-    }
   };
 
   const burn = pendingBurn ?? view?.burnSeconds ?? 0;
@@ -131,24 +80,7 @@ function ChatSettings({ conversationId, selfId }: { conversationId: string; self
       ) : null}
       <Section>
         <ul className="tt-list">
-          <li>
-            <SwitchRow
-              label={t('chat.pin')}
-              checked={pending.pinned ?? view?.pinned ?? false}
-              disabled={!view}
-              onChange={(pinned) => update({ pinned })}
-            />
-          </li>
-          <li>
-            <SwitchRow
-              label={t('chat.mute')}
-              hint={t('chat.muteHint')}
-              checked={pending.muted ?? view?.muted ?? false}
-              disabled={!view}
-              onChange={(muted) => update({ muted })}
-            />
-          </li>
-          {view ? <TranslationSettingRow view={view} /> : null}
+          <ConversationRows conversationId={conversationId} />
         </ul>
       </Section>
       {view?.kind === 'single' ? (
@@ -168,13 +100,7 @@ function ChatSettings({ conversationId, selfId }: { conversationId: string; self
       ) : null}
       <Section>
         <ul className="tt-list">
-          <li>
-            <ButtonRow
-              icon={<DeleteOutline />}
-              label={t('chat.clear')}
-              onClick={() => void clear()}
-            />
-          </li>
+          <ClearHistoryRow conversationId={conversationId} />
         </ul>
       </Section>
     </Page>

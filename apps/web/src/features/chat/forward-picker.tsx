@@ -1,10 +1,9 @@
 import type { ConversationView } from '@teltlk/im-sdk';
 import { FORWARD_MAX_TARGETS } from '@teltlk/protocol';
-import { Popup } from 'antd-mobile';
-import { CloseOutline } from 'antd-mobile-icons';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Avatar } from '../../ui/avatar';
+import { CheckList } from '../../ui/check-list';
+import { Sheet } from '../../ui/sheet';
 import { showToast } from '../../ui/toast';
 import { conversationName } from './messages';
 
@@ -27,7 +26,6 @@ export function ForwardPicker({
   onSend,
 }: ForwardPickerProps) {
   const { t } = useTranslation();
-  const titleId = useId();
   const [chosen, setChosen] = useState<string[]>([]);
 
   const toggle = (id: string, checked: boolean) => {
@@ -43,63 +41,34 @@ export function ForwardPicker({
   };
 
   return (
-    <Popup
+    <Sheet
       visible={visible}
-      onMaskClick={onClose}
+      title={t('chat.forwardTitle')}
       onClose={onClose}
+      action={{
+        label: t('chat.forwardSend', { count: chosen.length }),
+        onClick: () => onSend(chosen),
+        disabled: chosen.length === 0,
+        busy,
+      }}
       afterClose={() => setChosen([])}
+      className="tt-forward-inner"
       bodyClassName="tt-forward"
-      destroyOnClose
     >
-      <div role="dialog" aria-modal="true" aria-labelledby={titleId} className="tt-forward-inner">
-        <header className="tt-forward-header">
-          <button
-            type="button"
-            className="tt-icon-button"
-            aria-label={t('common.cancel')}
-            onClick={onClose}
-          >
-            <CloseOutline aria-hidden />
-          </button>
-          <h2 id={titleId}>{t('chat.forwardTitle')}</h2>
-          <button
-            type="button"
-            className="tt-header-action"
-            disabled={chosen.length === 0 || busy}
-            aria-busy={busy || undefined}
-            onClick={() => onSend(chosen)}
-          >
-            {t('chat.forwardSend', { count: chosen.length })}
-          </button>
-        </header>
-        {conversations.length === 0 ? (
-          <p className="tt-forward-empty">{t('chat.forwardNone')}</p>
-        ) : (
-          <ul className="tt-list tt-forward-list">
-            {conversations.map((conversation) => {
-              const name = conversationName(conversation, remarks) ?? t('chat.title');
-              const checked = chosen.includes(conversation.id);
-              return (
-                <li key={conversation.id}>
-                  <label className="tt-row tt-forward-row">
-                    <input
-                      type="checkbox"
-                      checked={checked}
-                      onChange={(event) => toggle(conversation.id, event.target.checked)}
-                    />
-                    <Avatar
-                      name={name}
-                      url={conversation.peer?.avatarUrl ?? conversation.group?.avatarUrl}
-                      size={36}
-                    />
-                    <span className="tt-row-label">{name}</span>
-                  </label>
-                </li>
-              );
-            })}
-          </ul>
-        )}
-      </div>
-    </Popup>
+      {conversations.length === 0 ? (
+        <p className="tt-forward-empty">{t('chat.forwardNone')}</p>
+      ) : (
+        <CheckList
+          className="tt-list tt-forward-list"
+          items={conversations.map((conversation) => ({
+            id: conversation.id,
+            name: conversationName(conversation, remarks) ?? t('chat.title'),
+            avatarUrl: conversation.peer?.avatarUrl ?? conversation.group?.avatarUrl,
+          }))}
+          chosen={chosen}
+          onToggle={toggle}
+        />
+      )}
+    </Sheet>
   );
 }

@@ -1,11 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { GROUP_READERS_DETAIL_MAX } from '@teltlk/protocol';
-import { Popup } from 'antd-mobile';
-import { CloseOutline } from 'antd-mobile-icons';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { Avatar } from '../../ui/avatar';
+import { Sheet } from '../../ui/sheet';
 import { PageSpinner } from '../../ui/spinner';
 import { groupKeys } from './use-groups';
 
@@ -24,7 +23,6 @@ export function GroupReadState({
   version: number;
 }) {
   const { t } = useTranslation();
-  const titleId = useId();
   const [open, setOpen] = useState(false);
   const reads = useQuery({
     queryKey: [...groupKeys.reads(groupId, seq), version],
@@ -38,39 +36,30 @@ export function GroupReadState({
       <button type="button" className="tt-msg-read tt-msg-read-count" onClick={() => setOpen(true)}>
         {t('groups.readCount', { count: readCount })}
       </button>
-      <Popup visible={open} onMaskClick={() => setOpen(false)} onClose={() => setOpen(false)}>
-        <div role="dialog" aria-modal="true" aria-labelledby={titleId} className="tt-group-readers">
-          <header className="tt-forward-header">
-            <button
-              type="button"
-              className="tt-icon-button"
-              aria-label={t('common.cancel')}
-              onClick={() => setOpen(false)}
-            >
-              <CloseOutline aria-hidden />
-            </button>
-            <h2 id={titleId}>{t('groups.readers', { count: readCount, total: memberCount })}</h2>
-            <span />
-          </header>
-          {reads.isFetching && !readers ? <PageSpinner /> : null}
-          {readers === null ? (
-            <p className="tt-section-intro tt-hint">
-              {t('groups.readersHidden', { max: GROUP_READERS_DETAIL_MAX })}
-            </p>
-          ) : readers.length === 0 ? (
-            <p className="tt-section-intro tt-hint">{t('groups.readersNone')}</p>
-          ) : (
-            <ul className="tt-list">
-              {readers.map((reader) => (
-                <li key={reader.id} className="tt-row">
-                  <Avatar name={reader.nickname} url={reader.avatarUrl} size={32} />
-                  <span className="tt-row-label">{reader.nickname}</span>
-                </li>
-              ))}
-            </ul>
-          )}
-        </div>
-      </Popup>
+      <Sheet
+        visible={open}
+        title={t('groups.readers', { count: readCount, total: memberCount })}
+        onClose={() => setOpen(false)}
+        className="tt-group-readers"
+      >
+        {reads.isFetching && !readers ? <PageSpinner /> : null}
+        {readers === null ? (
+          <p className="tt-section-intro tt-hint">
+            {t('groups.readersHidden', { max: GROUP_READERS_DETAIL_MAX })}
+          </p>
+        ) : readers.length === 0 ? (
+          <p className="tt-section-intro tt-hint">{t('groups.readersNone')}</p>
+        ) : (
+          <ul className="tt-list">
+            {readers.map((reader) => (
+              <li key={reader.id} className="tt-row">
+                <Avatar name={reader.nickname} url={reader.avatarUrl} size={32} />
+                <span className="tt-row-label">{reader.nickname}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Sheet>
     </>
   );
 }

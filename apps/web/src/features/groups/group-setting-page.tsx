@@ -1,13 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { type MyGroup, type UpdateConversationBody, type UpdateGroupBody } from '@teltlk/protocol';
-import { Popup } from 'antd-mobile';
-import { CloseOutline, DeleteOutline, UserAddOutline } from 'antd-mobile-icons';
-import { useId, useState, type ReactNode } from 'react';
+import { type MyGroup, type UpdateGroupBody } from '@teltlk/protocol';
+import { UserAddOutline } from 'antd-mobile-icons';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { renderSVG } from 'uqr';
 import { useNavigate, useSearchParams } from 'react-router';
 import { api } from '../../api/client';
-import { useEngine, useEngineSnapshot, useSelfId } from '../../app/engine';
+import { useSelfId } from '../../app/engine';
 import { paths } from '../../app/paths';
 import { withQuery } from '../../app/route-params';
 import { badgeText } from '../../app/tab-badges';
@@ -21,10 +20,11 @@ import { ButtonRow, InfoRow, LinkRow } from '../../ui/list-row';
 import { confirmModal } from '../../ui/modal';
 import { Page } from '../../ui/page';
 import { QueryError } from '../../ui/query-error';
+import { Sheet } from '../../ui/sheet';
 import { PageSpinner } from '../../ui/spinner';
 import { SwitchRow } from '../../ui/switch-row';
 import { showToast } from '../../ui/toast';
-import { TranslationSettingRow } from '../chat/translation-setting-row';
+import { ClearHistoryRow, ConversationRows, Section } from '../chat/conversation-settings';
 import { useFriends } from '../contacts/use-contacts';
 import { FriendPicker } from './friend-picker';
 import { settingControls } from './group-controls';
@@ -42,20 +42,6 @@ import {
   useUploadGroupAvatar,
 } from './use-groups';
 import { toastModifyFailure } from '../../ui/failure-toast';
-
-function Section({ title, children }: { title?: string; children: ReactNode }) {
-  const id = useId();
-  return (
-    <section className="tt-section" aria-labelledby={title ? id : undefined}>
-      {title ? (
-        <h2 id={id} className="tt-section-title">
-          {title}
-        </h2>
-      ) : null}
-      {children}
-    </section>
-  );
-}
 
 /** The link that opens the join page of a group, for sharing and for the QR code. */
 export function joinLink(groupNo: string, origin = globalThis.location.origin): string {
@@ -93,12 +79,8 @@ function GroupSettings({ group, selfId }: { group: MyGroup; selfId: string }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const engine = useEngine();
-  const snapshot = useEngineSnapshot();
   const controls = settingControls(group.me.role);
   const conversationId = groupConversationId(group.id);
-  const view = snapshot?.conversations.find((item) => item.id === conversationId);
-  const [pending, setPending] = useState<UpdateConversationBody>({});
   const [pendingGroup, setPendingGroup] = useState<UpdateGroupBody>({});
   const [sharing, setSharing] = useState(false);
   const [inviting, setInviting] = useState(false);
@@ -109,31 +91,12 @@ function GroupSettings({ group, selfId }: { group: MyGroup; selfId: string }) {
   const field = (name: 'name' | 'notice' | 'nickname' | 'remark') =>
     withQuery(paths.groupName, { groupId: group.id, field: name });
 
-  const updateChat = (patch: UpdateConversationBody) => {
-    if (!engine) return;
-    setPending((current) => ({ ...current, ...patch }));
-    engine
-      .updateConversation(conversationId, patch)
-      .catch(toastModifyFailure)
-      .finally(() => setPending({}));
-  };
-
   const update = (patch: UpdateGroupBody) => {
     setPendingGroup((current) => ({ ...current, ...patch }));
     updateGroup.mutate(patch, {
       onError: toastModifyFailure,
       onSettled: () => setPendingGroup({}),
     });
-  };
-
-  const clear = async () => {
-    if (!engine || !(await confirmModal(t('chat.clear'), t('chat.clearConfirm')))) return;
-    try {
-      await engine.clearHistory(conversationId);
-      showToast(t('chat.cleared'), { icon: 'success' });
-    } catch (error) {
-      toastModifyFailure(error);
-    }
   };
 
   const leave = async (dismiss: boolean) => {
@@ -253,31 +216,8 @@ function GroupSettings({ group, selfId }: { group: MyGroup; selfId: string }) {
       </Section>
       <Section>
         <ul className="tt-list">
-          <li>
-            <SwitchRow
-              label={t('chat.pin')}
-              checked={pending.pinned ?? view?.pinned ?? false}
-              disabled={!view}
-              onChange={(pinned) => updateChat({ pinned })}
-            />
-          </li>
-          <li>
-            <SwitchRow
-              label={t('chat.mute')}
-              hint={t('chat.muteHint')}
-              checked={pending.muted ?? view?.muted ?? false}
-              disabled={!view}
-              onChange={(muted) => updateChat({ muted })}
-            />
-          </li>
-          {view ? <TranslationSettingRow view={view} /> : null}
-          <li>
-            <ButtonRow
-              icon={<DeleteOutline />}
-              label={t('chat.clear')}
-              onClick={() => void clear()}
-            />
-          </li>
+          <ConversationRows conversationId={conversationId} />
+          <ClearHistoryRow conversationId={conversationId} />
         </ul>
       </Section>
       {controls.manage ? (
@@ -386,48 +326,38 @@ function SharePopup({
   onCopy: (text: string, done: string) => void;
 }) {
   const { t } = useTranslation();
-  const titleId = useId();
   const link = joinLink(group.groupNo);
   return (
-    <Popup visible={visible} onMaskClick={onClose} onClose={onClose} destroyOnClose>
-      <div role="dialog" aria-modal="true" aria-labelledby={titleId} className="tt-group-share">
-        <header className="tt-forward-header">
-          <button
-            type="button"
-            className="tt-icon-button"
-            aria-label={t('common.cancel')}
-            onClick={onClose}
-          >
-            <CloseOutline aria-hidden />
-          </button>
-          <h2 id={titleId}>{t('groups.qrTitle', { name: groupTitle(group) })}</h2>
-          <span />
-        </header>
-        <img
-          className="tt-group-share-qr"
-          src={qrImage(link)}
-          alt={t('groups.qrAlt', { name: groupTitle(group) })}
-          width={192}
-          height={192}
-        />
-        <p className="tt-group-share-label">{t('groups.groupNo')}</p>
-        <p className="tt-group-share-no">{group.groupNo}</p>
-        <p className="tt-hint">{t('groups.qrText')}</p>
-        <p className="tt-group-share-link">{link}</p>
-        <div className="tt-group-share-actions">
-          <Button block onClick={() => onCopy(link, t('groups.linkCopied'))}>
-            {t('groups.copyLink')}
-          </Button>
-          <Button
-            block
-            variant="secondary"
-            onClick={() => onCopy(group.groupNo, t('groups.noCopied'))}
-          >
-            {t('groups.copyNo')}
-          </Button>
-        </div>
+    <Sheet
+      visible={visible}
+      title={t('groups.qrTitle', { name: groupTitle(group) })}
+      onClose={onClose}
+      className="tt-group-share"
+    >
+      <img
+        className="tt-group-share-qr"
+        src={qrImage(link)}
+        alt={t('groups.qrAlt', { name: groupTitle(group) })}
+        width={192}
+        height={192}
+      />
+      <p className="tt-group-share-label">{t('groups.groupNo')}</p>
+      <p className="tt-group-share-no">{group.groupNo}</p>
+      <p className="tt-hint">{t('groups.qrText')}</p>
+      <p className="tt-group-share-link">{link}</p>
+      <div className="tt-group-share-actions">
+        <Button block onClick={() => onCopy(link, t('groups.linkCopied'))}>
+          {t('groups.copyLink')}
+        </Button>
+        <Button
+          block
+          variant="secondary"
+          onClick={() => onCopy(group.groupNo, t('groups.noCopied'))}
+        >
+          {t('groups.copyNo')}
+        </Button>
       </div>
-    </Popup>
+    </Sheet>
   );
 }
 
@@ -441,7 +371,6 @@ function InvitePopup({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
-  const titleId = useId();
   const friends = useFriends();
   const change = useMemberChange(group.id);
   const [chosen, setChosen] = useState<string[]>([]);
@@ -458,50 +387,34 @@ function InvitePopup({
       onError: toastModifyFailure,
     });
   return (
-    <Popup
+    <Sheet
       visible={visible}
-      onMaskClick={onClose}
+      title={t('groups.invite')}
       onClose={onClose}
+      action={{
+        label: t('groups.inviteSubmit', { count: chosen.length }),
+        onClick: send,
+        disabled: chosen.length === 0,
+        busy: change.isPending,
+      }}
       afterClose={() => setChosen([])}
+      className="tt-forward-inner"
       bodyClassName="tt-forward"
-      destroyOnClose
     >
-      <div role="dialog" aria-modal="true" aria-labelledby={titleId} className="tt-forward-inner">
-        <header className="tt-forward-header">
-          <button
-            type="button"
-            className="tt-icon-button"
-            aria-label={t('common.cancel')}
-            onClick={onClose}
-          >
-            <CloseOutline aria-hidden />
-          </button>
-          <h2 id={titleId}>{t('groups.invite')}</h2>
-          <button
-            type="button"
-            className="tt-header-action"
-            disabled={chosen.length === 0 || change.isPending}
-            aria-busy={change.isPending || undefined}
-            onClick={send}
-          >
-            {t('groups.inviteSubmit', { count: chosen.length })}
-          </button>
-        </header>
-        {friends.data ? (
-          <FriendPicker
-            legend={t('groups.pickFriends')}
-            friends={friends.data.friends}
-            chosen={chosen}
-            onToggle={(userId, checked) =>
-              setChosen((current) =>
-                checked ? [...current, userId] : current.filter((id) => id !== userId),
-              )
-            }
-          />
-        ) : (
-          <PageSpinner />
-        )}
-      </div>
-    </Popup>
+      {friends.data ? (
+        <FriendPicker
+          legend={t('groups.pickFriends')}
+          friends={friends.data.friends}
+          chosen={chosen}
+          onToggle={(userId, checked) =>
+            setChosen((current) =>
+              checked ? [...current, userId] : current.filter((id) => id !== userId),
+            )
+          }
+        />
+      ) : (
+        <PageSpinner />
+      )}
+    </Sheet>
   );
 }

@@ -1,0 +1,107 @@
+import type { UpdateConversationBody } from '@teltlk/protocol';
+import { DeleteOutline } from 'antd-mobile-icons';
+import { useId, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useEngine, useEngineSnapshot } from '../../app/engine';
+import { toastModifyFailure } from '../../ui/failure-toast';
+import { ButtonRow } from '../../ui/list-row';
+import { confirmModal } from '../../ui/modal';
+import { SwitchRow } from '../../ui/switch-row';
+import { showToast } from '../../ui/toast';
+import { TranslationSettingRow } from './translation-setting-row';
+
+/** A block of settings, named by its heading when it has one. */
+export function Section({ title, children }: { title?: string; children: ReactNode }) {
+  const id = useId();
+  return (
+    <section className="tt-section" aria-labelledby={title ? id : undefined}>
+      {title ? (
+        <h2 id={id} className="tt-section-title">
+          {title}
+        </h2>
+      ) : null}
+      {children}
+    </section>
+  );
+}
+
+/**
+ * The pin, mute and translation rows of a settings list. Switches follow a tap at once; the
+ * engine's state takes over once the call settles, so a failure puts them back.
+ */
+export function ConversationRows({ conversationId }: { conversationId: string }) {
+  const { t } = useTranslation();
+  const engine = useEngine();
+  const snapshot = useEngineSnapshot();
+  const [pending, setPending] = useState<UpdateConversationBody>({});
+  const view = snapshot?.conversations.find((conversation) => conversation.id === conversationId);
+
+  const update = (patch: UpdateConversationBody) => {
+    if (!engine) return;
+    setPending((current) => ({ ...current, ...patch }));
+    engine
+      .updateConversation(conversationId, patch)
+      .catch(toastModifyFailure)
+      .finally(() =>
+        setPending((current) => {
+          // Only this call's keys: a switch tapped meanwhile stays as tapped.
+          const next = { ...current };
+          for (const key of Object.keys(patch) as (keyof UpdateConversationBody)[]) {
+            delete next[key];
+          }
+          return next;
+        }),
+      );
+  };
+
+  return (
+    <>
+      <li>
+        <SwitchRow
+          label={t('chat.pin')}
+          checked={pending.pinned ?? view?.pinned ?? false}
+          disabled={!view}
+          onChange={(pinned) => update({ pinned })}
+        />
+      </li>
+      <li>
+        <SwitchRow
+          label={t('chat.mute')}
+          hint={t('chat.muteHint')}
+          checked={pending.muted ?? view?.muted ?? false}
+          disabled={!view}
+          onChange={(muted) => update({ muted })}
+        />
+      </li>
+      {view ? <TranslationSettingRow view={view} /> : null}
+    </>
+  );
+}
+
+/** The "Clear chat history" row: asks first, then deletes the messages on this device. */
+export function ClearHistoryRow({ conversationId }: { conversationId: string }) {
+  const { t } = useTranslation();
+  const engine = useEngine();
+  const [clearing, setClearing] = useState(false);
+
+  const clear = async () => {
+    if (!engine || clearing || !(await confirmModal(t('chat.clear'), t('chat.clearConfirm')))) {
+      return;
+    }
+    setClearing(true);
+    try {
+      await engine.clearHistory(conversationId);
+      showToast(t('chat.cleared'), { icon: 'success' });
+    } catch (error) {
+      toastModifyFailure(error);
+    } finally {
+      setClearing(false);
+    }
+  };
+
+  return (
+    <li>
+      <ButtonRow icon={<DeleteOutline />} label={t('chat.clear')} onClick={() => void clear()} />
+    </li>
+  );
+}
