@@ -1,0 +1,78 @@
+import { DAY, HOUR, MINUTE, SECOND } from '../../lib/clock.js';
+
+/** `limit` requests per `windowMs`, at most `burst` (default `limit`) in a row. */
+export interface RateRule {
+  limit: number;
+  windowMs: number;
+  burst?: number;
+}
+
+/**
+ * Every class of request and its limit, in one table. Keys name what a bucket counts:
+ * "address" is the client address (IPv6 by /64), "user" the signed-in account.
+ * The numbers are generous for a person and tight for a script.
+ */
+export const LIMITS = {
+  /** Any API call, per address: a floor under everything else (a busy NAT stays well below). */
+  apiPerAddress: { limit: 1_200, windowMs: MINUTE, burst: 300 },
+
+  /** Code sends per address; per destination the resend interval and daily cap hold (codes). */
+  codeSendPerAddress: { limit: 30, windowMs: HOUR, burst: 10 },
+  /**
+   * Code sends per phone-number prefix (the number less its last four digits): SMS pumping
+   * walks a premium range, each number once, which no per-number limit sees.
+   */
+  codeSendPerPrefix: { limit: 20, windowMs: HOUR, burst: 10 },
+  /** All SMS this server sends: a ceiling on what a pumping attack can cost in an hour. */
+  smsGlobal: { limit: 1_000, windowMs: HOUR, burst: 200 },
+
+  /** Code checks (verify, sign-in by code, reset) per destination, across re-sent codes. */
+  codeCheckPerDestination: { limit: 20, windowMs: HOUR, burst: 10 },
+  /** Code checks per address. */
+  codeCheckPerAddress: { limit: 60, windowMs: HOUR, burst: 20 },
+  /** Password sign-ins per address; per account the lock schedule holds. */
+  loginPerAddress: { limit: 60, windowMs: HOUR, burst: 20 },
+  /** Registrations per address. */
+  registerPerAddress: { limit: 10, windowMs: HOUR, burst: 5 },
+  /**
+   * Answers that say whether an account exists ('This account has been registered',
+   * 'Teltlk account does not exist'), per address and in all: a person meets a few, a
+   * scan of the user base needs millions.
+   */
+  accountAnswersPerAddress: { limit: 30, windowMs: HOUR, burst: 10 },
+  accountAnswersGlobal: { limit: 5_000, windowMs: HOUR, burst: 1_000 },
+
+  /** Contact searches per user: each one tells whether a phone or e-mail has an account. */
+  searchPerUser: { limit: 60, windowMs: HOUR, burst: 20 },
+  /** Friend requests per user, and per (sender, recipient) pair. */
+  friendRequestPerUser: { limit: 50, windowMs: DAY, burst: 20 },
+  friendRequestPerPair: { limit: 3, windowMs: DAY },
+  /** Group applications per user, and per (user, group). */
+  groupApplicationPerUser: { limit: 50, windowMs: DAY, burst: 20 },
+  groupApplicationPerPair: { limit: 3, windowMs: DAY },
+  /** Groups created per user: each one notifies every friend put in it. */
+  groupCreatePerUser: { limit: 20, windowMs: DAY, burst: 10 },
+  /** Invitations into groups per user (one call may invite several friends). */
+  groupInvitePerUser: { limit: 100, windowMs: HOUR, burst: 30 },
+  /** Uploads (avatars, group avatars, media) per user. */
+  uploadPerUser: { limit: 60, windowMs: HOUR, burst: 20 },
+
+  /** Message sends per user: quick typists and forwarding bursts pass, scripts do not. */
+  sendPerUser: { limit: 5, windowMs: SECOND, burst: 30 },
+  /**
+   * Sends per user into a large group, where one message costs a push to every online
+   * member on every node: slowed before the fan-out multiplies.
+   */
+  largeGroupSendPerUser: { limit: 1, windowMs: 2 * SECOND, burst: 5 },
+  /** Typing hints per user (the excess is dropped quietly). */
+  typingPerUser: { limit: 2, windowMs: SECOND, burst: 5 },
+  /** Read marks per user. */
+  readPerUser: { limit: 10, windowMs: SECOND, burst: 30 },
+  /** Translation requests (on read, retries, previews) per user; characters have their own daily quota. */
+  translatePerUser: { limit: 120, windowMs: MINUTE, burst: 60 },
+} satisfies Record<string, RateRule>;
+
+export type LimitName = keyof typeof LIMITS;
+
+/** A group counts as large for the send limit from this many members. */
+export const LARGE_GROUP_MEMBERS = 500;
