@@ -5,10 +5,13 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import type { TrustProxy } from './config.js';
 import type { AppContext } from './context.js';
 import { requireSession } from './http/auth.js';
 import { apiDocs } from './http/docs.js';
 import { handleError, handleNotFound } from './http/errors.js';
+import { refuseNul } from './http/nul.js';
+import { byAddress, limitBy } from './http/rate-limit.js';
 import { securityHeaders } from './http/security.js';
 import type { App } from './http/types.js';
 import { webRoutes } from './http/web.js';
@@ -24,13 +27,33 @@ import { metaRoutes } from './modules/meta/routes.js';
 import { userRoutes } from './modules/users/routes.js';
 import { gatewayRoutes } from './realtime/gateway.js';
 
+/**
+ * X-Forwarded-For is read only from the proxies named: by hop count (the nearest n hops are
+ * proxies; Fastify's types take it as a function) or by address.
+ */
+function trustProxyOption(
+  trust: TrustProxy,
+): false | string[] | ((ip: string, hop: number) => boolean) {
+  return typeof trust === 'number' ? (_ip, hop) => hop < trust : trust;
+}
+
 /** The HTTP application over a built context; the caller listens (or injects, in tests). */
 export async function buildApp(ctx: AppContext): Promise<App> {
   const logger: FastifyBaseLogger = ctx.logger;
+  const timeouts = ctx.serverTimeouts;
   const app = Fastify({
     loggerInstance: logger,
     bodyLimit: JSON_BODY_LIMIT_BYTES,
-    trustProxy: ctx.config.trustProxy,
+    // Slow or silent clients cannot hold connections open (see ServerTimeouts).
+    connectionTimeout: timeouts.connectionTimeoutMs,
+    keepAliveTimeout: timeouts.keepAliveTimeoutMs,
+    requestTimeout: timeouts.requestTimeoutMs,
+    http: {
+      headersTimeout: timeouts.headersTimeoutMs,
+      requestTimeout: timeouts.requestTimeoutMs,
+      connectionsCheckingInterval: timeouts.checkIntervalMs,
+    },
+    trustProxy: trustProxyOption(ctx.config.trustProxy),
     // Keep-alive sockets would hold a graceful shutdown open until they time out.
     forceCloseConnections: 'idle',
     // Undecodable URLs and the like are answered before routing; give them the same error shape.
@@ -43,9 +66,10 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(handleNotFound);
   app.decorateRequest('auth', null);
+  refuseNul(app);
 
   await securityHeaders(app);
-  await apiDocs(app);
+  await apiDocs(app, ctx.config.apiDocs);
 
   app.get('/healthz', { schema: { tags: ['meta'], response: { 200: healthResult } } }, () => ({
     status: 'ok' as const,
@@ -54,6 +78,8 @@ export async function buildApp(ctx: AppContext): Promise<App> {
 
   await app.register(
     async (api: App) => {
+      // A floor under every class of its own: no address calls the API without end.
+      api.addHook('onRequest', limitBy(ctx.limits, ['apiPerAddress', byAddress]));
       authRoutes(api, ctx);
       metaRoutes(api);
       if (ctx.outbox) devApiRoutes(api, ctx.outbox);

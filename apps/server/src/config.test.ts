@@ -16,6 +16,7 @@ describe('loadConfig', () => {
       smtpUrl: null,
       smtpFrom: 'Teltlk <no-reply@teltlk.local>',
       smsWebhookUrl: null,
+      apiDocs: true,
       trustProxy: false,
     });
     expect(config.webDistDir.endsWith(join('apps', 'web', 'dist'))).toBe(true);
@@ -33,7 +34,9 @@ describe('loadConfig', () => {
       SMTP_FROM: 'Teltlk <hi@example.com>',
       SMS_WEBHOOK_URL: 'https://sms.example.com/send',
       WEB_DIST_DIR: '/srv/web',
-      TRUST_PROXY: 'true',
+      API_DOCS: 'true',
+      TRUST_PROXY: '10.0.0.0/8, 2001:db8::1',
+      RATE_LIMIT_SCALE: '10',
       REDIS_URL: 'redis://cache:6379',
       TRANSLATE_OPENAI_URL: 'http://llm:11434/v1',
       TRANSLATE_OPENAI_KEY: 'sk-test',
@@ -45,6 +48,10 @@ describe('loadConfig', () => {
       TRANSLATE_TIMEOUT_MS: '5000',
       TRANSLATE_CONCURRENCY: '8',
       TRANSLATE_DAILY_CHARACTERS: '2000',
+      SOCKETS_PER_SESSION: '4',
+      SOCKETS_PER_USER: '12',
+      SOCKETS_PER_ADDRESS: '1000',
+      UNAUTHED_SOCKETS_PER_ADDRESS: '100',
     });
     expect(config).toEqual({
       port: 8080,
@@ -57,7 +64,9 @@ describe('loadConfig', () => {
       smtpFrom: 'Teltlk <hi@example.com>',
       smsWebhookUrl: 'https://sms.example.com/send',
       webDistDir: '/srv/web',
-      trustProxy: true,
+      apiDocs: true,
+      trustProxy: ['10.0.0.0/8', '2001:db8::1'],
+      rateLimitScale: 10,
       redisUrl: 'redis://cache:6379',
       translate: {
         openai: { url: 'http://llm:11434/v1', apiKey: 'sk-test', model: 'qwen2.5:7b' },
@@ -68,7 +77,22 @@ describe('loadConfig', () => {
         concurrency: 8,
         dailyCharacters: 2000,
       },
+      socketLimits: {
+        perSession: 4,
+        perUser: 12,
+        perAddress: 1000,
+        unauthenticatedPerAddress: 100,
+      },
     });
+  });
+
+  it('serves the API docs outside production only, unless API_DOCS says otherwise', () => {
+    expect(loadConfig({ NODE_ENV: 'development' }).apiDocs).toBe(true);
+    const production = { NODE_ENV: 'production', SMTP_URL: 'smtp://mail:25' };
+    expect(loadConfig(production).apiDocs).toBe(false);
+    expect(loadConfig({ ...production, API_DOCS: 'true' }).apiDocs).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'development', API_DOCS: 'false' }).apiDocs).toBe(false);
+    expect(() => loadConfig({ API_DOCS: 'sometimes' })).toThrow(/API_DOCS/);
   });
 
   it('tries the configured translation providers in the default order, and none by default', () => {
@@ -86,6 +110,31 @@ describe('loadConfig', () => {
       loadConfig({ TRANSLATE_PROVIDERS: 'apertium,openai', TRANSLATE_OPENAI_URL: 'http://x/v1' }),
     ).toThrow(/TRANSLATE_PROVIDERS: apertium/);
     expect(() => loadConfig({ TRANSLATE_PROVIDERS: 'google' })).toThrow(/TRANSLATE_PROVIDERS/);
+  });
+
+  it('trusts proxies by hop count or address, never every hop', () => {
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'loopback,192.168.0.0/16' }).trustProxy).toEqual([
+      'loopback',
+      '192.168.0.0/16',
+    ]);
+    expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY: trusting every hop/);
+    expect(() => loadConfig({ TRUST_PROXY: '10.0.0.0/33' })).toThrow(/TRUST_PROXY/);
+    expect(() => loadConfig({ TRUST_PROXY: '*' })).toThrow(/TRUST_PROXY/);
+  });
+
+  it('refuses production with no way to send a verification code', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(ConfigError);
+    expect(() => loadConfig({ NODE_ENV: 'production', SMTP_URL: '' })).toThrow(
+      /neither SMTP_URL nor SMS_WEBHOOK_URL/,
+    );
+    expect(loadConfig({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail:25' }).production).toBe(
+      true,
+    );
+    expect(
+      loadConfig({ NODE_ENV: 'production', SMS_WEBHOOK_URL: 'https://sms.example.com' }).production,
+    ).toBe(true);
   });
 
   it('treats empty variables as unset', () => {

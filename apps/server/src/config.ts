@@ -1,6 +1,8 @@
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { DEFAULT_SOCKET_LIMITS, type SocketLimits } from './realtime/limits.js';
 
 /**
  * The server's whole configuration, read from environment variables here and nowhere else.
@@ -33,11 +35,12 @@ const envSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   /** Unset: a SQLite file `<DATA_DIR>/teltlk.db`. `postgres://…`: PostgreSQL. */
   DATABASE_URL: urlWithScheme(['postgres', 'postgresql']).optional(),
-  /** `production` turns the dev outbox (codes readable over HTTP) off. */
+  /** `production` turns the dev outbox off and needs SMTP_URL or SMS_WEBHOOK_URL: a channel without a provider is refused. */
+  /** `production` turns the dev outbox (codes readable over HTTP) and, unless API_DOCS says otherwise, the API docs off. */
   NODE_ENV: z.string().default('development'),
   /** pino level: fatal, error, warn, info, debug, trace or silent. */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** Unset: no email provider (codes go to the log and dev outbox). `smtp://` or `smtps://` URL for nodemailer. */
+  /** Unset: no email provider (codes go to the dev outbox, or are refused in production). `smtp://` or `smtps://` URL for nodemailer. */
   SMTP_URL: urlWithScheme(['smtp', 'smtps']).optional(),
   /** Sender of verification emails. */
   SMTP_FROM: z.string().min(3).default('Teltlk <no-reply@teltlk.local>'),
@@ -45,8 +48,33 @@ const envSchema = z.object({
   SMS_WEBHOOK_URL: urlWithScheme(['http', 'https']).optional(),
   /** The built web app served at `/`; defaults to apps/web/dist of this checkout. */
   WEB_DIST_DIR: z.string().min(1).default(DEFAULT_WEB_DIST_DIR),
-  /** `true` when behind a reverse proxy, so client addresses come from X-Forwarded-For. */
-  TRUST_PROXY: booleanFlag.default(false),
+  /** `true`: the OpenAPI document at /openapi.json and its UI at /docs. Default: on outside production, off in it. */
+  API_DOCS: booleanFlag.optional(),
+  /**
+   * Reverse proxies whose X-Forwarded-For is believed: `false`, a hop count, or a list of
+   * proxy addresses/CIDRs. Never "trust every hop": anyone could then pick their address.
+   */
+  TRUST_PROXY: z
+    .string()
+    .transform((value, context): TrustProxy => {
+      const text = value.trim().toLowerCase();
+      if (['false', '0', 'no'].includes(text)) return false;
+      if (/^\d+$/.test(text)) return Number(text);
+      const entries = text.split(',').map((entry) => entry.trim());
+      const bad = entries.filter((entry) => !isProxyEntry(entry));
+      if (bad.length === 0) return entries;
+      context.addIssue({
+        code: 'custom',
+        message:
+          text === 'true' || text === 'yes'
+            ? 'trusting every hop lets any client choose its address: give the number of proxies in front (e.g. 1) or their addresses'
+            : `expected false, a hop count, or proxy addresses/CIDRs (not ${bad.join(', ')})`,
+      });
+      return z.NEVER;
+    })
+    .default(false),
+  /** Multiplies every rate limit; load tests raise it, normal running leaves it at 1. */
+  RATE_LIMIT_SCALE: z.coerce.number().min(0.01).max(100_000).default(1),
   /** Unset: one node, in-process fan-out. `redis://` or `rediss://`: nodes share pushes over Redis pub/sub. */
   REDIS_URL: urlWithScheme(['redis', 'rediss']).optional(),
   /** OpenAI-compatible chat completions base URL with its version path (hosted, or Ollama, vLLM, llama.cpp: `http://host:port/v1`). */
@@ -79,6 +107,18 @@ const envSchema = z.object({
   TRANSLATE_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
   /** Characters of translation one user may cause per UTC day. */
   TRANSLATE_DAILY_CHARACTERS: z.coerce.number().int().min(0).default(100_000),
+  /** Sockets one session (a browser and its tabs) may have open on a node. */
+  SOCKETS_PER_SESSION: z.coerce.number().int().min(1).default(DEFAULT_SOCKET_LIMITS.perSession),
+  /** Sockets one user may have open on a node, all sessions together. */
+  SOCKETS_PER_USER: z.coerce.number().int().min(1).default(DEFAULT_SOCKET_LIMITS.perUser),
+  /** Sockets one client address (IPv6: its /64) may have open on a node. */
+  SOCKETS_PER_ADDRESS: z.coerce.number().int().min(1).default(DEFAULT_SOCKET_LIMITS.perAddress),
+  /** Sockets one client address may have open on a node before they authenticate. */
+  UNAUTHED_SOCKETS_PER_ADDRESS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(DEFAULT_SOCKET_LIMITS.unauthenticatedPerAddress),
 });
 
 /** Every environment variable the server reads (the README's configuration table lists them). */
@@ -96,10 +136,31 @@ export interface Config {
   smtpFrom: string;
   smsWebhookUrl: string | null;
   webDistDir: string;
-  trustProxy: boolean;
+  /** Whether /docs and /openapi.json are served (the document is built either way). */
+  apiDocs: boolean;
+  /** For Fastify's trustProxy: false, a hop count, or proxy addresses/CIDRs. */
+  trustProxy: TrustProxy;
+  rateLimitScale: number;
   /** Redis for the cross-node bus, or null for one node with an in-process bus. */
   redisUrl: string | null;
   translate: TranslateConfig;
+  /** Caps on sockets per session, user and client address (per node). */
+  socketLimits: Pick<
+    SocketLimits,
+    'perSession' | 'perUser' | 'perAddress' | 'unauthenticatedPerAddress'
+  >;
+}
+
+export type TrustProxy = false | number | string[];
+
+/** An IP address, a CIDR, or one of proxy-addr's names for private ranges. */
+function isProxyEntry(entry: string): boolean {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return true;
+  const [address = '', bits, extra] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || extra !== undefined) return false;
+  if (bits === undefined) return true;
+  return /^\d+$/.test(bits) && Number(bits) <= (version === 4 ? 32 : 128);
 }
 
 export type TranslateProviderName = (typeof TRANSLATE_PROVIDER_NAMES)[number];
@@ -131,20 +192,37 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  if (e.NODE_ENV === 'production' && !e.SMTP_URL && !e.SMS_WEBHOOK_URL) {
+    // Nobody could receive a code, so nobody could register or reset a password.
+    throw new ConfigError(
+      'Invalid configuration:\n  NODE_ENV is production but neither SMTP_URL nor SMS_WEBHOOK_URL is set: ' +
+        'verification codes could not be sent to anyone (outside production they go to the dev outbox)',
+    );
+  }
+  const production = e.NODE_ENV === 'production';
   return {
     port: e.PORT,
     host: e.HOST,
     dataDir: resolve(process.cwd(), e.DATA_DIR),
     databaseUrl: e.DATABASE_URL ?? null,
-    production: e.NODE_ENV === 'production',
+    production,
     logLevel: e.LOG_LEVEL,
     smtpUrl: e.SMTP_URL ?? null,
     smtpFrom: e.SMTP_FROM,
     smsWebhookUrl: e.SMS_WEBHOOK_URL ?? null,
     webDistDir: resolve(process.cwd(), e.WEB_DIST_DIR),
+    // A map of every route helps whoever probes a public server more than its users.
+    apiDocs: e.API_DOCS ?? !production,
     trustProxy: e.TRUST_PROXY,
+    rateLimitScale: e.RATE_LIMIT_SCALE,
     redisUrl: e.REDIS_URL ?? null,
     translate: translateConfig(e),
+    socketLimits: {
+      perSession: e.SOCKETS_PER_SESSION,
+      perUser: e.SOCKETS_PER_USER,
+      perAddress: e.SOCKETS_PER_ADDRESS,
+      unauthenticatedPerAddress: e.UNAUTHED_SOCKETS_PER_ADDRESS,
+    },
   };
 }
 

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
 import pino, { type Logger } from 'pino';
 import type { Config } from './config.js';
 import { migrateToLatest, openDatabase, type Dialect } from './db/database.js';
@@ -17,6 +18,13 @@ import { MessageRepo } from './modules/messages/repo.js';
 import { MessageService } from './modules/messages/service.js';
 import { SessionService } from './modules/auth/sessions.js';
 import { FileStore } from './modules/files/store.js';
+import {
+  MemoryLimiterStore,
+  RateLimiter,
+  RedisLimiterStore,
+  type LimiterStore,
+} from './modules/limits/limiter.js';
+import type { LimitName, RateRule } from './modules/limits/rules.js';
 import { DevOutbox } from './modules/notify/outbox.js';
 import {
   smtpEmailProvider,
@@ -40,6 +48,8 @@ import { UserRepo } from './modules/users/repo.js';
 import { UserService } from './modules/users/service.js';
 import { createBus, type Bus } from './realtime/bus.js';
 import { DEFAULT_SOCKET_TIMINGS, type SocketTimings } from './realtime/gateway.js';
+import { DEFAULT_SOCKET_LIMITS, type SocketLimits } from './realtime/limits.js';
+import { DEFAULT_SERVER_TIMEOUTS, type ServerTimeouts } from './http/timeouts.js';
 import { NodeHub } from './realtime/node-hub.js';
 
 /** Everything the server runs on, built once at start (tests build their own). */
@@ -55,7 +65,11 @@ export interface AppContext {
   /** Between server nodes: in-process, or Redis pub/sub when REDIS_URL is set. */
   bus: Bus;
   socketTimings: SocketTimings;
-  /** Codes that had no provider; null in production. */
+  /** Every rate limit, HTTP and socket alike (in Redis across nodes when REDIS_URL is set). */
+  limits: RateLimiter;
+  socketLimits: SocketLimits;
+  serverTimeouts: ServerTimeouts;
+  /** Codes of channels without a provider, for this machine only; null in production or when every channel has a provider. */
   outbox: DevOutbox | null;
   services: {
     notify: NotifyService;
@@ -85,6 +99,10 @@ export interface ContextOverrides {
   passwordHashing?: PasswordHashingOptions;
   /** Shorter socket timers. */
   socketTimings?: Partial<SocketTimings>;
+  /** Smaller socket caps and send queue. */
+  socketLimits?: Partial<SocketLimits>;
+  /** Shorter HTTP server timeouts. */
+  serverTimeouts?: Partial<ServerTimeouts>;
   /** A bus shared with other in-process nodes. */
   bus?: Bus;
   /** Translation providers in place of the configured ones ([]: none). */
@@ -93,29 +111,70 @@ export interface ContextOverrides {
   translationRunner?: Partial<RunnerOptions>;
   /** A language detector in place of the default one. */
   detector?: LanguageDetector;
+  /** Other rate limits: a scale in place of RATE_LIMIT_SCALE, and replaced rules. */
+  rateLimits?: { scale?: number; rules?: Partial<Record<LimitName, RateRule>> };
 }
 
-/** Keys whose values never reach the log, wherever they appear. */
-export const LOG_REDACT_PATHS = [
-  'req.headers.authorization',
-  'req.headers.cookie',
+/**
+ * Keys whose values never reach the log, at the top of a log object or one level down:
+ * secrets people type or hold (passwords, session tokens, registration tickets) and the
+ * stored hashes of them (a code's hash gives the code back in a million tries).
+ */
+const SECRET_KEYS = [
   'password',
   'currentPassword',
   'newPassword',
   'token',
   'ticket',
-  '*.password',
-  '*.currentPassword',
-  '*.newPassword',
-  '*.token',
-  '*.ticket',
+  'password_hash',
+  'token_hash',
+  'code_hash',
+  'ticket_hash',
+];
+export const LOG_REDACT_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  ...SECRET_KEYS,
+  ...SECRET_KEYS.map((key) => `*.${key}`),
 ];
 
-export function createLogger(config: Config): Logger {
-  return pino({
-    level: config.logLevel,
-    redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' },
-  });
+/**
+ * A request as it is logged. The query string is left out: searches carry phone numbers
+ * and email addresses there (`/users/search?q=…`), which are nobody's business in a log.
+ */
+export function requestLogFields(request: {
+  method: string;
+  url: string;
+  host?: string;
+  ip?: string;
+  socket?: { remotePort?: number };
+}): Record<string, unknown> {
+  const query = request.url.indexOf('?');
+  return {
+    method: request.method,
+    url: query === -1 ? request.url : `${request.url.slice(0, query)}?[redacted]`,
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  };
+}
+
+/**
+ * The server's logger. Verification codes are never handed to it in the first place; the
+ * redaction and the request serializer catch what a log call might pass by accident.
+ */
+export function createLogger(
+  config: Pick<Config, 'logLevel'>,
+  destination?: pino.DestinationStream,
+): Logger {
+  return pino(
+    {
+      level: config.logLevel,
+      redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' },
+      serializers: { req: requestLogFields },
+    },
+    destination,
+  );
 }
 
 export function createContext(config: Config, overrides: ContextOverrides = {}): AppContext {
@@ -123,7 +182,6 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
   const clock = overrides.clock ?? systemClock;
   const { db, dialect, close: closeDatabase } = openDatabase(config);
   const files = new FileStore(join(config.dataDir, 'files'));
-  const outbox = config.production ? null : new DevOutbox();
   const passwords = new PasswordHasher(overrides.passwordHashing);
 
   const email =
@@ -139,12 +197,23 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
         ? webhookSmsProvider(config.smsWebhookUrl)
         : null;
 
+  // Only for channels without a provider, and never in production.
+  const outbox = config.production || (email && sms) ? null : new DevOutbox();
   const notify = new NotifyService({ email, sms, outbox, logger, clock });
   const sessions = new SessionService(db, new SessionRepo(db), clock);
   const users = new UserService({ db, repo: new UserRepo(db), sessions, files, passwords, clock });
   const codes = new CodeService({ db, repo: new CodeRepo(db), users, notify, clock, logger });
   const auth = new AuthService({ db, users, sessions, codes, passwords });
   const bus = overrides.bus ?? createBus(config.redisUrl, logger);
+  const limiterStore: LimiterStore = config.redisUrl
+    ? new RedisLimiterStore(new Redis(config.redisUrl, { maxRetriesPerRequest: 1 }), logger)
+    : new MemoryLimiterStore();
+  const limits = new RateLimiter({
+    store: limiterStore,
+    clock,
+    scale: overrides.rateLimits?.scale ?? config.rateLimitScale,
+    rules: overrides.rateLimits?.rules,
+  });
   const hub = new NodeHub(bus);
   // A revoked session's sockets are closed wherever they are (kicked offline).
   sessions.onRevoke((revocation) => hub.kick(revocation));
@@ -160,6 +229,7 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
     contacts,
     files,
     detector,
+    limits,
   });
   const runner = runnerOptions(config.translate, overrides.translationRunner);
   const translations = new TranslationService({
@@ -177,12 +247,13 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
     dailyCharacters: config.translate.dailyCharacters,
     leaseMs: leaseFor(runner),
   });
-  // Group frames reach this node's connected users who are members, found in one look-up;
-  // a translation only those who read the conversation in its language.
+  // Group frames reach this node's connected users who are members, found in one look-up
+  // with where each one's history starts; a translation only those who read the
+  // conversation in its language.
   hub.setMemberFilter((conversationId, userIds, audience) =>
     audience
       ? translations.readersOf(conversationId, userIds, audience.lang)
-      : messages.membersAmong(conversationId, userIds),
+      : messages.readersAmong(conversationId, userIds),
   );
   // Translations start once messages are delivered, never before.
   messages.onSent((sent) => translations.messagesSent(sent));
@@ -210,6 +281,9 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
     hub,
     bus,
     socketTimings: { ...DEFAULT_SOCKET_TIMINGS, ...overrides.socketTimings },
+    limits,
+    socketLimits: { ...DEFAULT_SOCKET_LIMITS, ...config.socketLimits, ...overrides.socketLimits },
+    serverTimeouts: { ...DEFAULT_SERVER_TIMEOUTS, ...overrides.serverTimeouts },
     outbox,
     services: {
       notify,
@@ -223,11 +297,13 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
       groups,
       translations,
     },
-    migrate: () => migrateToLatest(db),
+    migrate: () => migrateToLatest(db, dialect),
     close: async () => {
       await bus.close();
+      await limits.close();
       // Sends already received are written (or refused) before the database goes.
       await messages.drain();
+      await codes.drain();
       await detector.close();
       // Translations under way are left: their claims lapse and the next reader asks again.
       await closeDatabase();

@@ -1,7 +1,6 @@
 import {
   CODE_MAX_ATTEMPTS,
   CODE_RESEND_SECONDS,
-  CODE_SENDS_PER_ADDRESS_PER_HOUR,
   CODE_SENDS_PER_DESTINATION_PER_DAY,
   CODE_TTL_SECONDS,
   ERRORS,
@@ -16,7 +15,7 @@ import {
   type VerifyCodeResult,
 } from '@teltlk/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DAY, HOUR, SECOND } from '../../lib/clock.js';
+import { DAY, SECOND } from '../../lib/clock.js';
 import {
   createTestApp,
   dialects,
@@ -286,6 +285,42 @@ describe.each(dialects)('auth on $dialect', ({ dialect }) => {
     });
   });
 
+  describe('passphrases', () => {
+    // 73 characters in three scripts, spaces and an emoji; é typed as one code point.
+    const passphrase = 'Grüne Äpfel und 7 Birnen, 苹果和梨, café au lait à 8 heures du matin 🍐🍏';
+
+    it('registers and signs in with a long Unicode passphrase, however é is typed', async () => {
+      expect([...passphrase].length).toBeGreaterThan(64);
+      const user = await t.register({ password: passphrase });
+      expect((await login(user.destination, passphrase)).statusCode).toBe(200);
+      // The same text from a keyboard that sends e + combining accent, and full-width digits.
+      const decomposed = passphrase.normalize('NFD').replace('7', '７');
+      expect(decomposed).not.toBe(passphrase);
+      expect((await login(user.destination, decomposed)).statusCode).toBe(200);
+      expectError(
+        await login(user.destination, passphrase.replace('8', '9')),
+        'PASSWORD_INCORRECT',
+      );
+    });
+
+    it('sets a passphrase by reset and by change', async () => {
+      const user = await t.register();
+      const code = await freshCode('reset', user.destination);
+      const reset = await t.call('POST', '/api/v1/auth/password/reset', {
+        body: { channel: 'email', destination: user.destination, code, password: passphrase },
+      });
+      expect(reset.statusCode, reset.body).toBe(204);
+      const signedIn = (await login(user.destination, passphrase)).json<AuthResult>();
+      const longer = `${passphrase} Ünd mehr`;
+      const changed = await t.call('PUT', '/api/v1/me/password', {
+        token: signedIn.token,
+        body: { currentPassword: passphrase, newPassword: longer },
+      });
+      expect(changed.statusCode, changed.body).toBe(204);
+      expect((await login(user.destination, longer)).statusCode).toBe(200);
+    });
+  });
+
   describe('password sign-in', () => {
     it('signs in by email, phone or Teltlk ID, in any case', async () => {
       const byEmail = await t.register();
@@ -360,12 +395,7 @@ describe.each(dialects)('auth on $dialect', ({ dialect }) => {
       expect((await me(response.json<AuthResult>().token)).statusCode).toBe(200);
     });
 
-    it('refuses login codes for unknown accounts, wrong codes and expired codes', async () => {
-      expectError(
-        await sendCode({ purpose: 'login', channel: 'email', destination: uniqueEmail() }),
-        'ACCOUNT_NOT_FOUND',
-      );
-
+    it('refuses wrong codes and expired codes', async () => {
       const user = await t.register();
       const code = await freshCode('login', user.destination);
       const attempt = (c: string) =>
@@ -396,10 +426,6 @@ describe.each(dialects)('auth on $dialect', ({ dialect }) => {
 
     it('needs a valid reset code and a strong password', async () => {
       const user = await t.register();
-      expectError(
-        await sendCode({ purpose: 'reset', channel: 'email', destination: uniqueEmail() }),
-        'ACCOUNT_NOT_FOUND',
-      );
       const code = await freshCode('reset', user.destination);
       const weak = await t.call('POST', '/api/v1/auth/password/reset', {
         body: { channel: 'email', destination: user.destination, code, password: 'alllowercase1' },
@@ -559,34 +585,6 @@ describe.each(dialects)('auth on $dialect', ({ dialect }) => {
       expect(limited.message).toBe(ERRORS.CODE_DAILY_LIMIT.message);
       t.clock.advance(DAY);
       expect((await sendCode(body)).statusCode).toBe(200);
-    });
-
-    it('caps the codes per client address per hour', async () => {
-      const ip = '198.51.100.20';
-      for (let i = 0; i < CODE_SENDS_PER_ADDRESS_PER_HOUR; i += 1) {
-        const response = await sendCode(
-          { purpose: 'register', channel: 'email', destination: uniqueEmail() },
-          ip,
-        );
-        expect(response.statusCode).toBe(200);
-      }
-      expectError(
-        await sendCode({ purpose: 'register', channel: 'email', destination: uniqueEmail() }, ip),
-        'RATE_LIMITED',
-      );
-      expect(
-        (
-          await sendCode(
-            { purpose: 'register', channel: 'email', destination: uniqueEmail() },
-            '198.51.100.21',
-          )
-        ).statusCode,
-      ).toBe(200);
-      t.clock.advance(HOUR);
-      expect(
-        (await sendCode({ purpose: 'register', channel: 'email', destination: uniqueEmail() }, ip))
-          .statusCode,
-      ).toBe(200);
     });
 
     it('keeps the limits in the database, shared by every node', async () => {

@@ -1,7 +1,6 @@
 import {
   CODE_MAX_ATTEMPTS,
   CODE_RESEND_SECONDS,
-  CODE_SENDS_PER_ADDRESS_PER_HOUR,
   CODE_SENDS_PER_DESTINATION_PER_DAY,
   CODE_TTL_SECONDS,
   REGISTRATION_TICKET_TTL_SECONDS,
@@ -12,14 +11,19 @@ import {
   type UiLanguage,
 } from '@teltlk/protocol';
 import type { Logger } from 'pino';
-import type { CodeRow, Db } from '../../db/schema.js';
+import type { Db } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
-import { DAY, HOUR, SECOND, type Clock } from '../../lib/clock.js';
+import { DAY, SECOND, type Clock } from '../../lib/clock.js';
 import { newId, newSecret, sameDigest, sha256 } from '../../lib/random.js';
-import type { NotifyService } from '../notify/service.js';
+import type { CodeDelivery, NotifyService } from '../notify/service.js';
 import type { UserService } from '../users/service.js';
 import type { CodeRepo } from './repo.js';
 import { generateCode, hashCode } from './rules.js';
+
+/** A code that was checked and found right, still to be used up. */
+export interface CheckedCode {
+  id: string;
+}
 
 export interface CodeAttempt {
   purpose: CodePurpose;
@@ -30,6 +34,9 @@ export interface CodeAttempt {
 
 /** Sends, checks and uses verification codes, with every limit kept in the database. */
 export class CodeService {
+  /** Sign-in and reset codes on their way out. */
+  private readonly sending = new Set<Promise<void>>();
+
   constructor(
     private readonly deps: {
       db: Db;
@@ -45,11 +52,16 @@ export class CodeService {
     body: SendCodeBody,
     client: { ip: string; language: UiLanguage },
   ): Promise<SendCodeResult> {
-    const { db, repo, users, notify, clock, logger } = this.deps;
+    const { db, repo, users, notify, clock } = this.deps;
     const { purpose, channel, destination } = body;
+    // Before anything else: a channel this server cannot send on is refused for everyone alike.
+    if (!notify.canSend(channel)) throw new AppError('CHANNEL_UNAVAILABLE');
     const registered = await users.isRegistered(channel, destination);
+    // The spec's 'This account has been registered' stays. A sign-in or reset code for an
+    // address with no account is answered as if sent, limits and all, and never goes out:
+    // the answer must not tell who has an account.
     if (purpose === 'register' && registered) throw new AppError('ACCOUNT_REGISTERED');
-    if (purpose !== 'register' && !registered) throw new AppError('ACCOUNT_NOT_FOUND');
+    const deliver = purpose === 'register' || registered;
 
     const code = generateCode();
     const ttlSeconds = CODE_TTL_SECONDS[purpose];
@@ -71,9 +83,6 @@ export class CodeService {
       ) {
         throw new AppError('CODE_DAILY_LIMIT');
       }
-      if ((await codes.countForIpSince(client.ip, now - HOUR)) >= CODE_SENDS_PER_ADDRESS_PER_HOUR) {
-        throw new AppError('RATE_LIMITED');
-      }
       await codes.insert({
         id,
         purpose,
@@ -90,24 +99,56 @@ export class CodeService {
       });
     });
 
+    const delivery = this.deliver(
+      { id, purpose, channel, destination },
+      deliver
+        ? { channel, destination, purpose, code, ttlSeconds, language: client.language }
+        : null,
+    );
+    // A registration code that could not go out is said so: 'This account has been
+    // registered' already tells who has one. A sign-in or reset code goes out in the
+    // background, so neither a slow provider nor a failing one (a mailbox that does not
+    // exist, say) tells an address with an account from one without.
+    if (purpose === 'register') await delivery;
+    else this.inBackground(delivery);
+    return { resendAfter: CODE_RESEND_SECONDS, expiresIn: ttlSeconds };
+  }
+
+  /** Waits for codes still going out in the background (before the database closes). */
+  async drain(): Promise<void> {
+    await Promise.allSettled([...this.sending]);
+  }
+
+  private async deliver(
+    row: { id: string; purpose: CodePurpose; channel: Channel; destination: string },
+    delivery: CodeDelivery | null,
+  ): Promise<void> {
+    const { repo, notify, clock, logger } = this.deps;
     try {
-      await notify.sendCode({
-        channel,
-        destination,
-        purpose,
-        code,
-        ttlSeconds,
-        language: client.language,
-      });
+      if (delivery) await notify.sendCode(delivery);
     } catch (error) {
       // Undelivered, so it must not work and must not hold back an immediate retry.
-      await repo.delete(id);
-      logger.warn({ err: error, channel, purpose }, 'verification code delivery failed');
+      await repo.delete(row.id);
+      logger.warn(
+        { err: error, channel: row.channel, purpose: row.purpose },
+        'verification code delivery failed',
+      );
       throw new AppError('CODE_SEND_FAILED');
     }
     // Only once the new code is out do older ones stop working.
-    await repo.supersede(id, destination, purpose, clock.now());
-    return { resendAfter: CODE_RESEND_SECONDS, expiresIn: ttlSeconds };
+    await repo.supersede(row.id, row.destination, row.purpose, clock.now());
+  }
+
+  private inBackground(delivery: Promise<void>): void {
+    const tracked = delivery
+      .catch((error: unknown) => {
+        // A provider failure was logged where it happened; anything else is logged here.
+        if (!(error instanceof AppError)) {
+          this.deps.logger.warn({ err: error }, 'verification code delivery failed');
+        }
+      })
+      .finally(() => this.sending.delete(tracked));
+    this.sending.add(tracked);
   }
 
   /** Turns a correct registration code into a one-time ticket that finishes the sign-up. */
@@ -120,21 +161,54 @@ export class CodeService {
 
   /**
    * Checks a code and, in one transaction, uses it up and runs `work` (sign in, reset a
-   * password). If `work` throws, the code stays usable. Wrong guesses are counted
-   * outside that transaction so they stick.
+   * password). If `work` throws, the code stays usable.
    */
   async redeem<T>(
     attempt: CodeAttempt,
     work: (trx: Db) => Promise<T>,
     ticket?: { hash: string; expiresAt: number },
   ): Promise<T> {
-    const row = await this.check(attempt);
+    return this.use(await this.check(attempt), work, ticket);
+  }
+
+  /**
+   * Checks a code, counting the attempt before comparing: one conditional update reserves
+   * it only while the code is open, unexpired and under its attempt limit, so N guesses in
+   * parallel count N and at most CODE_MAX_ATTEMPTS are ever compared. Attempts stick,
+   * right or wrong. The code is used up later by `use`.
+   */
+  async check({ purpose, destination, code }: CodeAttempt): Promise<CheckedCode> {
+    const { repo, clock } = this.deps;
+    const row = await repo.findOpen(destination, purpose);
+    if (!row) throw new AppError('CODE_INVALID');
+    const now = clock.now();
+    if (row.expires_at <= now) throw new AppError('CODE_EXPIRED');
+    if ((await repo.reserveAttempt(row.id, now, CODE_MAX_ATTEMPTS)) === undefined) {
+      throw new AppError('CODE_INVALID');
+    }
+    if (!sameDigest(row.code_hash, hashCode(row.id, code))) throw new AppError('CODE_INVALID');
+    return { id: row.id };
+  }
+
+  /** Uses a checked code up and runs `work` in one transaction; someone else first: CODE_INVALID. */
+  async use<T>(
+    checked: CheckedCode,
+    work: (trx: Db) => Promise<T>,
+    ticket?: { hash: string; expiresAt: number },
+  ): Promise<T> {
     return this.deps.db.transaction().execute(async (trx) => {
-      if (!(await this.deps.repo.in(trx).consume(row.id, this.deps.clock.now(), ticket))) {
+      if (!(await this.deps.repo.in(trx).consume(checked.id, this.deps.clock.now(), ticket))) {
         throw new AppError('CODE_INVALID');
       }
       return work(trx);
     });
+  }
+
+  /** Refuses a registration ticket that could not work now (unknown, used or expired), without using it. */
+  async checkTicket(ticket: string): Promise<void> {
+    if (!(await this.deps.repo.ticketOpen(sha256(ticket), this.deps.clock.now()))) {
+      throw new AppError('TICKET_INVALID');
+    }
   }
 
   /** Uses a registration ticket up within the caller's transaction; returns the verified destination. */
@@ -147,19 +221,5 @@ export class CodeService {
   /** Codes older than the daily window count for nothing any more. */
   async purge(): Promise<void> {
     await this.deps.repo.deleteCreatedBefore(this.deps.clock.now() - 2 * DAY);
-  }
-
-  private async check({ purpose, destination, code }: CodeAttempt): Promise<CodeRow> {
-    const { repo, clock } = this.deps;
-    const row = await repo.findOpen(destination, purpose);
-    if (!row) throw new AppError('CODE_INVALID');
-    if (row.expires_at <= clock.now()) throw new AppError('CODE_EXPIRED');
-    if (!sameDigest(row.code_hash, hashCode(row.id, code))) {
-      if ((await repo.addAttempt(row.id)) >= CODE_MAX_ATTEMPTS) {
-        await repo.retire(row.id, clock.now());
-      }
-      throw new AppError('CODE_INVALID');
-    }
-    return row;
   }
 }

@@ -66,6 +66,17 @@ export class SessionRepo {
     await query.execute();
   }
 
+  /** When each of these sessions ends or was revoked; ids no longer stored are left out. */
+  findEnds(
+    ids: readonly string[],
+  ): Promise<Pick<SessionRow, 'id' | 'expires_at' | 'revoked_at'>[]> {
+    return this.db
+      .selectFrom('sessions')
+      .select(['id', 'expires_at', 'revoked_at'])
+      .where('id', 'in', ids)
+      .execute();
+  }
+
   async deleteEndedBefore(cutoff: number): Promise<void> {
     await this.db
       .deleteFrom('sessions')
@@ -96,16 +107,6 @@ export class CodeRepo {
       .selectFrom('verification_codes')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('destination', '=', destination)
-      .where('created_at', '>', since)
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
-  }
-
-  async countForIpSince(ip: string, since: number): Promise<number> {
-    const row = await this.db
-      .selectFrom('verification_codes')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('ip', '=', ip)
       .where('created_at', '>', since)
       .executeTakeFirstOrThrow();
     return Number(row.n);
@@ -147,15 +148,21 @@ export class CodeRepo {
       .executeTakeFirst();
   }
 
-  /** Counts a wrong guess; returns the attempts made so far. */
-  async addAttempt(id: string): Promise<number> {
+  /**
+   * Counts one attempt at a code while it is open, unexpired and under `maxAttempts`, in
+   * one statement; returns the attempts so far, or undefined when the code may not be tried.
+   */
+  async reserveAttempt(id: string, now: number, maxAttempts: number): Promise<number | undefined> {
     const row = await this.db
       .updateTable('verification_codes')
       .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
       .where('id', '=', id)
+      .where('attempts', '<', maxAttempts)
+      .where('consumed_at', 'is', null)
+      .where('expires_at', '>', now)
       .returning('attempts')
       .executeTakeFirst();
-    return row?.attempts ?? 0;
+    return row?.attempts;
   }
 
   /** Marks an open, unexpired code used (optionally attaching a ticket); false if someone was first. */
@@ -178,13 +185,16 @@ export class CodeRepo {
     return result.numUpdatedRows > 0n;
   }
 
-  /** Marks a code unusable without using it: too many wrong guesses burn it. */
-  async retire(id: string, now: number): Promise<void> {
-    await this.db
-      .updateTable('verification_codes')
-      .set({ consumed_at: now })
-      .where('id', '=', id)
-      .execute();
+  /** Whether a registration ticket would work now. */
+  async ticketOpen(ticketHash: string, now: number): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('verification_codes')
+      .select('id')
+      .where('ticket_hash', '=', ticketHash)
+      .where('ticket_expires_at', '>', now)
+      .where('purpose', '=', 'register')
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   /** Uses a registration ticket up; returns where its code was sent, or undefined if it is not valid. */

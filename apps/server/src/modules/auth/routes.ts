@@ -11,18 +11,74 @@ import {
   verifyCodeBody,
   verifyCodeResult,
 } from '@teltlk/protocol';
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
+import { AppError } from '../../errors.js';
+import { rateLimited, type RateLimiter } from '../limits/limiter.js';
 import { authOf, clientOf, languageOf } from '../../http/auth.js';
+import { addressBucket } from '../../lib/address-bucket.js';
+import { byAddress, limitBy, type LimitKey } from '../../http/rate-limit.js';
 import type { App } from '../../http/types.js';
 import { withPlaceChecks } from '../meta/countries.js';
 
 const noContent = { 204: z.null().describe('No content') };
 const secured = [{ bearer: [] }];
 
+/** Where a code goes, read from a parsed body that has one. */
+const byDestination: LimitKey = (request) =>
+  (request.body as { destination?: string } | undefined)?.destination ?? null;
+
+/**
+ * A phone number less its last four digits: SMS pumping walks a premium range one number at
+ * a time, which only a limit on the range sees.
+ */
+const byPhonePrefix: LimitKey = (request) => {
+  const body = request.body as { channel?: string; destination?: string } | undefined;
+  return body?.channel === 'phone' && body.destination ? body.destination.slice(0, -4) : null;
+};
+
+/** Answers that tell whether an account exists, where the spec names them. */
+const ACCOUNT_ANSWERS = new Set(['ACCOUNT_REGISTERED', 'ACCOUNT_NOT_FOUND']);
+
+/**
+ * Runs `work` and meters the answers that reveal whether an account exists, per address
+ * and in all. Once either meter is empty the route answers nothing about accounts (any
+ * answer, even a code sent, would tell) until it refills.
+ */
+async function meteringAccountAnswers<T>(
+  limits: RateLimiter,
+  request: FastifyRequest,
+  work: () => Promise<T>,
+): Promise<T> {
+  const address = addressBucket(request.ip);
+  for (const [name, key] of [
+    ['accountAnswersPerAddress', address],
+    ['accountAnswersGlobal', 'all'],
+  ] as const) {
+    const decision = await limits.peek(name, key);
+    if (!decision.allowed) throw rateLimited(decision.retryAfterMs);
+  }
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof AppError && ACCOUNT_ANSWERS.has(error.code)) {
+      await limits.attempt('accountAnswersPerAddress', address);
+      await limits.attempt('accountAnswersGlobal', 'all');
+    }
+    throw error;
+  }
+}
+
 /** Codes, registration, sign-in and password reset: no session needed. */
-export function authRoutes(app: App, { services: { auth, codes } }: AppContext): void {
+export function authRoutes(app: App, { services: { auth, codes }, limits }: AppContext): void {
   const tags = ['auth'];
+  // Every check of a code counts per address and per destination, whatever the purpose.
+  const codeChecks = limitBy(
+    limits,
+    ['codeCheckPerAddress', byAddress],
+    ['codeCheckPerDestination', byDestination],
+  );
   app.post(
     '/auth/codes',
     {
@@ -32,8 +88,18 @@ export function authRoutes(app: App, { services: { auth, codes } }: AppContext):
         body: withPlaceChecks(sendCodeBody),
         response: { 200: sendCodeResult },
       },
+      preHandler: limitBy(
+        limits,
+        ['codeSendPerAddress', byAddress],
+        ['codeSendPerPrefix', byPhonePrefix],
+        // Counted before the account is known, so known and unknown numbers cost the same.
+        ['smsGlobal', (request) => (byPhonePrefix(request) === null ? null : 'all')],
+      ),
     },
-    (request) => codes.send(request.body, { ip: request.ip, language: languageOf(request) }),
+    (request) =>
+      meteringAccountAnswers(limits, request, () =>
+        codes.send(request.body, { ip: request.ip, language: languageOf(request) }),
+      ),
   );
   app.post(
     '/auth/codes/verify',
@@ -44,6 +110,7 @@ export function authRoutes(app: App, { services: { auth, codes } }: AppContext):
         body: withPlaceChecks(verifyCodeBody),
         response: { 200: verifyCodeResult },
       },
+      preHandler: codeChecks,
     },
     (request) => codes.verifyForRegistration(request.body),
   );
@@ -56,6 +123,7 @@ export function authRoutes(app: App, { services: { auth, codes } }: AppContext):
         body: withPlaceChecks(registerBody),
         response: { 200: authResult },
       },
+      onRequest: limitBy(limits, ['registerPerAddress', byAddress]),
     },
     (request) => auth.register(request.body, clientOf(request)),
   );
@@ -68,8 +136,10 @@ export function authRoutes(app: App, { services: { auth, codes } }: AppContext):
         body: passwordLoginBody,
         response: { 200: authResult },
       },
+      onRequest: limitBy(limits, ['loginPerAddress', byAddress]),
     },
-    (request) => auth.login(request.body, clientOf(request)),
+    (request) =>
+      meteringAccountAnswers(limits, request, () => auth.login(request.body, clientOf(request))),
   );
   app.post(
     '/auth/login/code',
@@ -80,6 +150,7 @@ export function authRoutes(app: App, { services: { auth, codes } }: AppContext):
         body: withPlaceChecks(codeLoginBody),
         response: { 200: authResult },
       },
+      preHandler: codeChecks,
     },
     (request) => auth.loginWithCode(request.body, clientOf(request)),
   );
@@ -92,6 +163,7 @@ export function authRoutes(app: App, { services: { auth, codes } }: AppContext):
         body: withPlaceChecks(resetPasswordBody),
         response: noContent,
       },
+      preHandler: codeChecks,
     },
     async (request, reply) => {
       await auth.resetPassword(request.body);

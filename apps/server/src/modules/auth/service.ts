@@ -9,7 +9,7 @@ import type { Db, UserRow } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import type { PasswordHasher } from '../../lib/passwords.js';
 import { GeneratedValueCollision, type UserService } from '../users/service.js';
-import type { CodeService } from './codes.js';
+import type { CheckedCode, CodeService } from './codes.js';
 import type { AuthInfo, ClientInfo, SessionService } from './sessions.js';
 
 /** A freshly generated Teltlk ID or invite code colliding twice in a row is all but impossible. */
@@ -30,7 +30,9 @@ export class AuthService {
   /** Uses the ticket, creates the account and its first session, all or nothing. */
   async register(body: RegisterBody, client: ClientInfo): Promise<AuthResult> {
     const { db, users, codes, passwords } = this.deps;
-    // Hashing is slow on purpose; do it before holding a transaction open.
+    // Hashing is slow on purpose: only for a ticket that can still work, and before holding
+    // a transaction open. The transaction takes the ticket for good.
+    await codes.checkTicket(body.ticket);
     const passwordHash = await passwords.hash(body.password);
     for (let attempt = 1; ; attempt += 1) {
       try {
@@ -62,7 +64,7 @@ export class AuthService {
     const { users, passwords } = this.deps;
     const user = await users.findByAccount(body.account);
     if (!user) {
-      await passwords.verifyDummy(body.password);
+      await passwords.turn().verifyDummy(body.password);
       throw new AppError('ACCOUNT_NOT_FOUND');
     }
     await users.checkPassword(user, body.password);
@@ -81,8 +83,18 @@ export class AuthService {
   /** Sets the new password and signs every session of the account out. */
   async resetPassword(body: ResetPasswordBody): Promise<void> {
     const { users, codes, sessions, passwords } = this.deps;
-    const passwordHash = await passwords.hash(body.password);
-    await codes.redeem({ purpose: 'reset', ...body }, async (trx) => {
+    // The place to hash first, so a busy server does not spend one of the code's attempts;
+    // then the code, so a wrong one never costs a hash.
+    const turn = passwords.turn();
+    let checked: CheckedCode;
+    try {
+      checked = await codes.check({ purpose: 'reset', ...body });
+    } catch (error) {
+      turn.cancel();
+      throw error;
+    }
+    const passwordHash = await turn.hash(body.password);
+    await codes.use(checked, async (trx) => {
       const user = await users.findByDestination(body.channel, body.destination, trx);
       if (!user) throw new AppError('ACCOUNT_NOT_FOUND');
       await users.setPasswordHash(user.id, passwordHash, trx);

@@ -11,6 +11,14 @@ export interface AuthInfo {
   userId: string;
 }
 
+/** A session resolved from its token, with the time it ends unless revoked first. */
+export interface SessionAuth extends AuthInfo {
+  expiresAt: number;
+}
+
+/** How a session that can no longer be used ended. */
+export type SessionEnd = 'revoked' | 'expired';
+
 /** Where a sign-in came from, shown in the session list. */
 export interface ClientInfo {
   ip: string | null;
@@ -35,6 +43,8 @@ const SESSION_TTL_MS = SESSION_TTL_DAYS * DAY;
 const LAST_SEEN_RESOLUTION_MS = MINUTE;
 /** The spec keeps the first 255 characters of a user agent. */
 const USER_AGENT_MAX = 255;
+/** Sessions looked up per statement: well under the bound parameters SQLite and PostgreSQL take. */
+const SESSION_BATCH = 500;
 
 export class SessionService {
   private readonly revokeListeners: ((revocation: SessionRevocation) => void)[] = [];
@@ -64,7 +74,7 @@ export class SessionService {
   }
 
   /** Unknown token: UNAUTHENTICATED. A session that was valid but ended: TOKEN_EXPIRED. */
-  async authenticate(token: string): Promise<AuthInfo> {
+  async authenticate(token: string): Promise<SessionAuth> {
     const session = await this.repo.findByTokenHash(sha256(token));
     if (!session) throw new AppError('UNAUTHENTICATED');
     const now = this.clock.now();
@@ -74,7 +84,7 @@ export class SessionService {
     if (now - session.last_seen_at >= LAST_SEEN_RESOLUTION_MS) {
       await this.repo.touch(session.id, now);
     }
-    return { sessionId: session.id, userId: session.user_id };
+    return { sessionId: session.id, userId: session.user_id, expiresAt: session.expires_at };
   }
 
   async list(auth: AuthInfo): Promise<SessionInfo[]> {
@@ -115,6 +125,25 @@ export class SessionService {
 
   private revoked(revocation: SessionRevocation): void {
     for (const listener of this.revokeListeners) listener(revocation);
+  }
+
+  /**
+   * Which of these sessions have ended, and how. Open sockets re-check their sessions with
+   * this, so a socket whose kick was lost on the way still closes. A session no longer
+   * stored was purged or its user deleted: it counts as revoked.
+   */
+  async ended(sessionIds: readonly string[]): Promise<Map<string, SessionEnd>> {
+    const now = this.clock.now();
+    const ended = new Map<string, SessionEnd>(sessionIds.map((id) => [id, 'revoked']));
+    for (let start = 0; start < sessionIds.length; start += SESSION_BATCH) {
+      const rows = await this.repo.findEnds(sessionIds.slice(start, start + SESSION_BATCH));
+      for (const row of rows) {
+        if (row.revoked_at !== null) continue;
+        if (row.expires_at <= now) ended.set(row.id, 'expired');
+        else ended.delete(row.id);
+      }
+    }
+    return ended;
   }
 
   /** Drops sessions that ended over a day ago; they can no longer be shown or used. */

@@ -10,6 +10,9 @@ export interface MessagingState {
   friends: boolean;
 }
 
+/** Most pairs per look-up of blocks (a power of two: the VALUES list is padded to one). */
+const BLOCK_LOOKUP_CHUNK = 512;
+
 export class ContactRepo {
   constructor(private readonly db: Db) {}
 
@@ -264,6 +267,25 @@ export class ContactRepo {
       .where('blocked_id', '=', blockedId)
       .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
+  }
+
+  /**
+   * Which of these (blocker, blocked) pairs are blocks, as `blocker\nblocked`: one query
+   * per BLOCK_LOOKUP_CHUNK pairs (bound parameters are limited).
+   */
+  async blocksAmong(pairs: readonly (readonly [string, string])[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (let start = 0; start < pairs.length; start += BLOCK_LOOKUP_CHUNK) {
+      const chunk = pairs.slice(start, start + BLOCK_LOOKUP_CHUNK);
+      const { rows } = await sql<{ user_id: string; blocked_id: string }>`
+        with p (user_id, blocked_id) as (${valuesList(chunk)})
+        select distinct b.user_id, b.blocked_id from p
+        inner join blocks b on b.user_id = p.user_id and b.blocked_id = p.blocked_id`.execute(
+        this.db,
+      );
+      for (const row of rows) found.add(`${row.user_id}\n${row.blocked_id}`);
+    }
+    return found;
   }
 
   async blockedIds(userId: string): Promise<string[]> {

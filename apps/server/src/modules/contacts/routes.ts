@@ -6,6 +6,7 @@ import {
   friendSchema,
   officialListResult,
   sendFriendRequestBody,
+  type SendFriendRequestBody,
   updateFriendBody,
   userIdSchema,
   userProfileSchema,
@@ -15,6 +16,7 @@ import {
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { authOf } from '../../http/auth.js';
+import { byUser, limitBy } from '../../http/rate-limit.js';
 import type { App } from '../../http/types.js';
 
 const security = [{ bearer: [] }];
@@ -26,7 +28,7 @@ const requestParams = z.object({
 const noContent = { 204: z.null() };
 
 /** Finding people, friend applications, friends, blocks, official accounts: behind `requireSession`. */
-export function contactRoutes(app: App, { services: { contacts } }: AppContext): void {
+export function contactRoutes(app: App, { services: { contacts }, limits }: AppContext): void {
   app.get(
     '/users/search',
     {
@@ -37,6 +39,8 @@ export function contactRoutes(app: App, { services: { contacts } }: AppContext):
         querystring: userSearchQuery,
         response: { 200: userSearchResult },
       },
+      // Each search tells whether a phone number or e-mail address has an account.
+      onRequest: limitBy(limits, ['searchPerUser', byUser]),
     },
     async (request) => ({ user: await contacts.search(authOf(request), request.query.q) }),
   );
@@ -76,6 +80,14 @@ export function contactRoutes(app: App, { services: { contacts } }: AppContext):
         body: sendFriendRequestBody,
         response: { 200: friendRequestSchema },
       },
+      preHandler: limitBy(
+        limits,
+        [
+          'friendRequestPerPair',
+          (request) => `${byUser(request)}:${(request.body as SendFriendRequestBody).userId}`,
+        ],
+        ['friendRequestPerUser', byUser],
+      ),
     },
     (request) => contacts.sendRequest(authOf(request), request.body),
   );

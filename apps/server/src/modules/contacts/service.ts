@@ -2,6 +2,7 @@ import {
   TELTLK_ID_PATTERN,
   USER_SEARCHES_PER_MINUTE,
   isLanguageCode,
+  isPlainName,
   type BlockListResult,
   type Friend,
   type FriendListResult,
@@ -122,6 +123,30 @@ export class ContactService {
       refusals.set(key, refusal(states.get(key)));
     }
     return refusals;
+  }
+
+  /**
+   * Which of these users blocked `userId`: a block holds in groups too, so they are not
+   * added to a group, invited or @mentioned by them.
+   */
+  async blockersOf(
+    userId: string,
+    among: readonly string[],
+    db: Db = this.deps.db,
+  ): Promise<Set<string>> {
+    const blocks = await this.blocksAmong(
+      among.map((id) => [id, userId]),
+      db,
+    );
+    return new Set(among.filter((id) => blocks.has(`${id}\n${userId}`)));
+  }
+
+  /** Which of these (blocker, blocked) pairs are blocks, as `blocker\nblocked` (one query). */
+  blocksAmong(
+    pairs: readonly (readonly [string, string])[],
+    db: Db = this.deps.db,
+  ): Promise<Set<string>> {
+    return this.deps.repo.in(db).blocksAmong(pairs);
   }
 
   /** Card of any user (for conversation peers); unknown ids are left out. */
@@ -401,6 +426,7 @@ export class ContactService {
     const nickname = input.nickname.trim();
     if (!TELTLK_ID_PATTERN.test(teltlkId)) throw invalidField('teltlkId', 'teltlkId');
     if (nickname === '') throw invalidField('nickname', 'required');
+    if (!isPlainName(nickname)) throw invalidField('nickname', 'nameCharacters');
     const country = (input.country ?? DEFAULT_OFFICIAL_COUNTRY).toUpperCase();
     if (!isCountryCode(country)) throw invalidField('country', 'country');
     const language = input.language ?? DEFAULT_OFFICIAL_LANGUAGE;

@@ -1,6 +1,63 @@
+import { isIP } from 'node:net';
 import { outboxResult, type OutboxMessage } from '@teltlk/protocol';
+import type { FastifyRequest } from 'fastify';
+import { AppError } from '../../errors.js';
 import type { App } from '../../http/types.js';
 import type { DevOutbox } from '../notify/outbox.js';
+
+/** 127.0.0.0/8 and ::1, also written as IPv4-mapped IPv6 (::ffff:127.0.0.1). */
+export function isLoopback(address: string | undefined): boolean {
+  if (!address) return false;
+  const bare = address.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  if (bare === '::1') return true;
+  const v4 = bare.startsWith('::ffff:') ? bare.slice('::ffff:'.length) : bare;
+  return isIP(v4) === 4 && v4.startsWith('127.');
+}
+
+/**
+ * Addresses a request says it was forwarded for (X-Forwarded-For, X-Real-IP, Forwarded),
+ * read whether or not the proxy is trusted: here they can only refuse, never admit.
+ */
+function forwardedFor(request: FastifyRequest): string[] {
+  const values = (name: string) => {
+    const value = request.headers[name];
+    return value === undefined ? [] : Array.isArray(value) ? value : [value];
+  };
+  const addresses = [...values('x-forwarded-for'), ...values('x-real-ip')].flatMap((value) =>
+    value.split(','),
+  );
+  for (const value of values('forwarded')) {
+    for (const match of value.matchAll(/for=("[^"]*"|[^;,\s]*)/gi)) {
+      addresses.push((match[1] ?? '').replace(/"/g, ''));
+    }
+  }
+  // "[::1]:8080" and "127.0.0.1:8080" name a port too.
+  return addresses.map((address) =>
+    address
+      .trim()
+      .replace(/^\[([^\]]*)\](:\d+)?$/, '$1')
+      .replace(/^([\d.]+):\d+$/, '$1'),
+  );
+}
+
+/**
+ * A person on this machine: the TCP peer is loopback, so is the client address Fastify
+ * derives (behind a trusted proxy, the forwarded one), and so is every address the request
+ * says it was forwarded for, since a reverse proxy on this machine connects over loopback
+ * on behalf of strangers.
+ */
+function fromThisMachine(request: FastifyRequest): boolean {
+  return (
+    isLoopback(request.socket.remoteAddress) &&
+    isLoopback(request.ip) &&
+    forwardedFor(request).every(isLoopback)
+  );
+}
+
+/** Anyone else is told there is nothing here, as for any unknown path. */
+function onlyThisMachine(request: FastifyRequest): Promise<void> {
+  return fromThisMachine(request) ? Promise.resolve() : Promise.reject(new AppError('NOT_FOUND'));
+}
 
 /** The outbox as JSON under /api/v1 (only registered outside production). */
 export function devApiRoutes(app: App, outbox: DevOutbox): void {
@@ -9,9 +66,10 @@ export function devApiRoutes(app: App, outbox: DevOutbox): void {
     {
       schema: {
         tags: ['dev'],
-        summary: 'Codes that had no provider (development only)',
+        summary: 'Codes of channels without a provider (development only, this machine only)',
         response: { 200: outboxResult },
       },
+      onRequest: onlyThisMachine,
     },
     () => ({ messages: outbox.list() }),
   );
@@ -39,6 +97,7 @@ export function devPageRoutes(app: App, outbox: DevOutbox): void {
     '/dev/outbox',
     {
       schema: { hide: true },
+      onRequest: onlyThisMachine,
       // The page's one inline style block; everything in it is ours, everything else is escaped.
       helmet: {
         contentSecurityPolicy: {
@@ -59,7 +118,8 @@ export function devPageRoutes(app: App, outbox: DevOutbox): void {
           `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="3">` +
             `<meta name="viewport" content="width=device-width,initial-scale=1"><title>Teltlk dev outbox</title>` +
             `<style>${STYLE}</style></head><body><h1>Dev outbox</h1>` +
-            `<p>Verification codes that had no email or SMS provider to go out through. Not available in production.</p>` +
+            `<p>Verification codes of the channels (email, SMS) that have no provider configured on this server. ` +
+            `This page answers only requests made on this machine, and does not exist in production.</p>` +
             `${body}</body></html>`,
         );
     },

@@ -2,16 +2,19 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CODE_RESEND_SECONDS } from '@teltlk/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
+import pino from 'pino';
 import { SECOND } from '../../lib/clock.js';
 import {
   createTestApp,
   dialects,
   expectError,
+  TestClock,
   uniqueEmail,
   uniquePhone,
   type TestApp,
 } from '../../test/harness.js';
 import type { EmailMessage, EmailProvider, SmsMessage } from './providers.js';
+import { NotifyService } from './service.js';
 
 /** An email provider that records messages, or fails while `failing` is set. */
 class FakeEmail implements EmailProvider {
@@ -135,6 +138,59 @@ describe.each(dialects)('code delivery on $dialect', ({ dialect }) => {
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
+  });
+
+  it('in production, refuses a channel without a provider before anything else, and sends on the other', async () => {
+    const email = new FakeEmail();
+    t = await createTestApp({
+      dialect,
+      email,
+      env: { NODE_ENV: 'production', SMTP_URL: 'smtp://127.0.0.1:2525' },
+    });
+    expect(t.ctx.outbox).toBeNull();
+    const phone = uniquePhone();
+    for (const purpose of ['register', 'login', 'reset']) {
+      const refused = await t.call('POST', '/api/v1/auth/codes', {
+        body: { purpose, channel: 'phone', destination: phone },
+      });
+      expect(expectError(refused, 'CHANNEL_UNAVAILABLE').message).toBe(
+        'Verification codes cannot be sent this way on this server, please use another way',
+      );
+    }
+    const rows = await t.ctx.db
+      .selectFrom('verification_codes')
+      .select('id')
+      .where('destination', '=', phone)
+      .execute();
+    expect(rows).toEqual([]);
+
+    const address = uniqueEmail();
+    expect((await send(address)).statusCode).toBe(200);
+    expect(email.sent.map((message) => message.to)).toEqual([address]);
+  });
+
+  it('refuses at send too when a channel has neither a provider nor the outbox', async () => {
+    const lines: string[] = [];
+    const logger = pino({ level: 'trace' }, { write: (line: string) => lines.push(line) });
+    const notify = new NotifyService({
+      email: null,
+      sms: null,
+      outbox: null,
+      logger,
+      clock: new TestClock(),
+    });
+    expect(notify.canSend('email')).toBe(false);
+    expect(notify.channelsWithoutProvider()).toEqual(['email', 'phone']);
+    const delivery = {
+      channel: 'email' as const,
+      destination: uniqueEmail(),
+      purpose: 'login' as const,
+      code: '042917',
+      ttlSeconds: 180,
+      language: 'en_US' as const,
+    };
+    await expect(notify.sendCode(delivery)).rejects.toMatchObject({ code: 'CHANNEL_UNAVAILABLE' });
+    expect(lines.join('')).not.toContain('042917');
   });
 
   it('without a provider, puts codes in the outbox outside production', async () => {

@@ -4,8 +4,9 @@ import type { OutboxMessage } from '@teltlk/protocol';
 export const OUTBOX_CAPACITY = 200;
 
 /**
- * Codes that had no provider to go out through, kept in memory so a person trying the
- * app locally (or an end-to-end test) can read them. Never created in production.
+ * Codes of channels that have no provider, kept in memory so a person trying the app on
+ * their own machine (or an end-to-end test) can read them; its routes answer loopback
+ * requests only. Never created in production, nor when every channel has a provider.
  */
 export class DevOutbox {
   private readonly messages: OutboxMessage[] = [];

@@ -1,9 +1,12 @@
 import type { Channel, CodePurpose, UiLanguage } from '@teltlk/protocol';
 import type { Logger } from 'pino';
+import { AppError } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { codeEmail, codeSms } from './messages.js';
 import type { DevOutbox } from './outbox.js';
 import type { EmailProvider, SmsProvider } from './providers.js';
+
+const CHANNELS: readonly Channel[] = ['email', 'phone'];
 
 export interface CodeDelivery {
   channel: Channel;
@@ -14,7 +17,12 @@ export interface CodeDelivery {
   language: UiLanguage;
 }
 
-/** Delivers verification codes through the provider of their channel, or the log and dev outbox. */
+/**
+ * Delivers verification codes through the provider of their channel. Outside production a
+ * channel without a provider puts its codes in the dev outbox, which only this machine
+ * can read; in production such a channel is refused (CHANNEL_UNAVAILABLE). A code never
+ * goes to the log.
+ */
 export class NotifyService {
   constructor(
     private readonly deps: {
@@ -26,28 +34,34 @@ export class NotifyService {
     },
   ) {}
 
-  /** Rejects when a configured provider fails; without a provider it cannot fail. */
+  /** Channels a code can go out on now: through a provider, or into the dev outbox. */
+  canSend(channel: Channel): boolean {
+    return this.provider(channel) !== null || this.deps.outbox !== null;
+  }
+
+  /** Channels with no provider: refused in production, into the dev outbox otherwise. */
+  channelsWithoutProvider(): Channel[] {
+    return CHANNELS.filter((channel) => this.provider(channel) === null);
+  }
+
+  /** Rejects when a configured provider fails, or (CHANNEL_UNAVAILABLE) when the channel has none. */
   async sendCode(delivery: CodeDelivery): Promise<void> {
     const { channel, destination, purpose, code } = delivery;
-    if (channel === 'email' && this.deps.email) {
-      await this.deps.email.send({ to: destination, ...codeEmail(delivery) });
+    const { email, sms, outbox, logger, clock } = this.deps;
+    if (channel === 'email' && email) {
+      await email.send({ to: destination, ...codeEmail(delivery) });
       return;
     }
-    if (channel === 'phone' && this.deps.sms) {
-      await this.deps.sms.send({ to: destination, text: codeSms(delivery) });
+    if (channel === 'phone' && sms) {
+      await sms.send({ to: destination, text: codeSms(delivery) });
       return;
     }
-    // No provider: the operator reads codes from the log, a local tester from the outbox.
-    this.deps.logger.info(
-      { channel, destination, purpose, code },
-      'verification code (no provider configured)',
-    );
-    this.deps.outbox?.add({
-      channel,
-      destination,
-      purpose,
-      code,
-      createdAt: this.deps.clock.now(),
-    });
+    if (!outbox) throw new AppError('CHANNEL_UNAVAILABLE');
+    outbox.add({ channel, destination, purpose, code, createdAt: clock.now() });
+    logger.info({ channel, purpose }, 'verification code put in the dev outbox');
+  }
+
+  private provider(channel: Channel): EmailProvider | SmsProvider | null {
+    return channel === 'email' ? this.deps.email : this.deps.sms;
   }
 }

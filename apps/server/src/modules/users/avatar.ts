@@ -1,17 +1,16 @@
 import { AVATAR_SIZE_PX } from '@teltlk/protocol';
-import sharp from 'sharp';
 import { AppError } from '../../errors.js';
-
-/** Refuses images that would decode to more than this many pixels (a 5 MB PNG can hold far more). */
-const MAX_INPUT_PIXELS = 50_000_000;
+import { openImage } from '../files/images.js';
 
 /**
- * Any image sharp can read becomes a square WebP of AVATAR_SIZE_PX, turned upright by its
- * EXIF orientation, with all metadata (location, camera) dropped.
+ * A JPEG, PNG, WebP or GIF image becomes a square WebP of AVATAR_SIZE_PX, turned upright by
+ * its EXIF orientation, with all metadata (location, camera) dropped. Other kinds and
+ * images over the pixel limit are refused before anything is decoded.
  */
 export async function toAvatarWebp(input: Buffer): Promise<Buffer> {
+  const image = await openImage(input);
   try {
-    return await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS })
+    return await image
       .rotate()
       .resize(AVATAR_SIZE_PX, AVATAR_SIZE_PX, { fit: 'cover' })
       .webp({ quality: 85 })

@@ -14,6 +14,7 @@ import type { AppContext } from '../../context.js';
 import { AppError, invalidField } from '../../errors.js';
 import { authOf } from '../../http/auth.js';
 import { toAppError } from '../../http/errors.js';
+import { byAddress, byUser, limitBy } from '../../http/rate-limit.js';
 import type { App } from '../../http/types.js';
 import { withPlaceChecks } from '../meta/countries.js';
 
@@ -21,7 +22,10 @@ const tags = ['me'];
 const security = [{ bearer: [] }];
 
 /** The caller's own account: behind `requireSession`. */
-export async function userRoutes(app: App, { services: { users } }: AppContext): Promise<void> {
+export async function userRoutes(
+  app: App,
+  { services: { users }, limits }: AppContext,
+): Promise<void> {
   app.get(
     '/me',
     { schema: { tags, summary: 'Your profile', security, response: { 200: meSchema } } },
@@ -63,6 +67,8 @@ export async function userRoutes(app: App, { services: { users } }: AppContext):
         body: changePasswordBody,
         response: { 204: z.null() },
       },
+      // The current password is checked like a sign-in, so it counts like one.
+      onRequest: limitBy(limits, ['loginPerAddress', byAddress]),
     },
     async (request, reply) => {
       await users.changePassword(authOf(request), request.body);
@@ -98,11 +104,12 @@ export async function userRoutes(app: App, { services: { users } }: AppContext):
       {
         schema: {
           tags,
-          summary: 'Upload an avatar (multipart field "file", any image)',
+          summary: 'Upload an avatar (multipart field "file": a JPEG, PNG, WebP or GIF image)',
           security,
           consumes: ['multipart/form-data'],
           response: { 200: meSchema },
         },
+        onRequest: limitBy(limits, ['uploadPerUser', byUser]),
       },
       async (request) => users.setAvatar(authOf(request), await readUpload(request)),
     );

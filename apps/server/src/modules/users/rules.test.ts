@@ -6,7 +6,7 @@ import {
   TELTLK_ID_PATTERN,
 } from '@teltlk/protocol';
 import { describe, expect, it } from 'vitest';
-import { generateInviteCode, generateTeltlkId, loginLockSeconds } from './rules.js';
+import { generateInviteCode, generateTeltlkId, loginLockSeconds, loginLockSteps } from './rules.js';
 
 describe('loginLockSeconds', () => {
   it('does not lock during the free failures', () => {
@@ -32,6 +32,22 @@ describe('loginLockSeconds', () => {
       expect(current).toBeGreaterThanOrEqual(previous);
       return current;
     });
+  });
+});
+
+describe('loginLockSteps', () => {
+  it('gives the same lock as loginLockSeconds for any count of failures', () => {
+    const steps = loginLockSteps();
+    const lookUp = (failures: number) =>
+      [...steps]
+        .reverse()
+        .find((step, index) =>
+          index === 0 ? failures >= step.failures : failures === step.failures,
+        )?.seconds ?? 0;
+    for (let failures = 0; failures < 100; failures += 1) {
+      expect(lookUp(failures), `${failures} failures`).toBe(loginLockSeconds(failures));
+    }
+    expect(steps.at(-1)?.seconds).toBe(LOGIN_MAX_DELAY_SECONDS);
   });
 });
 

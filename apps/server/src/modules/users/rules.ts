@@ -30,3 +30,24 @@ export function loginLockSeconds(failures: number): number {
     LOGIN_MAX_DELAY_SECONDS,
   );
 }
+
+export interface LockStep {
+  failures: number;
+  seconds: number;
+}
+
+/**
+ * loginLockSeconds as a table, for the database to apply in one statement: each count of
+ * failures at which the lock changes, the last reaching the cap and holding beyond it.
+ */
+export function loginLockSteps(): [LockStep, ...LockStep[]] {
+  const steps: [LockStep, ...LockStep[]] = [
+    { failures: LOGIN_FREE_FAILURES, seconds: loginLockSeconds(LOGIN_FREE_FAILURES) },
+  ];
+  let failures = LOGIN_FREE_FAILURES;
+  while (loginLockSeconds(failures) < LOGIN_MAX_DELAY_SECONDS) {
+    failures += 1;
+    steps.push({ failures, seconds: loginLockSeconds(failures) });
+  }
+  return steps;
+}

@@ -20,8 +20,8 @@ import { newId, newSecret } from '../../lib/random.js';
 import type { AuthInfo, SessionService } from '../auth/sessions.js';
 import type { FileStore } from '../files/store.js';
 import { toAvatarWebp } from './avatar.js';
-import type { UserRepo } from './repo.js';
-import { generateInviteCode, generateTeltlkId, loginLockSeconds } from './rules.js';
+import type { LoginLock, UserRepo } from './repo.js';
+import { generateInviteCode, generateTeltlkId, loginLockSteps } from './rules.js';
 
 export interface NewAccount {
   channel: Channel;
@@ -212,25 +212,45 @@ export class UserService {
 
   /**
    * Checks a password against the account's lock: after a few consecutive failures each
-   * further one locks the account for longer; while locked, every attempt is refused.
+   * further one locks the account for longer; while locked, every attempt is refused
+   * without being compared. The attempt is counted as a failure (and the lock it would
+   * earn set) before the slow compare, so N guesses in parallel count N and at most the
+   * free failures are ever compared; a correct password then clears the count.
    */
   async checkPassword(user: UserRow, password: string): Promise<void> {
-    const { repo, passwords, clock } = this.deps;
-    const now = clock.now();
-    if (user.login_locked_until !== null && user.login_locked_until > now) {
-      throw new AppError('LOGIN_LOCKED', {
-        seconds: Math.ceil((user.login_locked_until - now) / SECOND),
-      });
+    const { repo, passwords } = this.deps;
+    // A place to hash first: a busy server refuses before anything is counted.
+    const turn = passwords.turn();
+    try {
+      await this.reserveLoginAttempt(user.id);
+    } catch (error) {
+      turn.cancel();
+      throw error;
     }
-    if (await passwords.verify(user.password_hash, password)) {
-      if (user.failed_logins > 0 || user.login_locked_until !== null) {
-        await repo.clearFailedLogins(user.id);
-      }
+    if (await turn.verify(user.password_hash, password)) {
+      await repo.clearFailedLogins(user.id);
       return;
     }
-    const lockSeconds = loginLockSeconds(await repo.addFailedLogin(user.id));
-    if (lockSeconds > 0) await repo.lockLogin(user.id, now + lockSeconds * SECOND);
     throw new AppError('PASSWORD_INCORRECT');
+  }
+
+  /** Counts one attempt, or throws LOGIN_LOCKED (nothing counted) while the account is locked. */
+  private async reserveLoginAttempt(userId: string): Promise<void> {
+    const { repo, clock } = this.deps;
+    // Twice at most: a lock seen by the update may have been cleared by a success since.
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      const now = clock.now();
+      const locks = loginLockSteps().map((step) => ({
+        failures: step.failures,
+        until: now + step.seconds * SECOND,
+      })) as [LoginLock, ...LoginLock[]];
+      if ((await repo.reserveFailedLogin(userId, now, locks)) !== undefined) return;
+      const lockedUntil = (await repo.findById(userId))?.login_locked_until ?? null;
+      if (lockedUntil !== null && lockedUntil > now) {
+        throw new AppError('LOGIN_LOCKED', { seconds: Math.ceil((lockedUntil - now) / SECOND) });
+      }
+    }
+    throw new AppError('LOGIN_LOCKED', { seconds: 1 });
   }
 
   /** Sets a new password hash and forgets past failures (a reset proves who the owner is). */

@@ -1,0 +1,169 @@
+import { Writable } from 'node:stream';
+import {
+  CODE_RESEND_SECONDS,
+  type AuthResult,
+  type CodePurpose,
+  type VerifyCodeResult,
+} from '@teltlk/protocol';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createLogger, requestLogFields } from './context.js';
+import { SECOND } from './lib/clock.js';
+import { socketUrl, TestSocket } from './realtime/test-client.js';
+import {
+  createTestApp,
+  dialects,
+  PASSWORD,
+  uniqueEmail,
+  uniquePhone,
+  type TestApp,
+} from './test/harness.js';
+
+describe('requestLogFields', () => {
+  it('keeps the path and drops the query string', () => {
+    const fields = requestLogFields({
+      method: 'GET',
+      url: '/api/v1/users/search?q=%2B8613800000000&x=1',
+      host: 'localhost',
+      ip: '127.0.0.1',
+      socket: { remotePort: 5000 },
+    });
+    expect(fields).toEqual({
+      method: 'GET',
+      url: '/api/v1/users/search?[redacted]',
+      host: 'localhost',
+      remoteAddress: '127.0.0.1',
+      remotePort: 5000,
+    });
+    expect(requestLogFields({ method: 'GET', url: '/healthz' }).url).toBe('/healthz');
+  });
+});
+
+describe.each(dialects)('the log at trace level on $dialect', ({ dialect }) => {
+  let t: TestApp;
+  let lines: string[];
+  beforeEach(async () => {
+    lines = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    // The logger the server runs with, at its most talkative.
+    t = await createTestApp({ dialect, logger: createLogger({ logLevel: 'trace' }, sink) });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterEach(async () => {
+    await t.close();
+  });
+
+  it('holds no code, ticket, token, password or searched phone or email', async () => {
+    const secrets: string[] = [];
+    const codes: string[] = [];
+    const post = async <T>(url: string, body: object, token?: string) => {
+      const response = await t.call('POST', url, { body, token });
+      expect(response.statusCode, `${url} ${response.body}`).toBeLessThan(300);
+      return response.body ? response.json<T>() : (null as T);
+    };
+    const codeFor = async (purpose: CodePurpose, destination: string) => {
+      await post('/api/v1/auth/codes', { purpose, channel: 'email', destination });
+      const code = t.codeFor(destination, purpose);
+      codes.push(code);
+      return code;
+    };
+
+    // Register: code, ticket, password, session token.
+    const email = uniqueEmail();
+    const registerCode = await codeFor('register', email);
+    const { ticket } = await post<VerifyCodeResult>('/api/v1/auth/codes/verify', {
+      purpose: 'register',
+      channel: 'email',
+      destination: email,
+      code: registerCode,
+    });
+    const registered = await post<AuthResult>('/api/v1/auth/register', {
+      ticket,
+      nickname: 'Ada',
+      password: PASSWORD,
+      country: 'GB',
+      motherTongue: 'en',
+    });
+    secrets.push(ticket, registered.token, PASSWORD, email);
+
+    // Sign in by password, wrong and right.
+    const wrong = 'Wr0ngPassword';
+    const failed = await t.call('POST', '/api/v1/auth/login', {
+      body: { account: email, password: wrong },
+    });
+    expect(failed.statusCode).toBe(400);
+    const byPassword = await post<AuthResult>('/api/v1/auth/login', {
+      account: email,
+      password: PASSWORD,
+    });
+    secrets.push(wrong, byPassword.token);
+
+    // Sign in by code.
+    t.clock.advance(CODE_RESEND_SECONDS * SECOND);
+    const loginCode = await codeFor('login', email);
+    const byCode = await post<AuthResult>('/api/v1/auth/login/code', {
+      channel: 'email',
+      destination: email,
+      code: loginCode,
+    });
+    secrets.push(byCode.token);
+
+    // Reset, then change the password.
+    const reset = 'R3setPassphrase with spaces';
+    const changed = 'Ch4ngedPassphrase';
+    const resetCode = await codeFor('reset', email);
+    await post('/api/v1/auth/password/reset', {
+      channel: 'email',
+      destination: email,
+      code: resetCode,
+      password: reset,
+    });
+    const afterReset = await post<AuthResult>('/api/v1/auth/login', {
+      account: email,
+      password: reset,
+    });
+    const change = await t.call('PUT', '/api/v1/me/password', {
+      token: afterReset.token,
+      body: { currentPassword: reset, newPassword: changed },
+    });
+    expect(change.statusCode).toBe(204);
+    secrets.push(reset, changed, afterReset.token);
+
+    // Socket authentication, with the token and with a made-up one.
+    const url = socketUrl(t.app.server.address());
+    const socket = await TestSocket.connect(url, afterReset.token);
+    await socket.close();
+    const forged = 'F'.repeat(43);
+    const refused = await TestSocket.open(url);
+    refused.send({ t: 'auth', token: forged });
+    await refused.closed;
+    secrets.push(forged);
+
+    // Searches by email and by phone, found and not.
+    const other = await t.register();
+    const phone = uniquePhone();
+    for (const q of [other.destination, phone]) {
+      await t.call('GET', `/api/v1/users/search?q=${encodeURIComponent(q)}`, {
+        token: afterReset.token,
+      });
+      secrets.push(q, encodeURIComponent(q), q.replace('+', ''));
+    }
+
+    const log = lines.join('');
+    // The log did see all of it.
+    expect(log).toContain('"url":"/api/v1/users/search?[redacted]"');
+    expect(log).toContain('/api/v1/auth/password/reset');
+    expect(log).toContain('verification code put in the dev outbox');
+    for (const secret of secrets) {
+      expect(log.includes(secret), `log holds ${secret}`).toBe(false);
+    }
+    // Six digits on their own, not a part of a timestamp.
+    for (const code of codes) {
+      expect(log).not.toMatch(new RegExp(`(?<!\\d)${code}(?!\\d)`));
+    }
+  });
+});
