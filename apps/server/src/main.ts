@@ -24,6 +24,18 @@ async function main(): Promise<void> {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   console.log(`Teltlk is running at http://localhost:${port}`);
+  const withoutProvider = ctx.services.notify.channelsWithoutProvider();
+  if (withoutProvider.length > 0 && config.production) {
+    ctx.logger.warn(
+      { channels: withoutProvider },
+      'no provider configured: verification codes by these channels are refused',
+    );
+  } else if (withoutProvider.length > 0) {
+    console.log(
+      `No provider for ${withoutProvider.join(' or ')}: those verification codes go to the dev outbox, ` +
+        `http://localhost:${port}/dev/outbox, readable on this machine only`,
+    );
+  }
 
   const housekeeping = setInterval(() => {
     const { codes, sessions } = ctx.services;

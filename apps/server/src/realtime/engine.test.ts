@@ -33,6 +33,14 @@ function socketClassFor(link: Link): typeof globalThis.WebSocket {
 const textOf = (message: Pick<LocalMessage, 'content'> | null | undefined) =>
   message?.content.kind === 'text' ? message.content.text : message?.content.kind;
 
+/**
+ * Waits for an expectation, longer than Vitest's default second: the engine writes through
+ * an IndexedDB emulation and a real server, which a busy machine can slow past it.
+ */
+function waitFor<T>(check: () => T, options: { timeout: number } = { timeout: 10_000 }) {
+  return vi.waitFor(check, options);
+}
+
 function urlOf(input: string | URL | Request): string {
   return typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
 }
@@ -111,7 +119,7 @@ describe.each(dialects)('the client engine against the server on $dialect', ({ d
   async function synced(engine: ImEngine): Promise<void> {
     const finished = record(engine, 'syncFinish');
     await engine.start();
-    await vi.waitFor(() => expect(finished.length).toBeGreaterThan(0), { timeout: 10_000 });
+    await waitFor(() => expect(finished.length).toBeGreaterThan(0), { timeout: 10_000 });
   }
 
   async function stop(engine: ImEngine): Promise<void> {
@@ -131,8 +139,8 @@ describe.each(dialects)('the client engine against the server on $dialect', ({ d
     const adaChat = adaEngine.conversation(conversationId);
     const hello = await adaChat.send({ kind: 'text', text: 'hello bob' });
     expect(hello.status).toBe('sending');
-    await vi.waitFor(() => expect(adaChat.getSnapshot().messages[0]?.status).toBe('sent'));
-    await vi.waitFor(() =>
+    await waitFor(() => expect(adaChat.getSnapshot().messages[0]?.status).toBe('sent'));
+    await waitFor(() =>
       expect(bobEngine.getSnapshot().conversations[0]).toMatchObject({
         id: conversationId,
         unread: 1,
@@ -140,7 +148,7 @@ describe.each(dialects)('the client engine against the server on $dialect', ({ d
       }),
     );
     expect(bobHeard.map(textOf)).toEqual(['hello bob']);
-    await vi.waitFor(() =>
+    await waitFor(() =>
       expect(adaEngine.getSnapshot().conversations[0]).toMatchObject({
         id: conversationId,
         unread: 0,
@@ -148,21 +156,19 @@ describe.each(dialects)('the client engine against the server on $dialect', ({ d
     );
 
     let bobChat = bobEngine.conversation(conversationId);
-    await vi.waitFor(() =>
-      expect(bobChat.getSnapshot().messages.map(textOf)).toEqual(['hello bob']),
-    );
+    await waitFor(() => expect(bobChat.getSnapshot().messages.map(textOf)).toEqual(['hello bob']));
     await bobChat.send({ kind: 'text', text: 'hi ada' });
     bobChat.markRead();
-    await vi.waitFor(() =>
+    await waitFor(() =>
       expect(adaChat.getSnapshot().messages.map(textOf)).toEqual(['hello bob', 'hi ada']),
     );
     // Bob's reply marks what came before it read, up to his own message.
-    await vi.waitFor(() => expect(adaEngine.getSnapshot().conversations[0]?.peerReadSeq).toBe(2));
+    await waitFor(() => expect(adaEngine.getSnapshot().conversations[0]?.peerReadSeq).toBe(2));
 
     // Bob's app is closed while Ada writes three more.
     await stop(bobEngine);
     for (const text of ['one', 'two', 'three']) await adaChat.send({ kind: 'text', text });
-    await vi.waitFor(() =>
+    await waitFor(() =>
       expect(adaChat.getSnapshot().messages.filter((m) => m.status === 'sent')).toHaveLength(5),
     );
 
@@ -180,14 +186,14 @@ describe.each(dialects)('the client engine against the server on $dialect', ({ d
     });
     expect(textOf(bobEngine.getSnapshot().conversations[0]?.lastMessage)).toBe('hi ada');
     bobChat = bobEngine.conversation(conversationId);
-    await vi.waitFor(() =>
+    await waitFor(() =>
       expect(bobChat.getSnapshot().messages.map(textOf)).toEqual(['hello bob', 'hi ada']),
     );
     expect(requests).toEqual([]);
 
     bobLink.offline = false;
-    await vi.waitFor(() => expect(finished.length).toBeGreaterThan(0), { timeout: 20_000 });
-    await vi.waitFor(() =>
+    await waitFor(() => expect(finished.length).toBeGreaterThan(0), { timeout: 20_000 });
+    await waitFor(() =>
       expect(bobChat.getSnapshot().messages.map(textOf)).toEqual([
         'hello bob',
         'hi ada',
@@ -212,13 +218,13 @@ describe.each(dialects)('the client engine against the server on $dialect', ({ d
     await Promise.all([synced(adaEngine), synced(bobEngine)]);
     const bobChat = bobEngine.conversation(conversationId);
     const adaChat = adaEngine.conversation(conversationId);
-    await vi.waitFor(() => expect(adaChat.getSnapshot().messages.length).toBeGreaterThan(0));
+    await waitFor(() => expect(adaChat.getSnapshot().messages.length).toBeGreaterThan(0));
     const before = adaChat.getSnapshot().messages.length;
 
     // Ada's network goes away: her socket dies and new ones cannot reach the server.
     adaLink.offline = true;
     for (const socket of adaLink.sockets) socket.terminate();
-    await vi.waitFor(() => expect(adaEngine.getSnapshot().connection).not.toBe('connected'));
+    await waitFor(() => expect(adaEngine.getSnapshot().connection).not.toBe('connected'));
     const queued = await adaChat.send({ kind: 'text', text: 'written offline' });
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(adaChat.getSnapshot().messages.at(-1)).toMatchObject({
@@ -228,10 +234,10 @@ describe.each(dialects)('the client engine against the server on $dialect', ({ d
     });
 
     adaLink.offline = false;
-    await vi.waitFor(() => expect(adaChat.getSnapshot().messages.at(-1)?.status).toBe('sent'), {
+    await waitFor(() => expect(adaChat.getSnapshot().messages.at(-1)?.status).toBe('sent'), {
       timeout: 20_000,
     });
-    await vi.waitFor(() =>
+    await waitFor(() =>
       expect(textOf(bobChat.getSnapshot().messages.at(-1))).toBe('written offline'),
     );
     const stored = await t.ctx.db

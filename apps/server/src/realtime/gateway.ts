@@ -13,11 +13,14 @@ import { Socket } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
 import type { AppContext } from '../context.js';
-import { AppError } from '../errors.js';
-import { toAppError } from '../http/errors.js';
+import { AppError, invalidField } from '../errors.js';
+import { handleNotFound, toAppError } from '../http/errors.js';
+import { nulPath } from '../http/nul.js';
 import type { App } from '../http/types.js';
+import type { SessionEnd } from '../modules/auth/sessions.js';
 import { blankAware } from '../modules/messages/service.js';
 import { serializeFrame } from './frames.js';
+import { AddressSlots, type SocketLimits, type SocketSlot } from './limits.js';
 import type { LocalSocket, NodeHub } from './node-hub.js';
 
 /** Timers of the socket protocol; tests shorten them. */
@@ -26,11 +29,22 @@ export interface SocketTimings {
   authTimeoutMs: number;
   /** Clients ping this often; a socket silent for 2.5 intervals is dropped. */
   heartbeatIntervalMs: number;
+  /**
+   * How often each node checks, in one batched query, that the sessions of its open
+   * sockets are still live: a socket whose kick the bus lost closes within this time.
+   */
+  sessionCheckIntervalMs: number;
+  /** A socket the server closes is dropped if the client has not answered the close by then. */
+  closeGraceMs: number;
 }
 
 export const DEFAULT_SOCKET_TIMINGS: SocketTimings = {
   authTimeoutMs: SOCKET_AUTH_TIMEOUT_MS,
   heartbeatIntervalMs: HEARTBEAT_INTERVAL_MS,
+  // One query per 500 sessions of the node twice a minute, for a kick that was lost.
+  sessionCheckIntervalMs: 30_000,
+  // ws waits 30 s for the answer; a client that stopped reading would hold its queue that long.
+  closeGraceMs: 5_000,
 };
 
 /** A socket silent for this many heartbeat intervals is gone. */
@@ -45,12 +59,15 @@ const MAX_PENDING_REQUESTS = 100;
 const OPEN = 1;
 /** WebSocket close code for an unexpected condition on the server. */
 const SERVER_ERROR = 1011;
+/** Node fires longer timers at once; a session's expiry is farther off than this. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 interface GatewayDeps {
   ctx: AppContext;
   hub: NodeHub;
   log: FastifyBaseLogger;
   timings: SocketTimings;
+  limits: SocketLimits;
   /** Every connection of this gateway, authenticated or not (for heartbeats and shutdown). */
   connections: Set<Connection>;
 }
@@ -72,10 +89,13 @@ class Connection implements LocalSocket {
   private pending = 0;
   private corked = false;
   private readonly authTimer: NodeJS.Timeout;
+  private expiryTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly socket: WebSocket,
     private readonly deps: GatewayDeps,
+    /** Its place in its client address's counts; released when the TCP socket closes. */
+    private readonly slot: SocketSlot,
   ) {
     this.authTimer = setTimeout(
       () => this.close(SOCKET_CLOSE.protocol, 'no auth frame in time'),
@@ -86,6 +106,10 @@ class Connection implements LocalSocket {
       this.lastSeen = Date.now();
     });
     socket.on('close', () => this.closed());
+  }
+
+  get isOpen(): boolean {
+    return this.state === 'open';
   }
 
   send(data: string): void {
@@ -109,12 +133,28 @@ class Connection implements LocalSocket {
       }
     }
     this.socket.send(data);
+    // bufferedAmount is what waits in ws and in the TCP socket's write queue (corked frames
+    // included). A client that stopped reading is cut off here, before it costs more; it
+    // reconnects and catches up by sync.
+    if (this.socket.bufferedAmount > this.deps.limits.sendQueueBytes) {
+      this.deps.log.info({ userId: this.userId }, 'socket cut off: client does not read');
+      this.close(SOCKET_CLOSE.slowConsumer, 'slow consumer');
+    }
   }
 
   close(code: number, reason: string): void {
     if (this.state === 'closed') return;
     this.closed();
     this.socket.close(code, reason);
+    const grace = setTimeout(() => this.socket.terminate(), this.deps.timings.closeGraceMs);
+    grace.unref();
+    this.socket.once('close', () => clearTimeout(grace));
+  }
+
+  /** The session ended while the socket was open, and no kick reached this node. */
+  sessionEnded(end: SessionEnd): void {
+    if (end === 'expired') this.close(SOCKET_CLOSE.tokenExpired, 'session expired');
+    else this.close(SOCKET_CLOSE.kicked, 'kicked offline');
   }
 
   /** Drops a connection that stopped answering (no close handshake to wait for). */
@@ -127,8 +167,19 @@ class Connection implements LocalSocket {
     if (this.state === 'closed') return;
     this.state = 'closed';
     clearTimeout(this.authTimer);
+    if (this.expiryTimer) clearTimeout(this.expiryTimer);
     this.deps.hub.remove(this);
     this.deps.connections.delete(this);
+  }
+
+  /** Closes the socket when its session expires (the clock may say later than the timer). */
+  private expireAt(expiresAt: number): void {
+    const delay = Math.min(Math.max(0, expiresAt - this.deps.ctx.clock.now()), MAX_TIMER_MS);
+    this.expiryTimer = setTimeout(() => {
+      if (this.deps.ctx.clock.now() >= expiresAt) this.sessionEnded('expired');
+      else this.expireAt(expiresAt);
+    }, delay);
+    this.expiryTimer.unref();
   }
 
   private frame(frame: ServerFrame): void {
@@ -167,6 +218,13 @@ class Connection implements LocalSocket {
       if (strict) return this.close(SOCKET_CLOSE.protocol, 'bad frame');
       const invalid = new AppError('VALIDATION_FAILED', undefined, toFieldIssues(parsed.error));
       return this.error(ridOf(raw), blankAware(invalid));
+    }
+    // As in HTTP requests: PostgreSQL text cannot hold a NUL (a translation of the text would fail).
+    // JSON can only carry one escaped, so frames without that escape skip the walk.
+    const nul = text.includes('\\u0000') ? nulPath(parsed.data) : null;
+    if (nul !== null) {
+      if (strict) return this.close(SOCKET_CLOSE.protocol, 'bad frame');
+      return this.error(ridOf(raw), invalidField(nul, 'invalid'));
     }
     const frame = parsed.data;
     if (frame.t === 'auth') {
@@ -223,11 +281,19 @@ class Connection implements LocalSocket {
         try {
           const auth = await sessions.authenticate(frame.token);
           if (this.state !== 'auth') return;
+          const open = this.deps.hub.countOf(auth.userId, auth.sessionId);
+          const { perUser, perSession } = this.deps.limits;
+          if (open.user >= perUser || open.session >= perSession) {
+            this.close(SOCKET_CLOSE.tooManySockets, 'too many sockets');
+            return;
+          }
           clearTimeout(this.authTimer);
           this.userId = auth.userId;
           this.sessionId = auth.sessionId;
           this.state = 'open';
+          this.slot.authenticated();
           this.deps.hub.add(this);
+          this.expireAt(auth.expiresAt);
           this.frame({
             t: 'hello',
             userId: auth.userId,
@@ -294,12 +360,16 @@ function ridOf(raw: unknown): string | null {
 
 /**
  * The socket endpoint `/ws`: authenticated by its first frame, kept alive by pings,
- * closed with 1001 when the server shuts down.
+ * closed with 1001 when the server shuts down. Sockets are counted per client address
+ * from the upgrade on and per user once authenticated (see `SocketLimits`).
  */
 export async function gatewayRoutes(app: App, ctx: AppContext): Promise<void> {
   const hub = ctx.hub;
   const timings = ctx.socketTimings;
+  const limits = ctx.socketLimits;
   const connections = new Set<Connection>();
+  const slots = new AddressSlots(limits);
+  const slotOf = new WeakMap<object, SocketSlot>();
   await hub.ready();
 
   await app.register(websocket, {
@@ -328,12 +398,63 @@ export async function gatewayRoutes(app: App, ctx: AppContext): Promise<void> {
     Math.max(10, Math.floor(timings.heartbeatIntervalMs / 2)),
   );
   sweep.unref();
-  app.addHook('onClose', (_instance, done) => {
+
+  // Kicks travel on the bus, which may lose them (a Redis reconnect, a node that was
+  // briefly away): each node also asks the database about its own sockets' sessions.
+  let checking: Promise<void> | null = null;
+  const checkSessions = async () => {
+    const open = [...connections].filter((connection) => connection.isOpen);
+    if (open.length === 0) return;
+    const ended = await ctx.services.sessions.ended([
+      ...new Set(open.map((connection) => connection.sessionId)),
+    ]);
+    for (const connection of open) {
+      const end = ended.get(connection.sessionId);
+      if (end) connection.sessionEnded(end);
+    }
+  };
+  const sessionCheck = setInterval(() => {
+    checking ??= checkSessions()
+      .catch((error: unknown) => ctx.logger.warn({ err: error }, 'socket session check failed'))
+      .finally(() => {
+        checking = null;
+      });
+  }, timings.sessionCheckIntervalMs);
+  sessionCheck.unref();
+
+  app.addHook('onClose', async () => {
     clearInterval(sweep);
-    done();
+    clearInterval(sessionCheck);
+    await checking;
   });
 
-  app.get('/ws', { websocket: true }, (socket, request) => {
-    connections.add(new Connection(socket, { ctx, hub, log: request.log, timings, connections }));
+  app.route({
+    method: 'GET',
+    url: '/ws',
+    schema: { hide: true },
+    // Counted before the upgrade, so a socket over its address's caps is refused with a
+    // status before ws sets anything up for it; the count ends with the TCP socket.
+    onRequest: (request, _reply, done) => {
+      if (!request.ws) return done();
+      const tcp = request.raw.socket;
+      try {
+        const slot = slots.take(request.ip, () => tcp.destroy());
+        tcp.once('close', () => slot.release());
+        // Gone while its headers were read: its close may have passed already.
+        if (tcp.destroyed) slot.release();
+        slotOf.set(request.raw, slot);
+        done();
+      } catch (error) {
+        done(error as Error);
+      }
+    },
+    // A plain GET (no upgrade) is answered like an unknown path, in the API's error shape.
+    handler: handleNotFound,
+    wsHandler: (socket, request) => {
+      const slot = slotOf.get(request.raw);
+      if (!slot) return socket.terminate();
+      const deps = { ctx, hub, log: request.log, timings, limits, connections };
+      connections.add(new Connection(socket, deps, slot));
+    },
   });
 }

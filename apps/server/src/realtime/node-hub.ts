@@ -1,4 +1,5 @@
 import { SOCKET_CLOSE, type ServerFrame } from '@teltlk/protocol';
+import { frameFor, type Reader } from '../modules/messages/visibility.js';
 import type { Bus, BusMessage, Kick } from './bus.js';
 import { serializeFrame } from './frames.js';
 import type { Audience, MemberHub } from './hub.js';
@@ -12,12 +13,15 @@ export interface LocalSocket {
   close(code: number, reason: string): void;
 }
 
-/** Which of these users are members of a conversation (in the audience, if one is given). */
+/**
+ * Which of these users are members of a conversation (in the audience, if one is given),
+ * each with the point their history starts after.
+ */
 export type MemberFilter = (
   conversationId: string,
   userIds: readonly string[],
   audience?: Audience,
-) => Promise<string[]>;
+) => Promise<Reader[]>;
 
 /** Told which of its users a node delivered a group conversation's frames to. */
 export type MembersReached = (
@@ -70,6 +74,14 @@ export class NodeHub implements MemberHub {
     if (!sockets) return;
     sockets.delete(socket);
     if (sockets.size === 0) this.byUser.delete(socket.userId);
+  }
+
+  /** This node's open sockets of a user, and of those the ones of one session. */
+  countOf(userId: string, sessionId: string): { user: number; session: number } {
+    const sockets = this.byUser.get(userId);
+    let session = 0;
+    for (const socket of sockets ?? []) if (socket.sessionId === sessionId) session += 1;
+    return { user: sockets?.size ?? 0, session };
   }
 
   /** How many sockets are open on this node. */
@@ -128,7 +140,8 @@ export class NodeHub implements MemberHub {
 
   /**
    * Membership is read after the change that caused the frames has committed, so a member
-   * removed before it gets nothing, on any device.
+   * removed before it gets nothing, on any device, and one who joined after a message was
+   * written (or cleared the history since) gets nothing of it.
    */
   private deliverToMembers(
     conversationId: string,
@@ -138,14 +151,35 @@ export class NodeHub implements MemberHub {
     const filter = this.memberFilter;
     if (!filter || this.byUser.size === 0) return;
     filter(conversationId, [...this.byUser.keys()], audience).then(
-      (userIds) => {
-        for (const frame of frames) this.deliverFrame(userIds, frame);
-        if (audience) return;
-        for (const listener of this.reachedListeners) listener(conversationId, frames, userIds);
+      (readers) => {
+        const reached = this.deliverToReaders(readers, frames);
+        if (audience || reached.length === 0) return;
+        for (const listener of this.reachedListeners) listener(conversationId, frames, reached);
       },
       // Pushes are hints; clients catch up by sync.
       () => undefined,
     );
+  }
+
+  /**
+   * Each frame to each reader as far as their history goes (frameFor); readers given the
+   * same view of a frame share its one serialization. Answers who got anything.
+   */
+  private deliverToReaders(readers: readonly Reader[], frames: readonly ServerFrame[]): string[] {
+    const reached = new Set<string>();
+    for (const frame of frames) {
+      const byView = new Map<ServerFrame, string[]>();
+      for (const { userId, minSeq } of readers) {
+        const view = frameFor(frame, minSeq);
+        if (view === null) continue;
+        const userIds = byView.get(view);
+        if (userIds) userIds.push(userId);
+        else byView.set(view, [userId]);
+        reached.add(userId);
+      }
+      for (const [view, userIds] of byView) this.deliverFrame(userIds, view);
+    }
+    return [...reached];
   }
 
   private deliverFrame(userIds: readonly string[], frame: ServerFrame): void {

@@ -1,5 +1,5 @@
 import type { Message, SendableContent, ServerFrame } from '@teltlk/protocol';
-import { WebSocket } from 'ws';
+import { WebSocket, type ClientOptions } from 'ws';
 
 /**
  * A socket client for the server's tests: buffers every frame it receives so a test can
@@ -35,9 +35,10 @@ export class TestSocket {
     ws.on('error', () => undefined);
   }
 
-  static open(url: string): Promise<TestSocket> {
+  /** Opens a socket; `options` can set headers, e.g. X-Forwarded-For to come from an address. */
+  static open(url: string, options?: ClientOptions): Promise<TestSocket> {
     return new Promise((resolve, reject) => {
-      const ws = new WebSocket(url);
+      const ws = new WebSocket(url, options);
       const socket = new TestSocket(ws);
       ws.once('open', () => resolve(socket));
       ws.once('error', reject);
@@ -45,8 +46,8 @@ export class TestSocket {
   }
 
   /** Opens and authenticates; resolves with the hello frame. */
-  static async connect(url: string, token: string): Promise<TestSocket> {
-    const socket = await TestSocket.open(url);
+  static async connect(url: string, token: string, options?: ClientOptions): Promise<TestSocket> {
+    const socket = await TestSocket.open(url, options);
     socket.send({ t: 'auth', token });
     await socket.next((frame) => frame.t === 'hello');
     return socket;
