@@ -169,6 +169,13 @@ describe('ApiClient contacts', () => {
 
     await client.acceptFriendRequest('r1');
     expect(fetch.mock.calls[1]![0]).toBe('/api/v1/friend-requests/r1/accept');
+
+    await expect(client.requestFriendInGroup('g1', 'u2', { greeting: 'Hi' })).resolves.toEqual(
+      request,
+    );
+    const [groupUrl, groupInit] = fetch.mock.calls[2]!;
+    expect(groupUrl).toBe('/api/v1/groups/g1/members/u2/friend-request');
+    expect(JSON.parse(groupInit?.body as string)).toEqual({ greeting: 'Hi' });
   });
 
   it('rejects an answer that breaks the contract', async () => {

@@ -12,6 +12,7 @@ import {
   type Friend,
   type FriendListResult,
   type FriendRequest,
+  type GroupFriendRequestBody,
   type FriendRequestListResult,
   type OfficialListResult,
   type SendFriendRequestBody,
@@ -427,6 +428,15 @@ export class ApiClient {
   /** 0 seconds lifts the mute. */
   muteGroupMember(groupId: string, userId: string, seconds: number): Promise<void> {
     return this.request('PUT', `${groupMemberPath(groupId, userId)}/mute`, { seconds });
+  }
+  /** A friend application to another member, from the group (refused while its private chat is off). */
+  requestFriendInGroup(
+    groupId: string,
+    userId: string,
+    body: GroupFriendRequestBody,
+  ): Promise<FriendRequest> {
+    const path = `${groupMemberPath(groupId, userId)}/friend-request`;
+    return this.request('POST', path, body, friendRequestSchema);
   }
   transferGroup(groupId: string, userId: string): Promise<void> {
     return this.request('POST', `${groupPath(groupId)}/transfer`, { userId });

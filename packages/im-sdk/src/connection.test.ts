@@ -116,6 +116,37 @@ describe('Connection', () => {
     expect(calls.states.at(-1)).toBe('disconnected');
   });
 
+  it('reconnects soon after being cut off as a slow consumer: the session is fine', () => {
+    const { connection, calls } = setup();
+    connection.start();
+    FakeSocket.last.open();
+    FakeSocket.last.receiveNow(hello);
+    FakeSocket.last.drop(SOCKET_CLOSE.slowConsumer);
+    expect(calls.ends).toEqual([]);
+    expect(calls.failed).toBe(0);
+    // Like any lost working connection: the first retry comes within the base delay.
+    vi.advanceTimersByTime(0.5 * BACKOFF_BASE_MS);
+    expect(FakeSocket.instances).toHaveLength(2);
+    FakeSocket.last.open();
+    FakeSocket.last.receiveNow(hello);
+    expect(calls.ready).toBe(2);
+    connection.stop();
+  });
+
+  it('backs off and retries when refused for having too many sockets', () => {
+    const { connection, calls } = setup();
+    connection.start();
+    for (const attempt of [0, 1, 2]) {
+      FakeSocket.last.open();
+      FakeSocket.last.drop(SOCKET_CLOSE.tooManySockets);
+      expect(calls.failed).toBe(attempt + 1);
+      vi.advanceTimersByTime(0.5 * BACKOFF_BASE_MS * 2 ** attempt);
+    }
+    expect(calls.ends).toEqual([]);
+    expect(FakeSocket.instances).toHaveLength(4);
+    connection.stop();
+  });
+
   it('gives the socket up at once when the device goes offline, and comes back on demand', () => {
     const { connection, calls } = setup();
     connection.start();

@@ -37,6 +37,11 @@ export interface ConnectionOptions {
   random?: () => number;
 }
 
+/**
+ * Close codes after which reconnecting cannot help. Every other close reconnects: going
+ * away, a slow consumer cut off (sync catches up what was dropped), too many sockets
+ * (backing off until one closes), a lost network.
+ */
 const END_CODES: Record<number, EndReason> = {
   [SOCKET_CLOSE.tokenInvalid]: 'tokenInvalid',
   [SOCKET_CLOSE.tokenExpired]: 'tokenExpired',

@@ -301,6 +301,26 @@ describe('ImEngine', () => {
     expect(engine.getSnapshot().connection).toBe('disconnected');
   });
 
+  it('reconnects and catches up by sync after being cut off as a slow consumer', async () => {
+    server.append({ kind: 'text', text: 'one' });
+    const engine = await started();
+    const ended = [
+      record(engine, 'kickedOffline'),
+      record(engine, 'tokenExpired'),
+      record(engine, 'tokenInvalid'),
+    ];
+    const handle = engine.conversation(CONV);
+    await vi.waitFor(() => expect(texts(handle)).toEqual(['one']));
+    const first = FakeSocket.last;
+    first.drop(SOCKET_CLOSE.slowConsumer);
+    // What the server dropped from the queue is not pushed again.
+    server.append({ kind: 'text', text: 'two' }, { push: false });
+    await vi.waitFor(() => expect(texts(handle)).toEqual(['one', 'two']));
+    expect(FakeSocket.last).not.toBe(first);
+    expect(engine.getSnapshot().connection).toBe('connected');
+    expect(ended.flat()).toEqual([]);
+  });
+
   it('keeps snapshots stable between changes and notifies once per batch', async () => {
     const engine = await started();
     const first = engine.getSnapshot();
@@ -314,6 +334,51 @@ describe('ImEngine', () => {
     expect(calls).toBe(1);
     expect(engine.getSnapshot()).not.toBe(first);
     expect(engine.getSnapshot().conversations[0]?.draft).toBe('xy');
+  });
+
+  it('sends a reply by the quoted seq, and shows the quote unavailable once it is revoked or burnt', async () => {
+    server.append({ kind: 'text', text: 'lunch?' }, { push: false });
+    const engine = await started();
+    const handle = engine.conversation(CONV);
+    await vi.waitFor(() => expect(texts(handle)).toEqual(['lunch?']));
+    const quoteOf = (text: string) => {
+      const found = handle
+        .getSnapshot()
+        .messages.find(
+          (message) => message.content.kind === 'text' && message.content.text === text,
+        );
+      return found?.content.kind === 'text' ? found.content.quote : undefined;
+    };
+
+    const sent = await handle.send({ kind: 'text', text: 'yes', quote: { seq: 1 } });
+    expect(sent.content).toMatchObject({ quote: { seq: 1, senderId: PEER, text: 'lunch?' } });
+    await vi.waitFor(() => expect(server.messages).toHaveLength(2));
+    const frame = server.frames.find((f) => f.t === 'send');
+    expect(frame?.t === 'send' && frame.content).toEqual({
+      kind: 'text',
+      text: 'yes',
+      quote: { seq: 1 },
+    });
+    await vi.waitFor(() => expect(handle.getSnapshot().messages[1]?.status).toBe('sent'));
+
+    server.revoke(1);
+    await vi.waitFor(() => expect(quoteOf('yes')).toEqual({ seq: 1, unavailable: true }));
+
+    const burning = server.append({ kind: 'text', text: 'secret' }, { push: false });
+    burning.burnAt = Date.now() + 150;
+    server.push({ t: 'message', message: burning });
+    server.append({
+      kind: 'text',
+      text: 'got it',
+      quote: { seq: burning.seq, senderId: PEER, text: 'secret' },
+    });
+    await vi.waitFor(() =>
+      expect(quoteOf('got it')).toEqual({ seq: burning.seq, senderId: PEER, text: 'secret' }),
+    );
+    await vi.waitFor(
+      () => expect(quoteOf('got it')).toEqual({ seq: burning.seq, unavailable: true }),
+      { timeout: 2000 },
+    );
   });
 
   it('forwards a text message as a marked copy', async () => {

@@ -1,4 +1,5 @@
 import {
+  isQuoteAvailable,
   PULL_LIMIT_MAX,
   sendableContentSchema,
   TYPING_SHOW_MS,
@@ -21,10 +22,14 @@ import {
   chatList,
   classifySeq,
   hideInConversation,
+  isBurnt,
   isShown,
   markReadLocally,
   mergeConversation,
+  sendableOf,
+  shownContent,
   toLocal,
+  withoutQuote,
 } from './reducers.js';
 import { LocalStore, type StoredConversation, type StoredMessage } from './store.js';
 import { stableTranslations } from './translation.js';
@@ -332,30 +337,36 @@ export class ImEngine {
       const blank = parsed.error.issues.some((issue) => issue.message === 'blankMessage');
       throw new ApiError(blank ? 'BLANK_MESSAGE' : 'VALIDATION_FAILED', 400);
     }
-    const row: StoredMessage = {
-      id: null,
-      conversationId,
-      seq: null,
-      clientMsgId: newClientMsgId(),
-      senderId: this.userId,
-      content: parsed.data,
-      createdAt: Date.now(),
-      revokedAt: null,
-      burnAt: null,
-      lang: null,
-      status: 'sending',
-      pending: conversationId,
-      order: this.nextOrder(),
-    };
-    await this.serial((store) =>
+    const sendable = parsed.data;
+    const createdAt = Date.now();
+    const row = await this.serial((store) =>
       store.transaction('rw', store.messages, store.outbox, async () => {
-        await store.messages.put(row);
-        await store.outbox.add({
-          clientMsgId: row.clientMsgId,
+        const [quoted] = sendable.quote
+          ? await store.bySeqs(conversationId, [sendable.quote.seq])
+          : [];
+        const stored: StoredMessage = {
+          id: null,
           conversationId,
-          content: row.content as SendableContent,
-          createdAt: row.createdAt,
+          seq: null,
+          clientMsgId: newClientMsgId(),
+          senderId: this.userId,
+          content: shownContent(sendable, quoted, createdAt),
+          createdAt,
+          revokedAt: null,
+          burnAt: null,
+          lang: null,
+          status: 'sending',
+          pending: conversationId,
+          order: this.nextOrder(),
+        };
+        await store.messages.put(stored);
+        await store.outbox.add({
+          clientMsgId: stored.clientMsgId,
+          conversationId,
+          content: sendable,
+          createdAt,
         });
+        return stored;
       }),
     );
     this.touch(conversationId, false);
@@ -375,7 +386,7 @@ export class ImEngine {
         await store.outbox.add({
           clientMsgId,
           conversationId: row.conversationId,
-          content: row.content as SendableContent,
+          content: sendableOf(row.content),
           createdAt: row.createdAt,
         });
       });
@@ -476,9 +487,16 @@ export class ImEngine {
       store.pendingOf(conversationId),
     ]);
     const shown = newest.slice(0, count).reverse();
+    // Quotes of messages burnt since show as unavailable (they leave the device later).
+    const quoted = await store.bySeqs(conversationId, shown.flatMap(quotedSeq));
+    const burntQuoted = new Set(quoted.filter((row) => isBurnt(row, now)).map((row) => row.seq));
     let nextBurnAt: number | null = null;
-    for (const row of shown) {
-      if (row.burnAt !== null && (nextBurnAt === null || row.burnAt < nextBurnAt)) {
+    for (const row of [...shown, ...quoted]) {
+      if (
+        row.burnAt !== null &&
+        row.burnAt > now &&
+        (nextBurnAt === null || row.burnAt < nextBurnAt)
+      ) {
         nextBurnAt = row.burnAt;
       }
     }
@@ -488,7 +506,11 @@ export class ImEngine {
         ? await this.translation.shown(store, conversationId, target, shown)
         : [];
     return {
-      messages: [...shown, ...pending].map(toLocal),
+      messages: [...shown, ...pending].map((row) =>
+        quotedSeq(row).some((seq) => burntQuoted.has(seq))
+          ? toLocal({ ...row, content: withoutQuote(row.content) })
+          : toLocal(row),
+      ),
       hasMore: newest.length > count || olderOnServer,
       nextBurnAt,
       translationTarget: target,
@@ -882,8 +904,10 @@ export class ImEngine {
       async () => {
         await store.messages.bulkPut(batch.puts);
         if (batch.conversation) await store.conversations.put(batch.conversation);
-        // A revoked message's text is gone, and so is its translation.
+        // A revoked message's text is gone, and so is its translation, and what replies
+        // quoted of it.
         await store.deleteTranslations(conversationId, batch.revoked);
+        await store.unquote(conversationId, batch.revoked);
       },
     );
     if (batch.conversation) this.conversations.set(conversationId, batch.conversation);
@@ -1170,4 +1194,10 @@ function ignoreStopped(error: unknown): void {
 function ignoreFailure(error: unknown): void {
   if (error instanceof EngineStopped || error instanceof ApiError) return;
   console.error(error);
+}
+
+/** The seq a reply quotes while its quote still shows it, as a list of zero or one. */
+function quotedSeq(row: StoredMessage): number[] {
+  const quote = row.content.kind === 'text' ? row.content.quote : undefined;
+  return quote && isQuoteAvailable(quote) ? [quote.seq] : [];
 }

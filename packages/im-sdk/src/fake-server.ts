@@ -1,14 +1,16 @@
-import type {
-  ClientFrame,
-  Conversation,
-  Message,
-  MessageContent,
-  ServerFrame,
-  TranslateBody,
-  Translation,
-  TranslationInfoResult,
-  UserEvent,
-  UserEventData,
+import {
+  quoteExcerpt,
+  type ClientFrame,
+  type Conversation,
+  type Message,
+  type MessageContent,
+  type SendableContent,
+  type ServerFrame,
+  type TranslateBody,
+  type Translation,
+  type TranslationInfoResult,
+  type UserEvent,
+  type UserEventData,
 } from '@teltlk/protocol';
 import { FakeSocket } from './fake-socket.js';
 import { CONV, ME, PEER, serverConversation } from './test-fixtures.js';
@@ -113,6 +115,20 @@ export class FakeServer {
       lastMessage: visible.at(-1) ?? null,
       updatedAt: Math.max(this.member.updatedAt, this.messages.at(-1)?.createdAt ?? 0),
     });
+  }
+
+  /** A send as stored: a reply's quote filled in from the quoted message, as the server does. */
+  resolved(content: SendableContent): MessageContent {
+    const { quote, ...rest } = content;
+    if (!quote) return rest;
+    const quoted = this.messages.find((message) => message.seq === quote.seq);
+    return {
+      ...rest,
+      quote:
+        quoted?.content.kind === 'text' && quoted.revokedAt === null
+          ? { seq: quote.seq, senderId: quoted.senderId, text: quoteExcerpt(quoted.content.text) }
+          : { seq: quote.seq, unavailable: true },
+    };
   }
 
   /** A message from PEER (or a notice), pushed to ME's sockets unless `push` is false. */
@@ -244,7 +260,11 @@ export class FakeServer {
           (message) => message.senderId === ME && message.clientMsgId === frame.clientMsgId,
         );
         const message =
-          existing ?? this.append(frame.content, { senderId: ME, clientMsgId: frame.clientMsgId });
+          existing ??
+          this.append(this.resolved(frame.content), {
+            senderId: ME,
+            clientMsgId: frame.clientMsgId,
+          });
         socket.receive({ t: 'ack', rid: frame.rid, message });
         return;
       }

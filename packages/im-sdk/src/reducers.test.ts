@@ -8,7 +8,10 @@ import {
   markReadLocally,
   mergeConversation,
   newStoredConversation,
+  sendableOf,
+  shownContent,
   toStored,
+  withoutQuote,
 } from './reducers.js';
 import type { StoredConversation, StoredMessage } from './store.js';
 import { CONV, ME, PEER, serverConversation, serverMessage } from './test-fixtures.js';
@@ -316,5 +319,49 @@ describe('small reducers', () => {
     expect(conversations[2]).toMatchObject({ unread: 3, draft: 'draft' });
     expect(conversations[2]).not.toHaveProperty('pulledSeq');
     expect(totalUnread).toBe(3);
+  });
+});
+
+describe('replies', () => {
+  const quoted = toStored(
+    serverMessage(4, { senderId: PEER, content: { kind: 'text', text: ' See  you\nat six ' } }),
+  );
+
+  it('shows a reply at once with the quote of the local copy, unavailable without one', () => {
+    const reply = { kind: 'text' as const, text: 'OK', quote: { seq: 4 } };
+    expect(shownContent(reply, quoted, 0)).toEqual({
+      kind: 'text',
+      text: 'OK',
+      quote: { seq: 4, senderId: PEER, text: 'See you at six' },
+    });
+    expect(shownContent(reply, undefined, 0)).toEqual({
+      kind: 'text',
+      text: 'OK',
+      quote: { seq: 4, unavailable: true },
+    });
+    const revoked = { ...quoted, content: { kind: 'revoked' as const }, revokedAt: 1 };
+    expect(shownContent(reply, revoked, 0)).toMatchObject({ quote: { unavailable: true } });
+    expect(shownContent(reply, { ...quoted, burnAt: 5 }, 5)).toMatchObject({
+      quote: { seq: 4, unavailable: true },
+    });
+    expect(shownContent({ kind: 'text', text: 'plain' }, undefined, 0)).toEqual({
+      kind: 'text',
+      text: 'plain',
+    });
+  });
+
+  it('sends a stored reply again by the quoted seq only', () => {
+    const shown = shownContent({ kind: 'text', text: 'OK', quote: { seq: 4 } }, quoted, 0);
+    expect(sendableOf(shown)).toEqual({ kind: 'text', text: 'OK', quote: { seq: 4 } });
+    expect(sendableOf(withoutQuote(shown))).toEqual({
+      kind: 'text',
+      text: 'OK',
+      quote: { seq: 4 },
+    });
+    expect(withoutQuote(shown)).toEqual({
+      kind: 'text',
+      text: 'OK',
+      quote: { seq: 4, unavailable: true },
+    });
   });
 });

@@ -1,4 +1,11 @@
-import type { Conversation, Message, MessageContent } from '@teltlk/protocol';
+import {
+  isQuoteAvailable,
+  quoteExcerpt,
+  type Conversation,
+  type Message,
+  type MessageContent,
+  type SendableContent,
+} from '@teltlk/protocol';
 import type { StoredConversation, StoredMessage } from './store.js';
 import type { ConversationView, LocalMessage } from './types.js';
 
@@ -306,6 +313,44 @@ export function hideInConversation(
 ): StoredConversation {
   if (conversation.lastMessage?.seq !== seq) return conversation;
   return { ...conversation, lastMessage: newestVisible };
+}
+
+/**
+ * A send as this device shows it until the server's copy arrives: a reply's quote taken
+ * from the local copy of the quoted message (the server fills in its own from the stored
+ * one), or unavailable when there is none to show.
+ */
+export function shownContent(
+  content: SendableContent,
+  quoted: StoredMessage | undefined,
+  now: number,
+): MessageContent {
+  const { quote, ...rest } = content;
+  if (!quote) return rest;
+  const shown =
+    quoted &&
+    quoted.seq === quote.seq &&
+    quoted.content.kind === 'text' &&
+    quoted.revokedAt === null &&
+    !isBurnt(quoted, now)
+      ? { seq: quote.seq, senderId: quoted.senderId, text: quoteExcerpt(quoted.content.text) }
+      : { seq: quote.seq, unavailable: true as const };
+  return { ...rest, quote: shown };
+}
+
+/** What a stored send goes out as again: a reply names its quoted message by seq only. */
+export function sendableOf(content: MessageContent): SendableContent {
+  if (content.kind !== 'text') throw new Error(`a ${content.kind} cannot be sent`);
+  const { quote, ...rest } = content;
+  return quote ? { ...rest, quote: { seq: quote.seq } } : rest;
+}
+
+/** The same text with its quote shown as unavailable (the quoted message is gone). */
+export function withoutQuote(content: MessageContent): MessageContent {
+  if (content.kind !== 'text' || !content.quote || !isQuoteAvailable(content.quote)) {
+    return content;
+  }
+  return { ...content, quote: { seq: content.quote.seq, unavailable: true } };
 }
 
 export function isBurnt(message: { burnAt: number | null }, now: number): boolean {

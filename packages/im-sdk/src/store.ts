@@ -1,5 +1,11 @@
-import type { Conversation, SendableContent, Translation } from '@teltlk/protocol';
+import {
+  isQuoteAvailable,
+  type Conversation,
+  type SendableContent,
+  type Translation,
+} from '@teltlk/protocol';
 import { Dexie, type Table } from 'dexie';
+import { withoutQuote } from './reducers.js';
 import type { LocalMessage } from './types.js';
 
 /**
@@ -150,7 +156,10 @@ export class LocalStore extends Dexie {
     return rows;
   }
 
-  /** Removes burnt messages, and their translations, from the device. */
+  /**
+   * Removes burnt messages, and their translations, from the device; replies quoting them
+   * show the quote as unavailable.
+   */
   deleteBurnt(now: number): Promise<number> {
     return this.transaction('rw', this.messages, this.translations, async () => {
       const burnt = this.messages.where('burnAt').belowOrEqual(now);
@@ -160,8 +169,36 @@ export class LocalStore extends Dexie {
       );
       if (keys.length > 0)
         await this.translations.where('[conversationId+seq]').anyOf(keys).delete();
-      return burnt.delete();
+      const deleted = await burnt.delete();
+      const byConversation = new Map<string, number[]>();
+      for (const [conversationId, seq] of keys) {
+        byConversation.set(conversationId, [...(byConversation.get(conversationId) ?? []), seq]);
+      }
+      for (const [conversationId, seqs] of byConversation) await this.unquote(conversationId, seqs);
+      return deleted;
     });
+  }
+
+  /**
+   * Shows as unavailable the quotes of these messages (revoked or burnt) in the replies
+   * this device keeps; a reply comes after what it quotes. Answers how many changed.
+   */
+  unquote(conversationId: string, seqs: readonly number[]): Promise<number> {
+    if (seqs.length === 0) return Promise.resolve(0);
+    const gone = new Set(seqs);
+    return this.messages
+      .where('[conversationId+seq]')
+      .between([conversationId, Math.min(...seqs) + 1], [conversationId, Dexie.maxKey], true, true)
+      .filter(
+        (row) =>
+          row.content.kind === 'text' &&
+          row.content.quote !== undefined &&
+          isQuoteAvailable(row.content.quote) &&
+          gone.has(row.content.quote.seq),
+      )
+      .modify((row) => {
+        row.content = withoutQuote(row.content);
+      });
   }
 
   /**

@@ -8,6 +8,7 @@ import {
   inviteCodeSchema,
   motherTongueSchema,
   nicknameSchema,
+  passwordInputSchema,
   passwordSchema,
   phoneSchema,
   teltlkIdSchema,
@@ -68,7 +69,7 @@ export type RegisterBody = z.infer<typeof registerBody>;
 
 export const passwordLoginBody = z.object({
   account: z.string().trim().min(1, { error: 'account' }).max(254, { error: 'account' }),
-  password: z.string().min(1, { error: 'password' }).max(128, { error: 'password' }),
+  password: passwordInputSchema,
 });
 export type PasswordLoginBody = z.infer<typeof passwordLoginBody>;
 
@@ -82,7 +83,7 @@ export const resetPasswordBody = z.intersection(
 export type ResetPasswordBody = z.infer<typeof resetPasswordBody>;
 
 export const changePasswordBody = z.object({
-  currentPassword: z.string().min(1, { error: 'password' }).max(128, { error: 'password' }),
+  currentPassword: passwordInputSchema,
   newPassword: passwordSchema,
 });
 export type ChangePasswordBody = z.infer<typeof changePasswordBody>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { motherTongueSchema } from './validation.js';
+import { isPlainName, motherTongueSchema } from './validation.js';
 
 /**
  * Contacts, conversations, messages and the real-time socket. Times are epoch
@@ -51,6 +51,13 @@ export const SOCKET_CLOSE = {
   kicked: 4003,
   /** No auth frame in time, or a frame that breaks the protocol. */
   protocol: 4004,
+  /**
+   * The client did not read its frames and too many were waiting for it: reconnect and
+   * catch up by sync (what was queued is dropped).
+   */
+  slowConsumer: 4005,
+  /** The session or user has as many sockets open on this server as it may: retry later. */
+  tooManySockets: 4006,
   /** The server is shutting down; reconnect. */
   goingAway: 1001,
 } as const;
@@ -160,7 +167,11 @@ export type Friend = z.infer<typeof friendSchema>;
 export const friendListResult = z.object({ friends: z.array(friendSchema) });
 export type FriendListResult = z.infer<typeof friendListResult>;
 
-export const remarkSchema = z.string().trim().max(REMARK_MAX_LENGTH, { error: 'remark' });
+export const remarkSchema = z
+  .string()
+  .trim()
+  .max(REMARK_MAX_LENGTH, { error: 'remark' })
+  .refine(isPlainName, { error: 'nameCharacters' });
 export const updateFriendBody = z.object({ remark: remarkSchema.nullable() }).strict();
 export type UpdateFriendBody = z.infer<typeof updateFriendBody>;
 
@@ -177,26 +188,66 @@ export const messageTextSchema = z
   .max(MESSAGE_TEXT_MAX_LENGTH, { error: 'messageLength' })
   .refine((text) => text.trim().length > 0, { error: 'blankMessage' });
 
-export const quoteSchema = z.object({
-  seq: z.number().int().min(1),
-  senderId: z.string(),
-  /** A short excerpt of the quoted text, as shown above the reply. */
-  text: z.string().max(200),
-});
+/** Longest excerpt a quote shows of the message it quotes. */
+export const QUOTE_EXCERPT_MAX_LENGTH = 200;
 
-export const textContentSchema = z.object({
+/** The excerpt a quote shows of a text: one line, at most `max` characters. */
+export function quoteExcerpt(text: string, max = QUOTE_EXCERPT_MAX_LENGTH): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  const chars = Array.from(flat);
+  return chars.length <= max ? flat : `${chars.slice(0, max - 1).join('')}…`;
+}
+
+/**
+ * What a reply sends of the message it quotes: its seq in the same conversation, nothing
+ * more. Anything else sent with it is dropped; the server fills in the rest from the
+ * stored message, so nobody can put words in someone else's mouth.
+ */
+export const quoteRefSchema = z.object({ seq: z.number().int().min(1) });
+
+/**
+ * A quote as stored and read: the quoted message's sender and an excerpt of its text,
+ * taken by the server from the stored message; or unavailable, when the quoted message
+ * is revoked, burnt or gone, or lies before the reader's history (they joined later or
+ * cleared it), or the sender could not see it.
+ */
+export const quoteSchema = z.union([
+  z.object({
+    seq: z.number().int().min(1),
+    senderId: z.string(),
+    /** quoteExcerpt of the quoted text, as shown above the reply. */
+    text: z.string().max(QUOTE_EXCERPT_MAX_LENGTH),
+  }),
+  z.object({ seq: z.number().int().min(1), unavailable: z.literal(true) }),
+]);
+export type Quote = z.infer<typeof quoteSchema>;
+
+/** A quote that shows what it quotes (not unavailable). */
+export function isQuoteAvailable(quote: Quote): quote is Extract<Quote, { senderId: string }> {
+  return !('unavailable' in quote);
+}
+
+const textFields = {
   kind: z.literal('text'),
   text: messageTextSchema,
-  quote: quoteSchema.optional(),
   /** Sent with "forward": shown with a forwarded label. */
   forwarded: z.boolean().optional(),
   /** Group members mentioned with @ (user ids). */
   mentions: z.array(userIdSchema).max(MENTIONS_MAX, { error: 'mentions' }).optional(),
   /** @all, for group admins. */
   mentionAll: z.boolean().optional(),
+};
+
+/** A text message as stored and read. */
+export const textContentSchema = z.object({ ...textFields, quote: quoteSchema.optional() });
+
+/** A text message as a client sends it: a reply names the quoted message by seq only. */
+export const sendableTextContentSchema = z.object({
+  ...textFields,
+  quote: quoteRefSchema.optional(),
 });
 /** What a client may send. More kinds (image, card, …) join this union later. */
-export const sendableContentSchema = z.discriminatedUnion('kind', [textContentSchema], {
+export const sendableContentSchema = z.discriminatedUnion('kind', [sendableTextContentSchema], {
   error: 'content',
 });
 export type SendableContent = z.infer<typeof sendableContentSchema>;

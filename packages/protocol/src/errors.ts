@@ -13,7 +13,9 @@ export const ERRORS = {
   FORBIDDEN: { status: 403, message: 'You are not allowed to do this' },
   NOT_FOUND: { status: 404, message: 'Not found' },
   RATE_LIMITED: { status: 429, message: 'Too many requests, please try again later' },
+  TOO_MANY_CONNECTIONS: { status: 429, message: 'Too many connections, please try again later' },
   INTERNAL: { status: 500, message: 'Something went wrong, please try again' },
+  SERVER_BUSY: { status: 503, message: 'The server is busy, please try again in a moment' },
 
   ACCOUNT_REGISTERED: { status: 409, message: 'This account has been registered' },
   ACCOUNT_NOT_FOUND: {
@@ -31,6 +33,10 @@ export const ERRORS = {
   CODE_INVALID: { status: 400, message: 'Verification code error' },
   CODE_EXPIRED: { status: 400, message: 'The verification code has expired, please get a new one' },
   CODE_SEND_FAILED: { status: 502, message: 'Verification code sending failed' },
+  CHANNEL_UNAVAILABLE: {
+    status: 503,
+    message: 'Verification codes cannot be sent this way on this server, please use another way',
+  },
   CODE_TOO_FREQUENT: {
     status: 429,
     message: 'Codes are sent at most once a minute, please try again in {seconds} seconds',
@@ -45,6 +51,14 @@ export const ERRORS = {
   TELTLK_ID_MONTHLY: { status: 409, message: 'TeltlkID can only be modified once a month' },
   TELTLK_ID_TAKEN: { status: 409, message: 'This Teltlk ID is already taken' },
   IMAGE_INVALID: { status: 400, message: 'This image cannot be read' },
+  IMAGE_TYPE_UNSUPPORTED: {
+    status: 415,
+    message: 'Only JPEG, PNG, WebP and GIF images can be used',
+  },
+  IMAGE_TOO_LARGE: {
+    status: 413,
+    message: 'This image is too large: at most {megapixels} megapixels',
+  },
   FEATURE_UNAVAILABLE: { status: 503, message: 'This feature is currently not available' },
 
   USER_NOT_FOUND: { status: 404, message: 'Teltlk account does not exist' },
@@ -77,6 +91,14 @@ export const ERRORS = {
   GROUP_APPLICATION_HANDLED: {
     status: 409,
     message: 'This application has already been handled',
+  },
+  GROUP_PRIVATE_CHAT_OFF: {
+    status: 403,
+    message: 'Members of this group cannot add each other as friends from the group',
+  },
+  GROUP_ADD_REFUSED: {
+    status: 403,
+    message: 'Some of the people you chose cannot be added to this group',
   },
   OWNER_CANNOT_QUIT: {
     status: 409,

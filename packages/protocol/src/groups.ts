@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { GROUP_TEXT_MAX_LENGTH, groupBriefSchema, userCardSchema, userIdSchema } from './chat.js';
+import {
+  GROUP_TEXT_MAX_LENGTH,
+  greetingSchema,
+  groupBriefSchema,
+  userCardSchema,
+  userIdSchema,
+} from './chat.js';
+import { isPlainName } from './validation.js';
 
 /**
  * Groups of up to 100,000 members. A group's conversation is `sg_<groupId>`: its
@@ -75,7 +82,8 @@ export const groupNameSchema = z
   .string()
   .trim()
   .min(1, { error: 'groupName' })
-  .max(GROUP_NAME_MAX_LENGTH, { error: 'groupName' });
+  .max(GROUP_NAME_MAX_LENGTH, { error: 'groupName' })
+  .refine(isPlainName, { error: 'nameCharacters' });
 export const groupNoticeSchema = z
   .string()
   .trim()
@@ -96,7 +104,10 @@ export const groupSchema = z.object({
   ownerId: z.string(),
   memberCount: z.number().int(),
   verification: groupVerificationSchema,
-  /** Members may start one-to-one chats and friend requests from the member list. */
+  /**
+   * Members may start one-to-one chats and friend requests from the member list. While
+   * off, only the owner and admins may send a friend request through the group.
+   */
   privateChat: z.boolean(),
   allowedKinds: z.array(groupMessageKindSchema),
   allMuted: z.boolean(),
@@ -178,8 +189,18 @@ export type UpdateGroupBody = z.infer<typeof updateGroupBody>;
 
 export const updateMyGroupBody = z
   .object({
-    nickname: z.string().trim().max(GROUP_NICKNAME_MAX_LENGTH, { error: 'nickname' }).nullable(),
-    remark: z.string().trim().max(GROUP_REMARK_MAX_LENGTH, { error: 'remark' }).nullable(),
+    nickname: z
+      .string()
+      .trim()
+      .max(GROUP_NICKNAME_MAX_LENGTH, { error: 'nickname' })
+      .refine(isPlainName, { error: 'nameCharacters' })
+      .nullable(),
+    remark: z
+      .string()
+      .trim()
+      .max(GROUP_REMARK_MAX_LENGTH, { error: 'remark' })
+      .refine(isPlainName, { error: 'nameCharacters' })
+      .nullable(),
   })
   .partial()
   .strict();
@@ -198,6 +219,9 @@ export const muteMemberBody = z.object({
     }),
 });
 export const transferGroupBody = z.object({ userId: userIdSchema });
+/** A friend application to another member, made from the group (its member list). */
+export const groupFriendRequestBody = z.object({ greeting: greetingSchema.optional() });
+export type GroupFriendRequestBody = z.infer<typeof groupFriendRequestBody>;
 export const groupMemberParams = z.object({ id: z.string().min(1).max(64), userId: userIdSchema });
 
 export const joinGroupBody = z.object({

@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { registerBody, sendCodeBody } from './api.js';
+import { passwordLoginBody, registerBody, sendCodeBody, updateProfileBody } from './api.js';
+import { remarkSchema, updateFriendBody } from './chat.js';
+import { PASSWORD_MAX_LENGTH } from './constants.js';
 import { ERRORS, formatMessage } from './errors.js';
+import { groupNameSchema, updateGroupBody, updateMyGroupBody } from './groups.js';
 import { LANGUAGES } from './languages.js';
 import {
   accountKind,
+  codePointLength,
   codeSchema,
   emailSchema,
   inviteCodeSchema,
@@ -34,20 +38,48 @@ describe('Teltlk ID', () => {
 });
 
 describe('account password', () => {
-  it.each(['Abcdefg1', 'Zz9Zz9Zz9', 'Pass-word_2024!'])('accepts %s', (password) => {
+  const passphrase = 'Correct horse battery staple 42, and then some more words to go!'; // 64
+  it.each([
+    'Abcdefg1',
+    'Zz9Zz9Zz9',
+    'Pass-word_2024!',
+    passphrase,
+    'Ünïcödé Pässwörd 7',
+    'Пароль Надёжный 2025',
+    '密码Ab1密码密码',
+    'Ａｂｃｄｅｆ１２', // full-width letters and digits count as letters and digits
+    `Ab1${'x'.repeat(PASSWORD_MAX_LENGTH - 3)}`,
+    `Ab1${'😀'.repeat(PASSWORD_MAX_LENGTH - 3)}`, // emoji count as one character each
+  ])('accepts %s', (password) => {
     expect(ok(passwordSchema, password)).toBe(true);
+  });
+  it('takes passphrases of at least 64 characters', () => {
+    expect(codePointLength(passphrase)).toBe(64);
+    expect(PASSWORD_MAX_LENGTH).toBeGreaterThanOrEqual(64);
   });
   it.each([
     ['abcdefg1', 'passwordStrength'],
     ['ABCDEFG1', 'passwordStrength'],
     ['Abcdefgh', 'passwordStrength'],
+    ['密码密码密码密码1', 'passwordStrength'],
     ['Ab1', 'passwordLength'],
-    ['Abcdefg1 space', 'passwordCharacters'],
-    [`Ab1${'x'.repeat(40)}`, 'passwordLength'],
-  ])('rejects %s with rule %s', (password, rule) => {
+    ['Ab1😀😀', 'passwordLength'], // 7 characters in 9 UTF-16 units
+    ['Abcdefg1\ttab', 'passwordCharacters'],
+    ['Abcdefg1\u0000', 'passwordCharacters'],
+    ['Abcdefg1\ud800', 'passwordCharacters'],
+    [`Ab1${'x'.repeat(PASSWORD_MAX_LENGTH - 2)}`, 'passwordLength'],
+  ])('rejects %j with rule %s', (password, rule) => {
     const result = passwordSchema.safeParse(password);
     expect(result.success).toBe(false);
     expect(toFieldIssues(result.error!).map((i) => i.rule)).toContain(rule);
+  });
+  it('signs in with any password up to the longest one allowed', () => {
+    const longest = `Ab1${'😀'.repeat(PASSWORD_MAX_LENGTH - 3)}`;
+    expect(ok(passwordLoginBody, { account: 'ada@example.com', password: longest })).toBe(true);
+    expect(ok(passwordLoginBody, { account: 'ada@example.com', password: `${longest}x` })).toBe(
+      false,
+    );
+    expect(ok(passwordLoginBody, { account: 'ada@example.com', password: '' })).toBe(false);
   });
 });
 
@@ -84,6 +116,69 @@ describe('phone, email, code, nickname', () => {
     expect(ok(nicknameSchema, '   ')).toBe(false);
     expect(ok(nicknameSchema, 'a\u0007b')).toBe(false);
     expect(ok(nicknameSchema, 'x'.repeat(33))).toBe(false);
+  });
+});
+
+describe('names', () => {
+  const names = {
+    nickname: nicknameSchema,
+    remark: remarkSchema,
+    'group name': groupNameSchema,
+    'group nickname': updateMyGroupBody.shape.nickname,
+    'group remark': updateMyGroupBody.shape.remark,
+  };
+  const rule = (schema: (typeof names)[keyof typeof names], value: string) => {
+    const result = schema.safeParse(value);
+    return result.success ? null : toFieldIssues(result.error).map((issue) => issue.rule);
+  };
+
+  it.each(Object.entries(names))('a %s takes any script, emoji and joiners', (_name, schema) => {
+    for (const value of ['李小龙', 'محمد', 'Zoë', '👨‍👩‍👧', 'می‌خواهم', 'Ana María']) {
+      expect(rule(schema, value), JSON.stringify(value)).toBeNull();
+    }
+  });
+
+  it.each(Object.entries(names))(
+    'a %s refuses control and text-direction characters',
+    (_name, schema) => {
+      const refused = [
+        '\u0000',
+        '\u0007',
+        '\n',
+        '\u007f',
+        '\u0085',
+        '\u009b',
+        '\u061c',
+        '\u200e',
+        '\u200f',
+        '\u2028',
+        '\u2029',
+        '\u202a',
+        '\u202b',
+        '\u202c',
+        '\u202d',
+        '\u202e',
+        '\u2066',
+        '\u2067',
+        '\u2068',
+        '\u2069',
+      ];
+      for (const character of refused) {
+        expect(rule(schema, `Ana${character}Lee`), JSON.stringify(character)).toEqual([
+          'nameCharacters',
+        ]);
+      }
+    },
+  );
+
+  it('refuses them in the bodies that set names', () => {
+    const spoof = 'Ana\u202Egnp.exe';
+    expect(ok(updateProfileBody, { nickname: spoof })).toBe(false);
+    expect(ok(updateFriendBody, { remark: spoof })).toBe(false);
+    expect(ok(updateGroupBody, { name: spoof })).toBe(false);
+    expect(ok(updateMyGroupBody, { nickname: spoof })).toBe(false);
+    expect(ok(updateMyGroupBody, { remark: spoof })).toBe(false);
+    expect(ok(updateMyGroupBody, { nickname: null })).toBe(true);
   });
 });
 

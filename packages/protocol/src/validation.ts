@@ -39,23 +39,62 @@ export const countrySchema = z.string().regex(COUNTRY_PATTERN, { error: 'country
 export const motherTongueSchema = z.string().refine(isLanguageCode, { error: 'motherTongue' });
 export const uiLanguageSchema = z.enum(UI_LANGUAGES, { error: 'uiLanguage' });
 
-/** Letters of both cases and digits; other printable characters are allowed too. */
+/** Characters counted as a person sees them: an emoji or a CJK character is one, not two. */
+export function codePointLength(value: string): number {
+  return [...value].length;
+}
+
+/**
+ * Any Unicode text, spaces included, so passphrases in any script work: the spec's rule
+ * (upper-case and lower-case letters and digits) is read in Unicode terms (É and é, ５
+ * count). Control characters and lone surrogates are refused: neither can be typed, and a
+ * lone surrogate would reach the hash as U+FFFD, matching other strings.
+ */
 export const passwordSchema = z
   .string()
-  .min(PASSWORD_MIN_LENGTH, { error: 'passwordLength' })
-  .max(PASSWORD_MAX_LENGTH, { error: 'passwordLength' })
-  .regex(/^[\x21-\x7e]+$/, { error: 'passwordCharacters' })
-  .regex(/[a-z]/, { error: 'passwordStrength' })
-  .regex(/[A-Z]/, { error: 'passwordStrength' })
-  .regex(/\d/, { error: 'passwordStrength' });
+  .refine(
+    (value) => {
+      const length = codePointLength(value);
+      return length >= PASSWORD_MIN_LENGTH && length <= PASSWORD_MAX_LENGTH;
+    },
+    { error: 'passwordLength' },
+  )
+  .regex(/^[^\p{Cc}\p{Cs}]+$/u, { error: 'passwordCharacters' })
+  .regex(/\p{Ll}/u, { error: 'passwordStrength' })
+  .regex(/\p{Lu}/u, { error: 'passwordStrength' })
+  .regex(/\p{Nd}/u, { error: 'passwordStrength' });
+
+/** A password typed to sign in or to confirm a change: only its length is checked. */
+export const passwordInputSchema = z
+  .string()
+  .min(1, { error: 'password' })
+  .refine((value) => codePointLength(value) <= PASSWORD_MAX_LENGTH, { error: 'password' });
+
+/**
+ * What no name (nickname, remark, group name, group nickname) may hold: C0 and C1 control
+ * characters and DEL, which break lines and lists; line and paragraph separators (a name
+ * is one line); and the invisible bidirectional formatting characters, which reorder the
+ * text around a name where it is shown (after a name ending in U+202E, "joined the group"
+ * reads backwards) and let two names that look alike differ. Those are the embeddings and
+ * overrides U+202A–U+202E, the isolates U+2066–U+2069 and the marks U+200E, U+200F and
+ * U+061C: the marks too, since the letters of a name already give it its direction, and
+ * being invisible they only serve to tell look-alike names apart. Zero-width joiners and
+ * non-joiners stay allowed: emoji sequences and Persian and Indic scripts need them.
+ */
+// eslint-disable-next-line no-control-regex
+const NAME_FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/;
+
+/** True when a name holds none of the characters names may not (NAME_FORBIDDEN). */
+export function isPlainName(value: string): boolean {
+  return !NAME_FORBIDDEN.test(value);
+}
 
 export const nicknameSchema = z
   .string()
   .trim()
   .min(1, { error: 'nickname' })
   .max(NICKNAME_MAX_LENGTH, { error: 'nicknameLength' })
-  // eslint-disable-next-line no-control-regex
-  .regex(/^[^\u0000-\u001f\u007f]+$/, { error: 'nickname' });
+  .refine(isPlainName, { error: 'nameCharacters' });
 
 export const channelSchema = z.enum(['email', 'phone'], { error: 'channel' });
 export type Channel = z.infer<typeof channelSchema>;
@@ -88,6 +127,7 @@ export const RULE_KEYS = [
   'passwordStrength',
   'nickname',
   'nicknameLength',
+  'nameCharacters',
   'channel',
   'purpose',
   'ticket',

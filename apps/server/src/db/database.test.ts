@@ -179,7 +179,7 @@ describe('SQLite checkpoint thread', () => {
   it('has ended, with its connection, once the database is closed', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'teltlk-checkpoint-'));
     const handle = openDatabase({ databaseUrl: null, dataDir });
-    await migrateToLatest(handle.db);
+    await migrateToLatest(handle.db, handle.dialect);
     // Long enough for the thread to start and run a few checkpoints.
     await new Promise((resolve) => setTimeout(resolve, CHECKPOINT_INTERVAL_MS * 4));
     expect(checkpointThreadCount()).toBeGreaterThan(0);
@@ -187,5 +187,19 @@ describe('SQLite checkpoint thread', () => {
     expect(checkpointThreadCount()).toBe(0);
     // Nothing holds or recreates the files: the folder can go at once.
     await rm(dataDir, { recursive: true });
+  });
+});
+
+describe.runIf(process.env.TEST_DATABASE_URL)('migrations on a shared PostgreSQL database', () => {
+  it('migrate a schema while another schema of the same database is already migrated', async () => {
+    const first = await createTestApp({ dialect: 'postgres' });
+    try {
+      // The second finds the first's migration tables in the other schema, and must not
+      // take them for its own.
+      const second = await createTestApp({ dialect: 'postgres' });
+      await second.close();
+    } finally {
+      await first.close();
+    }
   });
 });

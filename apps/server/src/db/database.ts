@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
+import { Kysely, Migrator, sql, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
 import { migrations } from './migrations/index.js';
 import type { Database, Db } from './schema.js';
@@ -192,10 +192,14 @@ export class StatementCache implements SqliteDatabase {
 }
 
 /** Brings the schema up to date; throws with the failing migration's error. */
-export async function migrateToLatest(db: Db): Promise<void> {
+export async function migrateToLatest(db: Db, dialect: Dialect): Promise<void> {
   const migrator = new Migrator({
     db,
     provider: { getMigrations: () => Promise.resolve(migrations) },
+    // Kysely looks for its bookkeeping tables in every schema it can see unless it is told
+    // which one: a database holding several schemas (one per test app, or per tenant)
+    // would otherwise find another schema's lock table and never create its own.
+    ...(dialect === 'postgres' ? { migrationTableSchema: await currentSchema(db) } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
@@ -203,6 +207,13 @@ export async function migrateToLatest(db: Db): Promise<void> {
     const name = failed ? ` ${failed.migrationName}` : '';
     throw new Error(`Database migration${name} failed`, { cause: error });
   }
+}
+
+async function currentSchema(db: Db): Promise<string> {
+  const { rows } = await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(db);
+  const schema = rows[0]?.schema;
+  if (!schema) throw new Error('PostgreSQL has no current schema: check search_path');
+  return schema;
 }
 
 /**

@@ -143,6 +143,8 @@ export interface MessagesTable {
   burn_seconds: Generated<number>;
   /** Source language of a text, detected when sent; null for notices and text with no words. */
   lang: string | null;
+  /** The earlier message a notice is about (a revoke's target); null for anything else. */
+  target_seq: number | null;
 }
 
 /** One message in one target language: claimed (pending), then done or failed. */

@@ -1,4 +1,4 @@
-import type { ServerFrame } from '@teltlk/protocol';
+import type { Message, ServerFrame } from '@teltlk/protocol';
 import { describe, expect, it } from 'vitest';
 import { InProcessBus, InProcessNetwork, type BusMessage } from '../../realtime/bus.js';
 import { NodeHub, type LocalSocket } from '../../realtime/node-hub.js';
@@ -37,7 +37,9 @@ describe('group fan-out to online members', () => {
       hub.setMemberFilter((conversationId, userIds) => {
         expect(conversationId).toBe('sg_g1');
         asked.push([...userIds].sort());
-        return Promise.resolve(userIds.filter((id) => members.has(id)));
+        return Promise.resolve(
+          userIds.filter((id) => members.has(id)).map((userId) => ({ userId, minSeq: 0 })),
+        );
       });
     }
     const ada = socket('ada', north);
@@ -59,5 +61,62 @@ describe('group fan-out to online members', () => {
     await settle();
     expect(bob.received).toHaveLength(2);
     expect(ada.received).toHaveLength(3);
+  });
+
+  it('gives each member, on any node, only what lies after the point their history starts', async () => {
+    const network = new InProcessNetwork();
+    const north = new NodeHub(new InProcessBus(network));
+    const south = new NodeHub(new InProcessBus(network));
+    // Ada was there from the start; Bob joined (or cleared the history) at seq 2, after a
+    // message the hub is still pushing: membership is read after the commit.
+    const minSeqs = new Map([
+      ['ada', 0],
+      ['bob', 2],
+    ]);
+    for (const hub of [north, south]) {
+      hub.setMemberFilter((_conversationId, userIds) =>
+        Promise.resolve(userIds.map((userId) => ({ userId, minSeq: minSeqs.get(userId)! }))),
+      );
+    }
+    const ada = socket('ada', north);
+    const bob = socket('bob', south);
+    const message = (seq: number, content: Message['content']): ServerFrame => ({
+      t: 'message',
+      message: {
+        id: `m${seq}`,
+        conversationId: 'sg_g1',
+        seq,
+        senderId: 'eve',
+        clientMsgId: `c${seq}`,
+        content,
+        createdAt: 1,
+        revokedAt: null,
+        burnAt: null,
+        lang: null,
+      },
+    });
+    const older = message(2, { kind: 'text', text: 'before Bob' });
+    const revokeOlder = message(3, { kind: 'revoke', targetSeq: 2 });
+    const newer = message(4, { kind: 'text', text: 'after Bob' });
+    const translation = (seq: number): ServerFrame => ({
+      t: 'translation',
+      translation: {
+        conversationId: 'sg_g1',
+        seq,
+        messageId: `m${seq}`,
+        lang: 'es',
+        from: 'en',
+        status: 'done',
+        text: '…',
+        error: null,
+        at: 1,
+      },
+    });
+
+    north.toOnlineMembers('sg_g1', [older, revokeOlder, newer]);
+    north.toOnlineMembers('sg_g1', [translation(2), translation(4)], { lang: 'es' });
+    await settle();
+    expect(ada.received).toEqual([older, revokeOlder, newer, translation(2), translation(4)]);
+    expect(bob.received).toEqual([newer, translation(4)]);
   });
 });

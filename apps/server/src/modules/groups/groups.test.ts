@@ -6,6 +6,8 @@ import {
   type ConversationSyncResult,
   type ErrorCode,
   type EventPageResult,
+  type FriendRequest,
+  type FriendRequestListResult,
   type GroupAction,
   type GroupApplicationListResult,
   type GroupMembersResult,
@@ -15,7 +17,6 @@ import {
   type MyGroup,
   type ServerFrame,
 } from '@teltlk/protocol';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createTestApp,
@@ -24,25 +25,7 @@ import {
   type RegisteredUser,
   type TestApp,
 } from '../../test/harness.js';
-
-/** A small image as the multipart upload of the field `file`. */
-async function imageUpload() {
-  const image = await sharp({
-    create: { width: 64, height: 64, channels: 3, background: { r: 20, g: 90, b: 200 } },
-  })
-    .png()
-    .toBuffer();
-  const boundary = '----teltlk-group-boundary';
-  const payload = Buffer.concat([
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="g.png"\r\n` +
-        `Content-Type: image/png\r\n\r\n`,
-    ),
-    image,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
+import { imageUpload } from '../../test/fixtures.js';
 
 let counter = 0;
 const clientId = () => `g-${Date.now().toString(36)}-${(counter += 1)}`;
@@ -143,6 +126,10 @@ describe.each(dialects)('groups on $dialect', ({ dialect }) => {
       all.push(...page.events);
       if (!page.hasMore) return all;
     }
+  }
+
+  async function requestsOf(user: RegisteredUser): Promise<FriendRequestListResult> {
+    return ok<FriendRequestListResult>(await call(user, 'GET', '/friend-requests'));
   }
 
   async function conversation(user: RegisteredUser, conversationId: string) {
@@ -464,6 +451,100 @@ describe.each(dialects)('groups on $dialect', ({ dialect }) => {
     expect(view).toMatchObject({ group: null, mentionSeq: 0 });
   });
 
+  it('holds blocks in group flows: no group, invitation or @mention to whoever blocked you', async () => {
+    const blocker = await t.register({ nickname: 'Bea' });
+    const blocked = await t.register({ nickname: 'Ben' });
+    const other = await t.register({ nickname: 'Oli' });
+    // A block does not end a friendship: they stay friends of each other.
+    await befriend(blocked, blocker);
+    await befriend(blocked, other);
+    await befriend(blocker, other);
+    ok(await call(blocker, 'PUT', `/blocks/${blocked.user.id}`));
+
+    expectError(
+      await call(blocked, 'POST', '/groups', { memberIds: [blocker.user.id, other.user.id] }),
+      'GROUP_ADD_REFUSED',
+    );
+    const own = await createGroup(blocked, [other]);
+    expectError(
+      await call(blocked, 'POST', `/groups/${own.id}/members`, {
+        userIds: [other.user.id, blocker.user.id],
+      }),
+      'GROUP_ADD_REFUSED',
+    );
+    expect(ok<MyGroup>(await call(blocked, 'GET', `/groups/${own.id}`)).memberCount).toBe(2);
+
+    // In a group the blocker made themselves, the blocked member's mention of them is
+    // dropped; the message, and the mention of anyone else, still go.
+    const theirs = await createGroup(blocker, [blocked, other]);
+    const conversationId = `sg_${theirs.id}`;
+    const said = ok<Message>(
+      await send(blocked, theirs.id, '@Bea @Oli look', {
+        mentions: [blocker.user.id, other.user.id],
+      }),
+    );
+    expect(said.content).toMatchObject({ text: '@Bea @Oli look', mentions: [other.user.id] });
+    expect((await pull(blocker, theirs.id)).at(-1)?.content).toMatchObject({
+      text: '@Bea @Oli look',
+      mentions: [other.user.id],
+    });
+    expect((await conversation(blocker, conversationId))?.mentionSeq).toBe(0);
+    expect((await conversation(other, conversationId))?.mentionSeq).toBe(said.seq);
+    const alone = ok<Message>(
+      await send(blocked, theirs.id, '@Bea?', { mentions: [blocker.user.id] }),
+    );
+    expect(alone.content).toEqual({ kind: 'text', text: '@Bea?' });
+
+    // Unblocked, everything is allowed again.
+    ok(await call(blocker, 'DELETE', `/blocks/${blocked.user.id}`));
+    ok(await call(blocked, 'POST', `/groups/${own.id}/members`, { userIds: [blocker.user.id] }));
+    const again = ok<Message>(
+      await send(blocked, theirs.id, '@Bea hi', { mentions: [blocker.user.id] }),
+    );
+    expect((await conversation(blocker, conversationId))?.mentionSeq).toBe(again.seq);
+  });
+
+  it('enforces private chat: with it off, only the owner and admins add members as friends from the group', async () => {
+    const [boss, deputy, one, two, three, four] = await Promise.all(
+      ['Bo', 'De', 'On', 'Tw', 'Th', 'Fo'].map((nickname) => t.register({ nickname })),
+    );
+    for (const other of [deputy!, one!, two!, three!]) await befriend(boss!, other);
+    const group = await createGroup(boss!, [deputy!, one!, two!, three!]);
+    const path = `/groups/${group.id}/members`;
+    // Brought in by a member: no friend of the owner's.
+    await befriend(one!, four!);
+    ok(await call(one!, 'POST', path, { userIds: [four!.user.id] }));
+    ok(await call(boss!, 'PUT', `${path}/${deputy!.user.id}/role`, { role: 'admin' }));
+    const ask = (from: RegisteredUser, to: RegisteredUser) =>
+      call(from, 'POST', `${path}/${to.user.id}/friend-request`, { greeting: 'Hello' });
+
+    // On (the default): any member may.
+    expect(ok<FriendRequest>(await ask(one!, two!))).toMatchObject({
+      from: { id: one!.user.id },
+      to: { id: two!.user.id },
+      greeting: 'Hello',
+      status: 'pending',
+    });
+    ok(await call(deputy!, 'PATCH', `/groups/${group.id}`, { privateChat: false }));
+    expectError(await ask(one!, three!), 'GROUP_PRIVATE_CHAT_OFF');
+    expectError(await ask(three!, one!), 'GROUP_PRIVATE_CHAT_OFF');
+    const pendingFrom = async (to: RegisteredUser, from: RegisteredUser) =>
+      (await requestsOf(to)).received.filter(
+        (request) => request.from.id === from.user.id && request.status === 'pending',
+      );
+    expect(await pendingFrom(three!, one!)).toEqual([]);
+    // The owner and admins still may.
+    ok(await ask(deputy!, three!));
+    ok(await ask(boss!, four!));
+    expect(await pendingFrom(four!, boss!)).toHaveLength(1);
+    // Only between members, and only by members.
+    expectError(await ask(boss!, stranger), 'VALIDATION_FAILED');
+    expectError(await ask(boss!, boss!), 'VALIDATION_FAILED');
+    expectError(await ask(stranger, one!), 'GROUP_NOT_FOUND');
+    ok(await call(boss!, 'PATCH', `/groups/${group.id}`, { privateChat: true }));
+    ok(await ask(one!, three!));
+  });
+
   it('applies mutes, mute-all and message kinds to members, not to admins', async () => {
     const group = await createGroup(owner, [admin, member]);
     ok(
@@ -588,6 +669,27 @@ describe.each(dialects)('groups on $dialect', ({ dialect }) => {
       await call(friend, 'PATCH', `/groups/${group.id}/me`, { remark: 'Work', nickname: '' }),
     );
     expect(mine.me).toMatchObject({ nickname: null, remark: 'Work' });
+  });
+
+  it('refuses names with control or text-direction characters, where they are set', async () => {
+    const group = await createGroup(owner, [member]);
+    // U+202E turns what follows a name around: "Ana<RLO>gnp.exe" shows as "Anaexe.png".
+    const spoof = 'Ana\u202Egnp.exe';
+    const refused = [
+      await call(owner, 'POST', '/groups', { memberIds: [member.user.id], name: spoof }),
+      await call(owner, 'PATCH', `/groups/${group.id}`, { name: spoof }),
+      await call(member, 'PATCH', `/groups/${group.id}/me`, { nickname: 'Mia\u2066' }),
+      await call(member, 'PATCH', `/groups/${group.id}/me`, { remark: 'Work\u200f' }),
+      await call(owner, 'PATCH', `/friends/${member.user.id}`, { remark: 'Mia\u0085' }),
+      // (A NUL anywhere in a request is refused before any field rule: see http/nul.test.ts.)
+      await call(member, 'PATCH', '/me', { nickname: 'Mia\u0007' }),
+    ];
+    for (const response of refused) {
+      expect(expectError(response, 'VALIDATION_FAILED').issues?.map((i) => i.rule)).toEqual([
+        'nameCharacters',
+      ]);
+    }
+    expect(ok<MyGroup>(await call(owner, 'GET', `/groups/${group.id}`)).name).not.toBe(spoof);
   });
 
   it('writes setting changes as notices, and tells every member of a dismissal', async () => {

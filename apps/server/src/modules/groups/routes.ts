@@ -2,7 +2,9 @@ import multipart from '@fastify/multipart';
 import {
   AVATAR_MAX_BYTES,
   createGroupBody,
+  friendRequestSchema,
   groupApplicationListResult,
+  groupFriendRequestBody,
   groupMemberParams,
   groupMembersQuery,
   groupMembersResult,
@@ -28,6 +30,7 @@ import type { AppContext } from '../../context.js';
 import { AppError, invalidField } from '../../errors.js';
 import { authOf } from '../../http/auth.js';
 import { toAppError } from '../../http/errors.js';
+import { byUser, limitBy } from '../../http/rate-limit.js';
 import type { App } from '../../http/types.js';
 
 const tags = ['groups'];
@@ -41,7 +44,10 @@ const readsParams = z.object({
 });
 
 /** Groups, their members and applications (behind `requireSession`). */
-export async function groupRoutes(app: App, { services: { groups } }: AppContext): Promise<void> {
+export async function groupRoutes(
+  app: App,
+  { services: { groups }, limits }: AppContext,
+): Promise<void> {
   app.post(
     '/groups',
     {
@@ -52,6 +58,7 @@ export async function groupRoutes(app: App, { services: { groups } }: AppContext
         body: createGroupBody,
         response: { 200: myGroupSchema },
       },
+      onRequest: limitBy(limits, ['groupCreatePerUser', byUser]),
     },
     (request) => groups.create(authOf(request).userId, request.body),
   );
@@ -162,6 +169,7 @@ export async function groupRoutes(app: App, { services: { groups } }: AppContext
         body: inviteMembersBody,
         response: { 200: inviteMembersResult },
       },
+      onRequest: limitBy(limits, ['groupInvitePerUser', byUser]),
     },
     async (request) => ({
       added: await groups.invite(authOf(request).userId, request.params.id, request.body.userIds),
@@ -183,6 +191,36 @@ export async function groupRoutes(app: App, { services: { groups } }: AppContext
       await groups.remove(authOf(request).userId, id, userId);
       return reply.code(204).send(null);
     },
+  );
+  app.post(
+    '/groups/:id/members/:userId/friend-request',
+    {
+      schema: {
+        tags,
+        summary:
+          'Send another member a friend application from the group (only the owner and admins while private chat is off)',
+        security,
+        params: groupMemberParams,
+        body: groupFriendRequestBody,
+        response: { 200: friendRequestSchema },
+      },
+      // The same buckets as a friend request by user id: it is one.
+      preHandler: limitBy(
+        limits,
+        [
+          'friendRequestPerPair',
+          (request) => `${byUser(request)}:${(request.params as { userId: string }).userId}`,
+        ],
+        ['friendRequestPerUser', byUser],
+      ),
+    },
+    (request) =>
+      groups.requestFriend(
+        authOf(request),
+        request.params.id,
+        request.params.userId,
+        request.body.greeting,
+      ),
   );
   app.put(
     '/groups/:id/members/:userId/role',
@@ -264,6 +302,14 @@ export async function groupRoutes(app: App, { services: { groups } }: AppContext
         body: joinGroupBody,
         response: { 200: joinGroupResult },
       },
+      preHandler: limitBy(
+        limits,
+        [
+          'groupApplicationPerPair',
+          (request) => `${byUser(request)}:${(request.params as { id: string }).id}`,
+        ],
+        ['groupApplicationPerUser', byUser],
+      ),
     },
     (request) => groups.join(authOf(request).userId, request.params.id, request.body.message),
   );
@@ -324,12 +370,14 @@ export async function groupRoutes(app: App, { services: { groups } }: AppContext
       {
         schema: {
           tags,
-          summary: 'Upload the group avatar (multipart field "file", any image; admins)',
+          summary:
+            'Upload the group avatar (multipart field "file": a JPEG, PNG, WebP or GIF image; admins)',
           security,
           consumes: ['multipart/form-data'],
           params: groupParams,
           response: { 200: groupSchema },
         },
+        onRequest: limitBy(limits, ['uploadPerUser', byUser]),
       },
       async (request) =>
         groups.setAvatar(authOf(request).userId, request.params.id, await readUpload(request)),

@@ -8,6 +8,7 @@ import {
   groupRoleSchema,
   mayInGroup,
   type CreateGroupBody,
+  type FriendRequest,
   type Group,
   type GroupAction,
   type GroupApplication,
@@ -35,6 +36,7 @@ import type {
 import { AppError, invalidField } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId, randomDigits } from '../../lib/random.js';
+import type { AuthInfo } from '../auth/sessions.js';
 import type { ContactService } from '../contacts/service.js';
 import type { EventService, PendingEvent } from '../events/service.js';
 import type { FileStore } from '../files/store.js';
@@ -95,6 +97,7 @@ export class GroupService {
     if (memberIds.length === 0) throw invalidField('memberIds', 'groupMembers');
     return this.transact(async (tx) => {
       await this.checkFriends(tx, userId, memberIds);
+      await this.checkNotBlocked(tx, userId, memberIds);
       const cards = await this.deps.contacts.cards([userId, ...memberIds], tx.trx);
       if (cards.size !== memberIds.length + 1) throw new AppError('USER_NOT_FOUND');
       const id = newId();
@@ -311,6 +314,7 @@ export class GroupService {
       );
       const added = candidates.filter((id) => !present.has(id));
       if (added.length === 0) return 0;
+      await this.checkNotBlocked(tx, userId, added);
       await this.addMembers(tx, groupId, added);
       await this.notice(tx, groupId, {
         event: 'invited',
@@ -319,6 +323,28 @@ export class GroupService {
       });
       return added.length;
     });
+  }
+
+  /**
+   * A friend application to another member, made through the group (its member list):
+   * while the group's private chat is off only its owner and admins may, so members
+   * reach each other in the group itself. Otherwise it is an ordinary application.
+   */
+  async requestFriend(
+    auth: AuthInfo,
+    groupId: string,
+    targetId: string,
+    greeting: string | undefined,
+  ): Promise<FriendRequest> {
+    const { repo, contacts } = this.deps;
+    const { group, role } = await this.memberOf(repo, groupId, auth.userId);
+    if (targetId === auth.userId || !(await repo.findMember(conversationOf(groupId), targetId))) {
+      throw invalidField('userId', 'groupMembers');
+    }
+    if (group.private_chat !== 1 && !mayInGroup(role, 'setPrivateChat')) {
+      throw new AppError('GROUP_PRIVATE_CHAT_OFF');
+    }
+    return contacts.sendRequest(auth, { userId: targetId, ...(greeting ? { greeting } : {}) });
   }
 
   /** Removes a member of lower rank; they stop receiving at once, on every device. */
@@ -507,12 +533,14 @@ export class GroupService {
 
   /**
    * How many members have read a message, from their read seqs (no row per reader), and
-   * who in small groups. For its sender, and the group's owner and admins. Counts leave
-   * out the sender and members who joined after it was sent.
+   * who in small groups. For its sender, and the group's owner and admins, while the
+   * message lies within their own history (an admin who joined later, or cleared it, has
+   * no such message). Counts leave out the sender and members who joined after it was sent.
    */
   async reads(userId: string, groupId: string, seq: number): Promise<MessageReadsResult> {
     const { repo, db } = this.deps;
-    const { group, role } = await this.memberOf(repo, groupId, userId);
+    const { group, role, member } = await this.memberOf(repo, groupId, userId);
+    if (seq <= Number(member.min_seq)) throw new AppError('MESSAGE_NOT_FOUND');
     const conversationId = conversationOf(groupId);
     const message = await db
       .selectFrom('messages')
@@ -637,6 +665,15 @@ export class GroupService {
   private async checkFriends(tx: Tx, userId: string, ids: readonly string[]): Promise<void> {
     const friends = await tx.repo.friendsAmong(userId, ids);
     if (ids.some((id) => !friends.has(id))) throw new AppError('NOT_FRIENDS');
+  }
+
+  /**
+   * A block holds in groups: nobody is added to a group (created or invited) by someone
+   * they blocked. Who refused is not named.
+   */
+  private async checkNotBlocked(tx: Tx, userId: string, ids: readonly string[]): Promise<void> {
+    const blockers = await this.deps.contacts.blockersOf(userId, ids, tx.trx);
+    if (blockers.size > 0) throw new AppError('GROUP_ADD_REFUSED');
   }
 
   private async newGroupNo(repo: GroupRepo): Promise<string> {

@@ -30,9 +30,11 @@ type MessageScope = ExpressionBuilder<Database, 'messages'>;
 
 /** Most (sender, client id) pairs findByClientMsgIds takes at once. */
 export const CLIENT_ID_LOOKUP_MAX = 256;
+/** Most (conversation, seq) pairs per look-up of messages (a power of two, as VALUES pads). */
+const PAIR_LOOKUP_CHUNK = 512;
 /** Most user ids per look-up of online members (bound parameters are limited). */
 const ONLINE_LOOKUP_CHUNK = 1000;
-/** Most message rows per INSERT (a power of two): 10 parameters each, far below the limits. */
+/** Most message rows per INSERT (a power of two): 12 parameters each, far below the limits. */
 const INSERT_CHUNK = 256;
 
 export class MessageRepo {
@@ -264,6 +266,27 @@ export class MessageRepo {
     return found;
   }
 
+  /**
+   * Which of these users are members of the conversation, each with the seq their history
+   * starts after: point look-ups on the primary key, whatever the size of the group.
+   */
+  async readersAmong(
+    conversationId: string,
+    userIds: readonly string[],
+  ): Promise<{ userId: string; minSeq: number }[]> {
+    const found: { userId: string; minSeq: number }[] = [];
+    for (let start = 0; start < userIds.length; start += ONLINE_LOOKUP_CHUNK) {
+      const rows = await this.db
+        .selectFrom('conversation_members')
+        .select(['user_id', 'min_seq'])
+        .where('conversation_id', '=', conversationId)
+        .where('user_id', 'in', userIds.slice(start, start + ONLINE_LOOKUP_CHUNK))
+        .execute();
+      for (const row of rows) found.push({ userId: row.user_id, minSeq: Number(row.min_seq) });
+    }
+    return found;
+  }
+
   /** Marks these members as mentioned at `seq` (non-members are not written). */
   async setMentioned(
     conversationId: string,
@@ -319,6 +342,16 @@ export class MessageRepo {
   }
 
   /** Each of these users' mother tongue (the fallback when a text's language is unclear). */
+  /** A group's member count (0 for none). */
+  async groupMemberCount(groupId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('groups')
+      .select('member_count')
+      .where('id', '=', groupId)
+      .executeTakeFirst();
+    return Number(row?.member_count ?? 0);
+  }
+
   async motherTongues(userIds: readonly string[]): Promise<Map<string, string>> {
     if (userIds.length === 0) return new Map();
     const rows = await this.db
@@ -331,25 +364,29 @@ export class MessageRepo {
 
   /**
    * The language each of these users reads a conversation in, for those who are members
-   * with translation on: their choice for the conversation, else their mother tongue.
-   * Any number of users (looked up in chunks).
+   * with translation on: their choice for the conversation, else their mother tongue; and
+   * the seq their history starts after. Any number of users (looked up in chunks).
    */
   async readerLanguages(
     conversationId: string,
     userIds: readonly string[],
-  ): Promise<{ userId: string; lang: string }[]> {
-    const found: { userId: string; lang: string }[] = [];
+  ): Promise<{ userId: string; lang: string; minSeq: number }[]> {
+    const found: { userId: string; lang: string; minSeq: number }[] = [];
     for (let start = 0; start < userIds.length; start += ONLINE_LOOKUP_CHUNK) {
       const rows = await this.db
         .selectFrom('conversation_members as cm')
         .innerJoin('users as u', 'u.id', 'cm.user_id')
-        .select(['cm.user_id', 'cm.translate_to', 'u.mother_tongue'])
+        .select(['cm.user_id', 'cm.translate_to', 'cm.min_seq', 'u.mother_tongue'])
         .where('cm.conversation_id', '=', conversationId)
         .where('cm.translate_off', '=', 0)
         .where('cm.user_id', 'in', userIds.slice(start, start + ONLINE_LOOKUP_CHUNK))
         .execute();
       for (const row of rows) {
-        found.push({ userId: row.user_id, lang: row.translate_to ?? row.mother_tongue });
+        found.push({
+          userId: row.user_id,
+          lang: row.translate_to ?? row.mother_tongue,
+          minSeq: Number(row.min_seq),
+        });
       }
     }
     return found;
@@ -375,6 +412,28 @@ export class MessageRepo {
       .where('conversation_id', '=', conversationId)
       .where('seq', 'in', [...seqs])
       .execute();
+  }
+
+  /**
+   * Messages at these (conversation, seq) pairs, in any state (what replies quote), one
+   * query per PAIR_LOOKUP_CHUNK pairs; pairs with no message are left out.
+   */
+  async messagesAt(pairs: readonly (readonly [string, number])[]): Promise<MessageRow[]> {
+    const found: MessageRow[] = [];
+    for (let start = 0; start < pairs.length; start += PAIR_LOOKUP_CHUNK) {
+      // Cast: PostgreSQL would otherwise read the seqs of a VALUES list as text.
+      const tuples = pairs
+        .slice(start, start + PAIR_LOOKUP_CHUNK)
+        .map(([conversationId, seq]) => [conversationId, sql`cast(${seq} as bigint)`]);
+      const { rows } = await sql<MessageRow>`
+        with q (conversation_id, seq) as (${valuesList(tuples)})
+        select distinct m.* from q
+        inner join messages m on m.conversation_id = q.conversation_id and m.seq = q.seq`.execute(
+        this.db,
+      );
+      found.push(...rows);
+    }
+    return found;
   }
 
   /** Ids of users who are not official accounts, after `afterId` in id order. */
@@ -470,7 +529,7 @@ export class MessageRepo {
     const rows = await this.db
       .selectFrom('messages')
       .selectAll()
-      .where((eb) => visibleTo(eb, userId, conversationId, now))
+      .where((eb) => visibleTo(eb, userId, conversationId, minSeq, now))
       .where('seq', '>', Math.max(minSeq, after ?? 0))
       .$if(before !== undefined, (qb) => qb.where('seq', '<', before ?? 0))
       .orderBy('seq', newestFirst ? 'desc' : 'asc')
@@ -492,7 +551,7 @@ export class MessageRepo {
     return this.db
       .selectFrom('messages')
       .selectAll()
-      .where((eb) => visibleTo(eb, userId, conversationId, now))
+      .where((eb) => visibleTo(eb, userId, conversationId, minSeq, now))
       .where('seq', '>', minSeq)
       .orderBy('seq', 'desc')
       .limit(1)
@@ -560,6 +619,7 @@ const MESSAGE_COLUMNS = [
   'burn_at',
   'burn_seconds',
   'lang',
+  'target_seq',
 ] as const satisfies readonly (keyof MessageRow)[];
 
 const insertMessagesQuery = bySize(
@@ -666,10 +726,22 @@ const startBurnQuery = new Prepared<'conversationId' | 'readerId' | 'fromSeq' | 
       .where('burn_at', 'is', null),
 );
 
-function visibleTo(eb: MessageScope, userId: string, conversationId: string, now: number) {
+/**
+ * Messages of a conversation a member may see, apart from the seq range: not burnt, not
+ * deleted for them, and no notice about a message from before their history starts
+ * (messageFor, in SQL).
+ */
+function visibleTo(
+  eb: MessageScope,
+  userId: string,
+  conversationId: string,
+  minSeq: number,
+  now: number,
+) {
   return eb.and([
     eb('messages.conversation_id', '=', conversationId),
     eb.or([eb('messages.burn_at', 'is', null), eb('messages.burn_at', '>', now)]),
+    eb.or([eb('messages.target_seq', 'is', null), eb('messages.target_seq', '>', minSeq)]),
     eb.not(
       eb.exists(
         eb

@@ -2,10 +2,12 @@ import {
   GROUP_ROLE_RANK,
   REVOKE_WINDOW_SECONDS,
   groupRoleSchema,
+  isQuoteAvailable,
   mayInGroup,
   peerOf,
   singleMembersOf,
   singleConversationId,
+  quoteExcerpt,
   type Conversation,
   type ConversationSyncResult,
   type GroupBrief,
@@ -14,6 +16,7 @@ import {
   type MessageContent,
   type MessagePageQuery,
   type MessagePageResult,
+  type Quote,
   type SendMessageBody,
   type ServerFrame,
   type SystemContent,
@@ -22,15 +25,18 @@ import {
 } from '@teltlk/protocol';
 import type { Db, MemberRow, MessageRow } from '../../db/schema.js';
 import { AppError, invalidField } from '../../errors.js';
-import { SECOND, type Clock } from '../../lib/clock.js';
+import { MINUTE, SECOND, type Clock } from '../../lib/clock.js';
 import { newId, newSortableId } from '../../lib/random.js';
 import type { MemberHub } from '../../realtime/hub.js';
 import type { ContactService } from '../contacts/service.js';
 import type { FileStore } from '../files/store.js';
 import type { EventService, PendingEvent } from '../events/service.js';
 import { languageOf, type Guess, type LanguageDetector } from '../translation/detect.js';
+import type { RateLimiter } from '../limits/limiter.js';
+import { LARGE_GROUP_MEMBERS } from '../limits/rules.js';
 import { GroupCommit, type Outcome } from './group-commit.js';
 import { CLIENT_ID_LOOKUP_MAX, type MemberView, type MessageRepo } from './repo.js';
+import { frameFor, messageFor, reachesBack, withoutQuote, type Reader } from './visibility.js';
 
 /**
  * syncedAt is this much before the query: a change written by a transaction that began
@@ -51,9 +57,16 @@ interface SendRequest {
   guess: Promise<Guess>;
 }
 
-/** Whether a sender may write to a conversation: their read mark, and in a group their role. */
+/**
+ * Whether a sender may write to a conversation: their read mark and the seq their history
+ * starts after, and in a group their role.
+ */
 type WriterState =
-  | { readSeq: number; group?: { role: GroupRole; allowedKinds: readonly string[] } }
+  | {
+      readSeq: number;
+      minSeq: number;
+      group?: { role: GroupRole; allowedKinds: readonly string[] };
+    }
   | { error: AppError };
 
 /** A message to append, with its sender's read mark before it. */
@@ -64,6 +77,11 @@ interface NewEntry {
   content: MessageContent;
   /** The detected source language of a text. */
   lang?: string | null;
+  /**
+   * A reply: the seq of the message it quotes, resolved into the content's quote once the
+   * conversation is locked, as far as the sender can see it (after `minSeq`).
+   */
+  quote?: { seq: number; minSeq: number };
 }
 
 /** Messages gone for good (revoked, burnt): what was derived from them goes too. */
@@ -101,8 +119,13 @@ interface SyncCursor {
  * the sender's client message id; pulls; revoke, delete for me, read marks, chat settings,
  * burn after reading; and conversation sync. Every change is pushed after its commit.
  */
+const GROUP_CONVERSATION_PREFIX = 'sg_';
+/** Group sizes kept for the send limit; past this many the memory starts over. */
+const GROUP_SIZES_REMEMBERED = 10_000;
+
 export class MessageService {
   private readonly sends: GroupCommit<SendRequest, Message>;
+  private readonly groupSizes = new Map<string, { members: number; until: number }>();
   private readonly sentListeners: ((messages: readonly Message[]) => void)[] = [];
   private readonly removedListeners: ((removed: readonly RemovedMessage[]) => void)[] = [];
 
@@ -116,6 +139,7 @@ export class MessageService {
       contacts: ContactService;
       files: FileStore;
       detector: LanguageDetector;
+      limits: RateLimiter;
     },
   ) {
     this.sends = new GroupCommit({
@@ -133,7 +157,8 @@ export class MessageService {
    * Sends are group-committed: those that arrive while a transaction runs are written
    * together in the next one, and each resolves once the commit holding it is done.
    */
-  send(userId: string, body: SendMessageBody): Promise<Message> {
+  async send(userId: string, body: SendMessageBody): Promise<Message> {
+    await this.limitSend(userId, body.conversationId);
     // Detection runs on its own thread while earlier sends are written; a detector that
     // fails costs the guess, never the send (the text counts as unsure).
     const guess = this.deps.detector
@@ -142,10 +167,44 @@ export class MessageService {
     return this.sends.submit({ userId, body, guess });
   }
 
+  /**
+   * The send limits, before anything is written: per user, and tighter into a large group,
+   * where one message becomes a push to every online member on every node.
+   */
+  private async limitSend(userId: string, conversationId: string): Promise<void> {
+    const { limits } = this.deps;
+    await limits.consume('sendPerUser', userId);
+    if (!conversationId.startsWith(GROUP_CONVERSATION_PREFIX)) return;
+    if ((await this.groupSize(conversationId)) >= LARGE_GROUP_MEMBERS) {
+      await limits.consume('largeGroupSendPerUser', userId);
+    }
+  }
+
+  /** A group's member count, remembered for a minute: a limit needs its size, not its exact count. */
+  private async groupSize(conversationId: string): Promise<number> {
+    const now = this.deps.clock.now();
+    const known = this.groupSizes.get(conversationId);
+    if (known && known.until > now) return known.members;
+    const members = await this.deps.repo.groupMemberCount(
+      conversationId.slice(GROUP_CONVERSATION_PREFIX.length),
+    );
+    if (this.groupSizes.size >= GROUP_SIZES_REMEMBERED) this.groupSizes.clear();
+    this.groupSizes.set(conversationId, { members, until: now + MINUTE });
+    return members;
+  }
+
   /** Which of these users are members of the conversation (point look-ups, any size). */
   membersAmong(conversationId: string, userIds: readonly string[], db?: Db): Promise<string[]> {
     const repo = db ? this.deps.repo.in(db) : this.deps.repo;
     return repo.membersAmong(conversationId, userIds);
+  }
+
+  /**
+   * Which of these users are members of the conversation, each with the seq their history
+   * starts after (whom a push may reach, and with what): one look-up, any size.
+   */
+  readersAmong(conversationId: string, userIds: readonly string[]): Promise<Reader[]> {
+    return this.deps.repo.readersAmong(conversationId, userIds);
   }
 
   /** Called after each commit of sent messages (texts), once their pushes are out. */
@@ -168,11 +227,14 @@ export class MessageService {
     };
   }
 
-  /** Which of these members read the conversation translated, and into which language. */
+  /**
+   * Which of these members read the conversation translated, into which language, and
+   * from which seq on.
+   */
   readerLanguages(
     conversationId: string,
     userIds: readonly string[],
-  ): Promise<{ userId: string; lang: string }[]> {
+  ): Promise<(Reader & { lang: string })[]> {
     return this.deps.repo.readerLanguages(conversationId, userIds);
   }
 
@@ -275,6 +337,13 @@ export class MessageService {
         list.push({ index, writer });
         byConversation.set(body.conversationId, list);
       }
+      // A block holds in groups: a mention of someone who blocked the sender is dropped
+      // (the message still goes). One look-up for the batch.
+      const mentioned = [...byConversation.values()].flat().flatMap(({ index }) => {
+        const { userId, body } = sends[index]!;
+        return (body.content.mentions ?? []).map((id) => [id, userId] as const);
+      });
+      const blocks = await this.deps.contacts.blocksAmong(mentioned, trx);
       // Conversation rows are locked in id order, so two batches never wait on each other
       // in a cycle (PostgreSQL).
       const conversationIds = [...byConversation.keys()].sort();
@@ -284,13 +353,17 @@ export class MessageService {
           conversationId,
           entries: byConversation.get(conversationId)!.map(({ index, writer }) => {
             const { userId, body } = sends[index]!;
-            const state = writers.get(writer) as { readSeq: number };
+            const state = writers.get(writer) as { readSeq: number; minSeq: number };
+            const { quote, mentions, ...rest } = body.content;
+            const allowed = mentions?.filter((id) => !blocks.has(`${id}\n${userId}`));
+            const content = allowed?.length ? { ...rest, mentions: allowed } : rest;
             return {
               senderId: userId,
               readSeq: state.readSeq,
               clientMsgId: body.clientMsgId,
-              content: body.content,
+              content,
               lang: languageOf(guesses[index] ?? null, tongues.get(userId) ?? null),
+              ...(quote ? { quote: { seq: quote.seq, minSeq: state.minSeq } } : {}),
             };
           }),
         })),
@@ -434,7 +507,12 @@ export class MessageService {
           const group = groupId === null ? undefined : groups.get(groupId);
           if (!member) states.set(key, { error: new AppError('CONVERSATION_NOT_FOUND') });
           else if (group) states.set(key, groupWriter(member, group, now));
-          else states.set(key, { readSeq: Number(member.read_seq) });
+          else {
+            states.set(key, {
+              readSeq: Number(member.read_seq),
+              minSeq: Number(member.min_seq),
+            });
+          }
           continue;
         }
         const refused = refusals.get(`${userId}\n${peerId}`);
@@ -450,7 +528,7 @@ export class MessageService {
             this.deps.clock.now(),
           );
         }
-        states.set(key, { readSeq: readSeq ?? 0 });
+        states.set(key, { readSeq: readSeq ?? 0, minSeq: Number(member?.min_seq ?? 0) });
       }
     }
     return states;
@@ -538,31 +616,47 @@ export class MessageService {
   ): Promise<{ row: MessageRow; content: MessageContent }[][]> {
     const repo = this.deps.repo.in(trx);
     const appended: { row: MessageRow; content: MessageContent }[][] = [];
+    const allocated: { firstSeq: number; burnSeconds: number }[] = [];
     for (const { conversationId, entries } of groups) {
       const { max_seq, burn_seconds } = await repo.allocateSeqs(
         conversationId,
         entries.length,
         now,
       );
-      const firstSeq = Number(max_seq) - entries.length + 1;
+      allocated.push({
+        firstSeq: Number(max_seq) - entries.length + 1,
+        burnSeconds: Number(burn_seconds),
+      });
+    }
+    // Quotes are read with the conversations locked: a revoke commits wholly before or
+    // after, so no reply quotes a message revoked before it.
+    const quotes = await this.resolveQuotes(trx, groups, now);
+    for (const [group, { conversationId, entries }] of groups.entries()) {
+      const { firstSeq, burnSeconds } = allocated[group]!;
       appended.push(
-        entries.map(({ senderId, clientMsgId, content, lang }, position) => ({
-          content,
-          row: {
-            id: newSortableId(now),
-            conversation_id: conversationId,
-            seq: firstSeq + position,
-            sender_id: senderId,
-            client_msg_id: clientMsgId,
-            content: JSON.stringify(content),
-            created_at: now,
-            revoked_at: null,
-            burn_at: null,
-            // Notices never burn: they are how both sides learn of a change.
-            burn_seconds: content.kind === 'text' ? Number(burn_seconds) : 0,
-            lang: lang ?? null,
-          } satisfies MessageRow,
-        })),
+        entries.map(({ senderId, clientMsgId, content: given, lang, quote }, position) => {
+          const resolved = quote && quotes.get(`${conversationId}\n${quote.seq}\n${quote.minSeq}`);
+          const content: MessageContent =
+            resolved && given.kind === 'text' ? { ...given, quote: resolved } : given;
+          return {
+            content,
+            row: {
+              id: newSortableId(now),
+              conversation_id: conversationId,
+              seq: firstSeq + position,
+              sender_id: senderId,
+              client_msg_id: clientMsgId,
+              content: JSON.stringify(content),
+              created_at: now,
+              revoked_at: null,
+              burn_at: null,
+              // Notices never burn: they are how both sides learn of a change.
+              burn_seconds: content.kind === 'text' ? burnSeconds : 0,
+              lang: lang ?? null,
+              target_seq: content.kind === 'revoke' ? content.targetSeq : null,
+            } satisfies MessageRow,
+          };
+        }),
       );
     }
     await repo.insertMessages(appended.flatMap((list) => list.map(({ row }) => row)));
@@ -617,6 +711,32 @@ export class MessageService {
     return appended;
   }
 
+  /**
+   * The quotes of these entries, from the stored messages they name (one look-up for all),
+   * keyed by `conversation\nseq\nminSeq`: the sender and an excerpt of a text the sender
+   * can see, else unavailable.
+   */
+  private async resolveQuotes(
+    trx: Db,
+    groups: readonly { conversationId: string; entries: readonly NewEntry[] }[],
+    now: number,
+  ): Promise<Map<string, Quote>> {
+    const wanted = groups.flatMap(({ conversationId, entries }) =>
+      entries.flatMap(({ quote }) => (quote ? [{ conversationId, ...quote }] : [])),
+    );
+    const quotes = new Map<string, Quote>();
+    if (wanted.length === 0) return quotes;
+    const targets = await this.deps.repo
+      .in(trx)
+      .messagesAt(wanted.map(({ conversationId, seq }) => [conversationId, seq] as const));
+    const byKey = new Map(targets.map((row) => [`${row.conversation_id}\n${row.seq}`, row]));
+    for (const { conversationId, seq, minSeq } of wanted) {
+      const target = seq > minSeq ? byKey.get(`${conversationId}\n${seq}`) : undefined;
+      quotes.set(`${conversationId}\n${seq}\n${minSeq}`, quoteOf(target, seq, now));
+    }
+    return quotes;
+  }
+
   // -------------------------------------------------------------------------- reading
 
   async page(
@@ -626,18 +746,52 @@ export class MessageService {
   ): Promise<MessagePageResult> {
     const { db, repo, clock } = this.deps;
     const member = await this.memberOf(db, conversationId, userId);
-    const { rows, hasMore } = await repo.page(
-      userId,
-      conversationId,
-      member.min_seq,
-      clock.now(),
-      query,
+    const now = clock.now();
+    const minSeq = Number(member.min_seq);
+    const { rows, hasMore } = await repo.page(userId, conversationId, minSeq, now, query);
+    const messages = await this.readable(
+      db,
+      rows.map((row) => ({ message: toMessage(row), minSeq })),
+      now,
     );
-    return { messages: rows.map(toMessage), hasMore };
+    return { messages: messages.filter((message) => message !== null), hasMore };
+  }
+
+  /**
+   * Messages as members whose history starts after each `minSeq` may read them
+   * (messageFor), with quotes of messages since revoked, burnt or gone shown as
+   * unavailable (one look-up for all).
+   */
+  private async readable(
+    db: Db,
+    entries: readonly { message: Message; minSeq: number }[],
+    now: number,
+  ): Promise<(Message | null)[]> {
+    const views = entries.map(({ message, minSeq }) => messageFor(message, minSeq));
+    const quoted = views.map((message) => {
+      const quote = message?.content.kind === 'text' ? message.content.quote : undefined;
+      return quote && isQuoteAvailable(quote)
+        ? ([message!.conversationId, quote.seq] as const)
+        : null;
+    });
+    const pairs = quoted.filter((pair) => pair !== null);
+    if (pairs.length === 0) return views;
+    const live = new Set(
+      (await this.deps.repo.in(db).messagesAt(pairs))
+        .filter((row) => row.revoked_at === null && !isBurnt(row, now))
+        .map((row) => `${row.conversation_id}\n${row.seq}`),
+    );
+    return views.map((message, index) => {
+      const pair = quoted[index];
+      return message && pair && !live.has(`${pair[0]}\n${pair[1]}`)
+        ? withoutQuote(message)
+        : message;
+    });
   }
 
   /** Moves the caller's read mark forward (never back); the other person learns it at once. */
   async read(userId: string, conversationId: string, seq: number): Promise<void> {
+    await this.deps.limits.consume('readPerUser', userId);
     await this.transact(async (trx, events, after) => {
       const member = await this.memberOf(trx, conversationId, userId);
       if (!(await this.markRead(trx, member, seq, after))) return;
@@ -817,6 +971,8 @@ export class MessageService {
   async typing(userId: string, conversationId: string): Promise<void> {
     const peerId = singlePeer(conversationId, userId);
     if (!peerId) return;
+    // A hint: past the limit it is dropped, not answered.
+    if (!(await this.deps.limits.attempt('typingPerUser', userId)).allowed) return;
     if (!(await this.deps.repo.findMember(conversationId, userId))) return;
     try {
       await this.deps.contacts.checkCanMessage(userId, peerId);
@@ -901,7 +1057,7 @@ export class MessageService {
       const groupId = groupIdOf(row.conversation_id);
       if (groupId !== null) groupIds.push(groupId);
     }
-    const [groups, cards, reads, lasts] = await Promise.all([
+    const [groups, cards, reads, lastRows] = await Promise.all([
       repo.groupsByIds(groupIds),
       this.deps.contacts.cards([...peers.values()], db),
       repo.otherMembersReadSeqs([...peers.keys()], userId),
@@ -909,6 +1065,16 @@ export class MessageService {
         rows.map((row) => repo.lastVisible(userId, row.conversation_id, row.min_seq, now)),
       ),
     ]);
+    const lasts = await this.readable(
+      db,
+      lastRows.flatMap((last, index) =>
+        last ? [{ message: toMessage(last), minSeq: Number(rows[index]!.min_seq) }] : [],
+      ),
+      now,
+    );
+    const lastOf = new Map(
+      lasts.flatMap((message) => (message ? [[message.conversationId, message]] : [])),
+    );
     const peerRead = new Map(reads.map((read) => [read.conversation_id, Number(read.read_seq)]));
     const briefs = new Map<string, GroupBrief>(
       groups.map((group) => [
@@ -921,15 +1087,14 @@ export class MessageService {
         },
       ]),
     );
-    return rows.map((row, index) => {
+    return rows.map((row) => {
       const peerId = peers.get(row.conversation_id);
-      const last = lasts[index];
       return toConversation(
         row,
         peerId ? (cards.get(peerId) ?? null) : null,
         briefs.get(row.conversation_id) ?? null,
         peerRead.get(row.conversation_id) ?? 0,
-        last ? toMessage(last) : null,
+        lastOf.get(row.conversation_id) ?? null,
       );
     });
   }
@@ -955,23 +1120,20 @@ export class MessageService {
    * its pushes wait for nothing.
    */
   private pushMessages(messages: readonly Message[]): void {
-    const groups = new Map<string, ServerFrame[]>();
+    const byConversation = new Map<string, ServerFrame[]>();
     for (const message of messages) {
-      const pair = singleMembersOf(message.conversationId);
-      if (pair) {
-        this.deps.hub.toUsers(pair, { t: 'message', message });
-        continue;
-      }
-      const list = groups.get(message.conversationId) ?? [];
+      const list = byConversation.get(message.conversationId) ?? [];
       list.push({ t: 'message', message });
-      groups.set(message.conversationId, list);
+      byConversation.set(message.conversationId, list);
     }
-    for (const [conversationId, frames] of groups) this.pushFrames(conversationId, frames);
+    for (const [conversationId, frames] of byConversation) this.pushFrames(conversationId, frames);
   }
 
   /**
    * Frames of one conversation to its members' sockets: both people of a single
-   * conversation, or a group's members who are online (never the whole member list).
+   * conversation, or a group's members who are online (never the whole member list),
+   * each as far as their history goes. A single conversation's new messages are past
+   * both clear marks, so only frames about older messages wait for a look-up of them.
    */
   private pushFrames(conversationId: string, frames: readonly ServerFrame[]): void {
     const pair = singleMembersOf(conversationId);
@@ -979,7 +1141,23 @@ export class MessageService {
       this.deps.hub.toOnlineMembers(conversationId, frames);
       return;
     }
-    for (const frame of frames) this.deps.hub.toUsers(pair, frame);
+    if (!frames.some(reachesBack)) {
+      for (const frame of frames) this.deps.hub.toUsers(pair, frame);
+      return;
+    }
+    // Read after the commit, as a group's members are.
+    this.deps.repo.readersAmong(conversationId, pair).then(
+      (readers) => {
+        for (const frame of frames) {
+          for (const { userId, minSeq } of readers) {
+            const view = frameFor(frame, minSeq);
+            if (view) this.deps.hub.toUsers([userId], view);
+          }
+        }
+      },
+      // Pushes are hints; clients catch up by sync.
+      () => undefined,
+    );
   }
 
   private pushLater(conversationId: string, row: MessageRow): void {
@@ -1010,6 +1188,7 @@ function groupWriter(
   if (!privileged && group.all_muted === 1) return { error: new AppError('GROUP_ALL_MUTED') };
   return {
     readSeq: Number(member.read_seq),
+    minSeq: Number(member.min_seq),
     group: { role, allowedKinds: JSON.parse(group.allowed_kinds) as string[] },
   };
 }
@@ -1063,14 +1242,33 @@ function replayedMessage(message: Message, conversationId: string): Message {
   return message;
 }
 
-/** The other person of a single conversation the caller is part of; null otherwise. */
+/**
+ * The other person of a single conversation the caller is part of; null otherwise. A pair
+ * has one conversation, its ids sorted: the other order names none, or writing to it would
+ * open a second chat beside the one the other person muted, hid or cleared.
+ */
 function singlePeer(conversationId: string, userId: string): string | null {
   const peerId = peerOf(conversationId, userId);
-  return peerId === null || peerId === userId ? null : peerId;
+  if (peerId === null || peerId === userId) return null;
+  return conversationId === singleConversationId(userId, peerId) ? peerId : null;
 }
 
-function isBurnt(row: MessageRow, now: number): boolean {
-  return row.burn_at !== null && row.burn_at <= now;
+function isBurnt(row: { burn_at: number | null }, now: number): boolean {
+  return row.burn_at !== null && Number(row.burn_at) <= now;
+}
+
+/**
+ * The quote of the message at `seq`, from its stored row: its sender and an excerpt of a
+ * text still there; unavailable when there is no such row (or none the quoting side may
+ * see), or it is revoked, burnt, or not a text.
+ */
+function quoteOf(target: MessageRow | undefined, seq: number, now: number): Quote {
+  if (!target || target.revoked_at !== null || isBurnt(target, now)) {
+    return { seq, unavailable: true };
+  }
+  const content = JSON.parse(target.content) as MessageContent;
+  if (content.kind !== 'text') return { seq, unavailable: true };
+  return { seq, senderId: target.sender_id, text: quoteExcerpt(content.text) };
 }
 
 /** A stored message for a retried send; the same client id in another conversation is a client bug. */
@@ -1117,10 +1315,13 @@ function toConversation(
     burnSeconds: Number(row.burn_seconds),
     translate: row.translate_off === 0,
     translateTo: row.translate_to,
-    // @all counts only for members who were there when it was said.
+    // A mention (by name or @all) counts only within the member's history: @all said
+    // before they joined, or either before they cleared the history, is not theirs.
     mentionSeq: Math.max(
-      Number(row.mention_seq),
-      Number(row.mention_all_seq) > Number(row.min_seq) ? Number(row.mention_all_seq) : 0,
+      ...[Number(row.mention_seq), Number(row.mention_all_seq)].filter(
+        (seq) => seq > Number(row.min_seq),
+      ),
+      0,
     ),
     lastMessage,
     updatedAt: Math.max(Number(row.updated_at), Number(row.conversation_updated_at)),

@@ -5,7 +5,12 @@ import {
   type ConversationView,
   type LocalMessage,
 } from '@teltlk/im-sdk';
-import { peerOf, REVOKE_WINDOW_SECONDS, type SendableContent } from '@teltlk/protocol';
+import {
+  peerOf,
+  quoteExcerpt,
+  REVOKE_WINDOW_SECONDS,
+  type SendableContent,
+} from '@teltlk/protocol';
 import { ActionSheet } from 'antd-mobile';
 import { LeftOutline, MoreOutline } from 'antd-mobile-icons';
 import { useCallback, useEffect, useMemo, useState } from 'react';
@@ -34,7 +39,7 @@ import { deviceTranslator } from './device-translator';
 import { ForwardPicker } from './forward-picker';
 import { MessageList } from './message-list';
 import type { MessageRowContext, Person } from './message-row';
-import { buildRows, canRevoke, isBlank, messageText, peerName, quoteExcerpt } from './messages';
+import { buildRows, canRevoke, isBlank, messageText, peerName } from './messages';
 import { formatDuration } from './time-labels';
 import type { PreviewOptions } from './translation-preview';
 import { toggleSwitched, translationSource } from './translation-view';
@@ -231,12 +236,12 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
     const text = messageText(message);
     const actions: { key: string; text: string; danger?: boolean; onClick: () => void }[] = [];
     const quote = toQuote(message);
-    if (quote) {
+    if (quote && text !== null) {
       actions.push({
         key: 'reply',
         text: t('chat.reply'),
         onClick: () => {
-          setReply({ name: personOf(message.senderId).name, text: quote.text, quote });
+          setReply({ name: personOf(message.senderId).name, text: quoteExcerpt(text), quote });
           setFocusRequest((count) => count + 1);
         },
       });
@@ -431,9 +436,11 @@ function canRetranslate(message: LocalMessage, context: TranslationRowContext): 
   return context.source === 'server' && needsTranslation(message, context.scope);
 }
 
-/** The quote a reply carries: only acknowledged text can be quoted. */
+/**
+ * What a reply sends of the message it quotes (only acknowledged text can be quoted):
+ * its seq; the server adds the sender and excerpt from its own copy.
+ */
 function toQuote(message: LocalMessage): Quote | null {
-  const text = messageText(message);
-  if (text === null || message.seq === null) return null;
-  return { seq: message.seq, senderId: message.senderId, text: quoteExcerpt(text) };
+  if (messageText(message) === null || message.seq === null) return null;
+  return { seq: message.seq };
 }

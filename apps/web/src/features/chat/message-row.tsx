@@ -8,7 +8,7 @@ import { useUiLocale } from '../../ui/pickers';
 import { errorMessage } from '../../ui/error-message';
 import { useMessageText } from '../../ui/use-message';
 import { ApiError } from '@teltlk/im-sdk';
-import { isErrorCode } from '@teltlk/protocol';
+import { isErrorCode, isQuoteAvailable } from '@teltlk/protocol';
 import { splitMentions } from '../groups/mentions';
 import { isReadByPeer, type ChatRow } from './messages';
 import { clockTime, dayLabel, formatDuration } from './time-labels';
@@ -137,8 +137,14 @@ export function MessageBubble({
           {forwarded ? <span className="tt-msg-forwarded">{t('chat.forwardedLabel')}</span> : null}
           {quote ? (
             <blockquote className="tt-msg-quote">
-              <strong>{context.personOf(quote.senderId).name}</strong>
-              <span>{quote.text}</span>
+              {isQuoteAvailable(quote) ? (
+                <>
+                  <strong>{context.personOf(quote.senderId).name}</strong>
+                  <span>{quote.text}</span>
+                </>
+              ) : (
+                <span>{t('chat.quoteUnavailable')}</span>
+              )}
             </blockquote>
           ) : null}
           {context.translation && !own ? (

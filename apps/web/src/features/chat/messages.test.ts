@@ -1,7 +1,7 @@
 import type { LocalMessage } from '@teltlk/im-sdk';
-import { REVOKE_WINDOW_SECONDS } from '@teltlk/protocol';
+import { quoteExcerpt, REVOKE_WINDOW_SECONDS } from '@teltlk/protocol';
 import { describe, expect, it } from 'vitest';
-import { buildRows, canRevoke, isBlank, messageText, quoteExcerpt } from './messages';
+import { buildRows, canRevoke, isBlank, messageText } from './messages';
 
 const day = (d: number, h = 12) => new Date(2026, 0, d, h).getTime();
 

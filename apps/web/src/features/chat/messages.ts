@@ -90,13 +90,6 @@ export function canRevoke(message: LocalMessage, selfId: string, now: number): b
 /** The revoke window in whole minutes, as the action menu states it. */
 export const REVOKE_WINDOW_MINUTES = Math.round(REVOKE_WINDOW_SECONDS / 60);
 
-/** The excerpt a reply quotes: one line, at most 200 characters (the contract's limit). */
-export function quoteExcerpt(text: string, max = 200): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  const chars = Array.from(flat);
-  return chars.length <= max ? flat : `${chars.slice(0, max - 1).join('')}…`;
-}
-
 /** The text a message offers to copy and forward, or null for notices. */
 export function messageText(message: LocalMessage): string | null {
   if (isRevoked(message)) return null;

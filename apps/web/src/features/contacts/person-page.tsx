@@ -29,6 +29,7 @@ import { TextField } from '../../ui/text-field';
 import { showToast } from '../../ui/toast';
 import { messageText, useMessageText } from '../../ui/use-message';
 import { checkField } from '../../ui/validation';
+import { readGroupId } from '../groups/use-groups';
 import { OfficialTag } from './person-link';
 import {
   useAnswerFriendRequest,
@@ -42,7 +43,7 @@ import {
 } from './use-contacts';
 import { toastModifyFailure } from '../../ui/failure-toast';
 
-function AddForm({ person, me }: { person: UserProfile; me: Me }) {
+function AddForm({ person, me, groupId }: { person: UserProfile; me: Me; groupId: string | null }) {
   const { t } = useTranslation();
   const text = useMessageText();
   const requests = useFriendRequests();
@@ -61,7 +62,7 @@ function AddForm({ person, me }: { person: UserProfile; me: Me }) {
     if (invalid) return;
     const trimmed = greeting.trim();
     send.mutate(
-      { userId: person.id, greeting: trimmed || undefined },
+      { userId: person.id, greeting: trimmed || undefined, groupId: groupId ?? undefined },
       {
         onSuccess: () => showToast(t('addFriend.sent'), { icon: 'success' }),
         onError: (failure) => {
@@ -141,7 +142,15 @@ function AnswerRequest({
   );
 }
 
-function PersonView({ person, me }: { person: UserProfile; me: Me }) {
+function PersonView({
+  person,
+  me,
+  groupId,
+}: {
+  person: UserProfile;
+  me: Me;
+  groupId: string | null;
+}) {
   const { t } = useTranslation();
   const locale = useUiLocale();
   const navigate = useNavigate();
@@ -281,7 +290,7 @@ function PersonView({ person, me }: { person: UserProfile; me: Me }) {
       ) : person.blocked ? null : received ? (
         <AnswerRequest person={person} requestId={received.id} greeting={received.greeting} />
       ) : (
-        <AddForm person={person} me={me} />
+        <AddForm person={person} me={me} groupId={groupId} />
       )}
 
       {self ? null : (
@@ -303,12 +312,17 @@ function PersonView({ person, me }: { person: UserProfile; me: Me }) {
   );
 }
 
-/** `/pages/contacts/seeMeans?userId=`: another user's profile, with what the relation allows. */
+/**
+ * `/pages/contacts/seeMeans?userId=[&groupId=]`: another user's profile, with what the
+ * relation allows; reached from a group's member list, a friend application goes through
+ * that group.
+ */
 export function PersonPage() {
   const { t } = useTranslation();
   const [search] = useSearchParams();
   const parsed = userIdSchema.safeParse(search.get('userId'));
   const userId = parsed.success ? parsed.data : null;
+  const groupId = readGroupId(search);
   const person = usePerson(userId);
   const me = useMe();
   useContactEvents();
@@ -320,7 +334,7 @@ export function PersonPage() {
           {t('error.USER_NOT_FOUND')}
         </p>
       ) : person.data && me.data ? (
-        <PersonView person={person.data} me={me.data} />
+        <PersonView person={person.data} me={me.data} groupId={groupId} />
       ) : error ? (
         <QueryError
           error={error}

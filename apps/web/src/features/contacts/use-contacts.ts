@@ -62,7 +62,11 @@ export function useContactEvents(): void {
 export function useSendFriendRequest() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: { userId: string; greeting?: string }) => api.sendFriendRequest(body),
+    /** `groupId`: made from that group's member list, where its private chat applies. */
+    mutationFn: ({ groupId, ...body }: { userId: string; greeting?: string; groupId?: string }) =>
+      groupId
+        ? api.requestFriendInGroup(groupId, body.userId, { greeting: body.greeting })
+        : api.sendFriendRequest(body),
     onSuccess: (request) => storeRequest(queryClient, request),
   });
 }

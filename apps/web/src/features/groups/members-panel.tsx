@@ -63,7 +63,8 @@ export function MembersPanel({ group, selfId }: { group: MyGroup; selfId: string
         );
         return;
       case 'viewProfile':
-        void navigate(withQuery(paths.seeMeans, { userId }));
+        // A friend application from there goes through the group, under its private chat.
+        void navigate(withQuery(paths.seeMeans, { userId, groupId: group.id }));
         return;
       case 'makeAdmin':
         return run(() => api.setGroupRole(group.id, userId, 'admin'));

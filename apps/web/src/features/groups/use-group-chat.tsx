@@ -1,6 +1,6 @@
 import type { ConversationView, LocalMessage } from '@teltlk/im-sdk';
 import { useQueryClient } from '@tanstack/react-query';
-import { mayInGroup, type MyGroup, type SystemContent } from '@teltlk/protocol';
+import { isQuoteAvailable, mayInGroup, type MyGroup, type SystemContent } from '@teltlk/protocol';
 import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '@teltlk/im-sdk';
@@ -40,7 +40,9 @@ function peopleIn(messages: readonly LocalMessage[]): string[] {
     ids.add(message.senderId);
     const content = message.content;
     if (content.kind === 'system') for (const id of noticePeople(content)) ids.add(id);
-    if (content.kind === 'text' && content.quote) ids.add(content.quote.senderId);
+    if (content.kind === 'text' && content.quote && isQuoteAvailable(content.quote)) {
+      ids.add(content.quote.senderId);
+    }
   }
   return [...ids];
 }
