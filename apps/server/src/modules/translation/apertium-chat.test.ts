@@ -26,6 +26,7 @@ function counted(provider: TranslationProvider) {
   const wrapped: TranslationProvider = {
     name: provider.name,
     maxBatch: provider.maxBatch,
+    llm: provider.llm,
     supports: (from, to, signal) => provider.supports(from, to, signal),
     translate: (texts, from, to, signal) => {
       for (const text of texts) calls.push(`${from}>${to}:${text}`);

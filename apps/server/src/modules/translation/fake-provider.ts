@@ -20,6 +20,8 @@ export class FakeProvider implements TranslationProvider {
   constructor(
     readonly maxBatch = 1,
     private readonly pairs: ((from: string, to: string) => boolean) | null = null,
+    /** Whether the service should treat it as a language model. */
+    readonly llm = false,
   ) {}
 
   supports(from: string, to: string): Promise<boolean> {

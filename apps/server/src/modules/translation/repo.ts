@@ -118,15 +118,40 @@ export class TranslationRepo {
     return Number(row?.characters ?? 0);
   }
 
-  async addUsage(userId: string, day: string, characters: number): Promise<void> {
-    await this.db
+  /**
+   * Adds `characters` to the user's usage of `day` only if it stays within `cap`: one
+   * statement, so concurrent charges (from any node) cannot pass the cap together. The
+   * day's first charge inserts the row; a racing first charge finds it and takes the
+   * conditional update instead, on both dialects. False, and nothing counted, when the
+   * cap would be passed.
+   */
+  async chargeUsage(
+    userId: string,
+    day: string,
+    characters: number,
+    cap: number,
+  ): Promise<boolean> {
+    if (characters > cap) return false;
+    const result = await this.db
       .insertInto('translation_usage')
       .values({ user_id: userId, day, characters })
       .onConflict((conflict) =>
         conflict
           .columns(['user_id', 'day'])
-          .doUpdateSet({ characters: sql`translation_usage.characters + excluded.characters` }),
+          .doUpdateSet({ characters: sql`translation_usage.characters + excluded.characters` })
+          .where(sql<number>`translation_usage.characters + excluded.characters`, '<=', cap),
       )
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  }
+
+  /** Gives back a charge whose work was not done after all. */
+  async refundUsage(userId: string, day: string, characters: number): Promise<void> {
+    await this.db
+      .updateTable('translation_usage')
+      .set({ characters: sql`characters - ${characters}` })
+      .where('user_id', '=', userId)
+      .where('day', '=', day)
       .execute();
   }
 }

@@ -7,13 +7,18 @@ import {
 } from '@teltlk/protocol';
 import type { AppContext } from '../../context.js';
 import { authOf } from '../../http/auth.js';
+import { byUser, limitBy } from '../../http/rate-limit.js';
 import type { App } from '../../http/types.js';
 
 const tags = ['translation'];
 const security = [{ bearer: [] }];
 
 /** Translations of messages and of one's own draft (behind `requireSession`). */
-export function translationRoutes(app: App, { services: { translations } }: AppContext): void {
+export function translationRoutes(
+  app: App,
+  { services: { translations }, limits }: AppContext,
+): void {
+  const perUser = limitBy(limits, ['translatePerUser', byUser]);
   app.get(
     '/translations/info',
     {
@@ -37,6 +42,7 @@ export function translationRoutes(app: App, { services: { translations } }: AppC
         body: translateBody,
         response: { 200: translateResult },
       },
+      onRequest: perUser,
     },
     (request) => translations.translate(authOf(request).userId, request.body),
   );
@@ -50,6 +56,7 @@ export function translationRoutes(app: App, { services: { translations } }: AppC
         body: previewTranslationBody,
         response: { 200: previewTranslationResult },
       },
+      onRequest: perUser,
     },
     (request) => translations.preview(authOf(request).userId, request.body),
   );

@@ -25,6 +25,31 @@ export const BATCH_TEXT_MAX = 500;
 /** Characters one batched call carries at most. */
 const BATCH_CHARACTERS_MAX = 4000;
 
+/**
+ * A language model's answer longer than this many times its text, plus OUTPUT_SLACK, is
+ * no translation of it (see `farLonger`).
+ */
+export const OUTPUT_RATIO_MAX = 3;
+/** Room for short texts that grow in any script: "谢谢" is "Thank you very much". */
+export const OUTPUT_SLACK = 20;
+
+/**
+ * Whether a language model's answer runs far longer than its text: what a model does
+ * when a text in its prompt told it to copy its neighbours, or to write on. Scripts take
+ * different room for one sentence: Chinese takes several times fewer UTF-16 units than
+ * its English, English several times fewer UTF-8 bytes than its Tamil or Thai. So an
+ * answer is far longer only when it is so in both measures: more than OUTPUT_RATIO_MAX
+ * times its text plus OUTPUT_SLACK.
+ */
+export function farLonger(text: string, translation: string): boolean {
+  const within = (input: number, output: number) =>
+    output <= input * OUTPUT_RATIO_MAX + OUTPUT_SLACK;
+  return (
+    !within(text.length, translation.length) &&
+    !within(Buffer.byteLength(text), Buffer.byteLength(translation))
+  );
+}
+
 interface Waiting {
   text: string;
   resolve: (text: string) => void;
@@ -45,6 +70,11 @@ interface Pending {
  * (network, timeout, 429, 5xx), and short texts of the same language pair that arrive
  * within a few milliseconds of each other sent as one call, when the provider takes
  * batches.
+ *
+ * A language model may take orders from a text it translates, so for one only texts of
+ * the same scope (a conversation) share a call, and an answer far longer than its text
+ * is refused: in a batch that text is asked again alone, where it has no neighbour to
+ * copy; alone, it fails.
  */
 export class ProviderRunner {
   private active = 0;
@@ -56,12 +86,16 @@ export class ProviderRunner {
     private readonly options: RunnerOptions = DEFAULT_RUNNER_OPTIONS,
   ) {}
 
-  translate(text: string, from: string, to: string): Promise<string> {
+  /**
+   * `scope`: whose texts may share a language model's call: a conversation's id, or a
+   * user's own for their drafts. No text of another scope sits in the same prompt.
+   */
+  translate(text: string, from: string, to: string, scope: string): Promise<string> {
     if (this.provider.maxBatch <= 1 || text.length > BATCH_TEXT_MAX) {
-      return this.call([text], from, to).then(([translated]) => translated ?? '');
+      return this.alone(text, from, to);
     }
     return new Promise((resolve, reject) => {
-      const key = `${from}\n${to}`;
+      const key = this.provider.llm ? `${from}\n${to}\n${scope}` : `${from}\n${to}`;
       let batch = this.pending.get(key);
       if (batch && batch.characters + text.length > BATCH_CHARACTERS_MAX) {
         this.flush(key);
@@ -99,13 +133,39 @@ export class ProviderRunner {
           const text = translated[index];
           if (text === undefined) {
             waiting.reject(new ProviderError('the provider answered fewer texts', false));
-          } else waiting.resolve(text);
+          } else if (!this.refused(waiting.text, text)) {
+            waiting.resolve(text);
+          } else if (texts.length > 1) {
+            // Asked again with no neighbour in its prompt to copy or be told about.
+            this.alone(waiting.text, from, to).then(waiting.resolve, waiting.reject);
+          } else waiting.reject(this.tooLong());
         });
       },
       (error: unknown) => {
         for (const waiting of texts) waiting.reject(error);
       },
     );
+  }
+
+  /** One text in a call of its own. */
+  private async alone(text: string, from: string, to: string): Promise<string> {
+    const [translated = ''] = await this.call([text], from, to);
+    if (this.refused(text, translated)) throw this.tooLong();
+    return translated;
+  }
+
+  /** A language model's answer too long to be the translation of `text`. */
+  private refused(text: string, translation: string): boolean {
+    return this.provider.llm && farLonger(text, translation);
+  }
+
+  /**
+   * Not retried here: at temperature 0 the model answers alike. The next provider with
+   * the pair takes the text; failing that it is stored as failed, never as made, and a
+   * reader may ask for it again.
+   */
+  private tooLong(): ProviderError {
+    return new ProviderError(`${this.provider.name} answered far longer than the text`, false);
   }
 
   /** One provider call, with its slot, timeouts and retries. */

@@ -16,6 +16,7 @@ import { AppError } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { MemberHub } from '../../realtime/hub.js';
 import type { MessageService, RemovedMessage } from '../messages/service.js';
+import type { Reader } from '../messages/visibility.js';
 import type { UserService } from '../users/service.js';
 import type { LanguageDetector } from './detect.js';
 import type { TranslationRepo } from './repo.js';
@@ -117,10 +118,14 @@ export class TranslationService {
     const tongue = (await this.deps.users.get(userId)).mother_tongue;
     const from = (await this.deps.detector.detect(body.text, tongue)) ?? tongue;
     if (from === body.to) return { from, to: body.to, text: body.text };
-    await this.checkQuota(userId, body.text.length);
-    await this.charge(userId, body.text.length);
+    const day = dayOf(this.deps.clock.now());
+    if (!(await this.charge(userId, day, body.text.length))) {
+      throw new AppError('TRANSLATION_QUOTA_EXCEEDED');
+    }
     try {
-      const made = await this.deps.translator.translate(body.text, from, body.to);
+      const made = await this.deps.translator.translate(body.text, from, body.to, {
+        scope: draftScope(userId),
+      });
       return { from, to: body.to, text: made.text };
     } catch (error) {
       if (error instanceof TranslateError) throw new AppError(error.code);
@@ -168,14 +173,20 @@ export class TranslationService {
     });
   }
 
-  /** Of these members, those who read the conversation in `lang` (frame audience). */
+  /**
+   * Of these members, those who read the conversation in `lang` (frame audience), with
+   * the seq each one's history starts after: a translation of an older message is not
+   * theirs.
+   */
   async readersOf(
     conversationId: string,
     userIds: readonly string[],
     lang: string,
-  ): Promise<string[]> {
+  ): Promise<Reader[]> {
     const readers = await this.deps.messages.readerLanguages(conversationId, userIds);
-    return readers.filter((reader) => reader.lang === lang).map((reader) => reader.userId);
+    return readers
+      .filter((reader) => reader.lang === lang)
+      .map(({ userId, minSeq }) => ({ userId, minSeq }));
   }
 
   /**
@@ -252,18 +263,23 @@ export class TranslationService {
   ): Promise<Translation> {
     const { repo, clock, leaseMs } = this.deps;
     const now = clock.now();
+    const day = dayOf(now);
     const characters = message.content.text.length;
-    try {
-      await this.checkQuota(chargeTo, characters);
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      return { ...pendingOf(message, lang, now), status: 'failed', error: error.code };
-    }
     // A pending row is taken over only once its lease ran out; a settled one on retry.
     const claimable = row ? (row.status === 'pending' ? !this.settledOrHeld(row) : retry) : true;
-    const claimed =
-      claimable &&
-      (row
+    if (!claimable) return this.current(message, lang, now);
+    // Charged before the claim, in one conditional statement, so that concurrent claims
+    // (on any node) cannot pass the quota together; given back when the claim is lost.
+    if (!(await this.charge(chargeTo, day, characters))) {
+      return {
+        ...pendingOf(message, lang, now),
+        status: 'failed',
+        error: 'TRANSLATION_QUOTA_EXCEEDED',
+      };
+    }
+    let claimed = false;
+    try {
+      claimed = row
         ? await repo.reclaim(row, now, now + leaseMs)
         : await repo.insertClaim(
             {
@@ -275,14 +291,19 @@ export class TranslationService {
             },
             now,
             now + leaseMs,
-          ));
-    if (!claimed) {
-      const current = await repo.find(message.id, lang);
-      return current ? toTranslation(current) : pendingOf(message, lang, now);
+          );
+    } finally {
+      if (!claimed) await repo.refundUsage(chargeTo, day, characters);
     }
-    await this.charge(chargeTo, characters);
+    if (!claimed) return this.current(message, lang, now);
     this.start(message, lang, retry);
     return pendingOf(message, lang, now);
+  }
+
+  /** What the stored row shows, for a claim someone else holds. */
+  private async current(message: Translatable, lang: string, now: number): Promise<Translation> {
+    const row = await this.deps.repo.find(message.id, lang);
+    return row ? toTranslation(row) : pendingOf(message, lang, now);
   }
 
   /** Makes the translation, stores how it went and tells its readers. */
@@ -296,7 +317,10 @@ export class TranslationService {
     const { repo, translator, clock, logger } = this.deps;
     let outcome: Parameters<TranslationRepo['settle']>[2];
     try {
-      const made = await translator.translate(message.content.text, message.lang, lang, fresh);
+      const made = await translator.translate(message.content.text, message.lang, lang, {
+        scope: messageScope(message),
+        fresh,
+      });
       outcome = { status: 'done', text: made.text, error: null, provider: made.provider };
     } catch (error) {
       const code = error instanceof TranslateError ? error.code : 'TRANSLATION_FAILED';
@@ -329,24 +353,23 @@ export class TranslationService {
       return;
     }
     this.readersOf(conversationId, pair, lang).then(
-      (readers) => this.deps.hub.toUsers(readers, frame),
+      (readers) =>
+        this.deps.hub.toUsers(
+          readers.filter(({ minSeq }) => translation.seq > minSeq).map(({ userId }) => userId),
+          frame,
+        ),
       () => undefined,
     );
   }
 
   // -------------------------------------------------------------------------- quota
 
-  /** Refuses when `characters` more would pass the user's quota for today. */
-  private async checkQuota(userId: string, characters: number): Promise<void> {
-    const used = await this.deps.repo.usage(userId, dayOf(this.deps.clock.now()));
-    if (used + characters > this.deps.dailyCharacters) {
-      throw new AppError('TRANSLATION_QUOTA_EXCEEDED');
-    }
-  }
-
-  /** Counts `characters` of translation against the user's quota for today. */
-  private charge(userId: string, characters: number): Promise<void> {
-    return this.deps.repo.addUsage(userId, dayOf(this.deps.clock.now()), characters);
+  /**
+   * Counts `characters` against the user's quota for `day`; false, counting nothing, when
+   * they would pass it.
+   */
+  private charge(userId: string, day: string, characters: number): Promise<boolean> {
+    return this.deps.repo.chargeUsage(userId, day, characters, this.deps.dailyCharacters);
   }
 
   private requireAvailable(): void {
@@ -360,6 +383,22 @@ function isTranslatable(message: Message): message is Translatable {
 
 function needsTranslation(message: Message, lang: string): message is Translatable {
   return isTranslatable(message) && message.lang !== lang;
+}
+
+/** A user's drafts share a language model's call with nobody else's texts. */
+/**
+ * Texts that may share a language model's prompt: one sender's in one conversation. A
+ * crafted text can make a model copy its neighbours into its own translation, which goes
+ * to its sender; sharing prompts only with the sender's own texts means there is nothing
+ * to copy that the sender may not read (a late joiner never shares a prompt with history
+ * from before they joined).
+ */
+function messageScope(message: Translatable): string {
+  return `${message.conversationId}\n${message.senderId}`;
+}
+
+function draftScope(userId: string): string {
+  return `draft:${userId}`;
 }
 
 /** The UTC day of a time, as the quota counts. */

@@ -12,8 +12,25 @@ export class TranslateError extends Error {
   }
 }
 
-/** Recently made short translations kept in memory: the same "hello" is one call. */
+/**
+ * Recently made short translations kept in memory: the same "hello" is one call. Those
+ * of a language model are kept per scope (conversation): a text in its prompt may have
+ * told it to rewrite a neighbour's translation, which must not reach another
+ * conversation where that neighbour's text is written again. Other engines translate
+ * each text alike wherever it comes from, so theirs are shared.
+ */
 const RECENT_MAX = 5000;
+
+/** How one text is asked for. */
+export interface TranslateOptions {
+  /**
+   * Whose texts may share a language model's call and its remembered translations: the
+   * conversation's id, or the user's own for their drafts. Never empty.
+   */
+  scope: string;
+  /** Skip what is remembered (retranslate). */
+  fresh?: boolean;
+}
 
 /**
  * The provider chain: the first provider, in configured order, that has the language
@@ -32,16 +49,21 @@ export class Translator {
     text: string,
     from: string,
     to: string,
-    /** Skip what is remembered (retranslate). */
-    fresh = false,
+    { scope, fresh = false }: TranslateOptions,
   ): Promise<{ text: string; provider: string }> {
-    const key = text.length <= BATCH_TEXT_MAX ? `${from}\n${to}\n${text}` : null;
-    const known = key === null || fresh ? undefined : this.recent.get(key);
-    if (known) {
-      // Most recently used last: the oldest entry is the first to go.
-      this.recent.delete(key!);
-      this.recent.set(key!, known);
-      return known;
+    // An empty scope is where the entries every scope shares are kept.
+    if (!scope) throw new Error('a translation needs a scope');
+    const short = text.length <= BATCH_TEXT_MAX;
+    const keyIn = (within: string) => `${within}\n${from}\n${to}\n${text}`;
+    if (short && !fresh) {
+      for (const key of [keyIn(scope), keyIn('')]) {
+        const known = this.recent.get(key);
+        if (!known) continue;
+        // Most recently used last: the oldest entry is the first to go.
+        this.recent.delete(key);
+        this.recent.set(key, known);
+        return known;
+      }
     }
     let failure: unknown = null;
     for (const runner of this.runners) {
@@ -49,10 +71,10 @@ export class Translator {
       if (!supported) continue;
       try {
         const made = {
-          text: await runner.translate(text, from, to),
+          text: await runner.translate(text, from, to, scope),
           provider: runner.provider.name,
         };
-        if (key !== null) this.remember(key, made);
+        if (short) this.remember(keyIn(runner.provider.llm ? scope : ''), made);
         return made;
       } catch (error) {
         failure = error;

@@ -109,6 +109,7 @@ describe('apertiumProvider', () => {
     const apertium = provider();
     expect(apertium.name).toBe('apertium');
     expect(apertium.maxBatch).toBe(1);
+    expect(apertium.llm).toBe(false);
     expect(await apertium.supports('en', 'es')).toBe(true);
     expect(await apertium.supports('es', 'en')).toBe(true);
     expect(await apertium.supports('en', 'de')).toBe(false);

@@ -95,6 +95,7 @@ export function apertiumProvider(options: ApertiumProviderOptions): TranslationP
   return {
     name: 'apertium',
     maxBatch: 1,
+    llm: false,
     supports: pairs.supports,
     async translate(texts, from, to, signal) {
       if (texts.length === 0) return [];

@@ -76,6 +76,7 @@ describe('libreTranslateProvider', () => {
     const libreTranslate = provider();
     expect(libreTranslate.name).toBe('libretranslate');
     expect(libreTranslate.maxBatch).toBe(LIBRETRANSLATE_MAX_BATCH);
+    expect(libreTranslate.llm).toBe(false);
     expect(await libreTranslate.supports('en', 'de')).toBe(true);
     expect(await libreTranslate.supports('de', 'en')).toBe(true);
     expect(await libreTranslate.supports('de', 'es')).toBe(false);

@@ -58,6 +58,7 @@ export function libreTranslateProvider(
   return {
     name: 'libretranslate',
     maxBatch: LIBRETRANSLATE_MAX_BATCH,
+    llm: false,
     supports: pairs.supports,
     async translate(texts, from, to, signal) {
       if (texts.length === 0) return [];

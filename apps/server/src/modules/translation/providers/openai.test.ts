@@ -87,6 +87,7 @@ describe('openAiProvider', () => {
     const openai = provider();
     expect(openai.name).toBe('openai');
     expect(openai.maxBatch).toBe(OPENAI_MAX_BATCH);
+    expect(openai.llm).toBe(true);
     expect(await openai.supports('en', 'es')).toBe(true);
     expect(await openai.supports('zh-Hant', 'yue')).toBe(true);
     expect(await openai.supports('en', 'en')).toBe(false);

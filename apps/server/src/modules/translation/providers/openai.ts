@@ -88,6 +88,7 @@ export function openAiProvider(options: OpenAiProviderOptions): TranslationProvi
   return {
     name: 'openai',
     maxBatch: OPENAI_MAX_BATCH,
+    llm: true,
     supports(from, to) {
       return Promise.resolve(from !== to && !!findLanguage(from) && !!findLanguage(to));
     },

@@ -11,6 +11,15 @@ export interface TranslationProvider {
   /** Most texts one call takes; 1 when the engine translates one text per request. */
   readonly maxBatch: number;
   /**
+   * Whether the engine is a language model. A model reads the texts it translates as part
+   * of its prompt and may follow instructions written in them, so one text can change or
+   * copy the others of its call: the service never puts texts of different conversations
+   * into one call, keeps its translations per conversation, and refuses answers far
+   * longer than their text. Rule-based and neural MT engines translate each text on its
+   * own and alike everywhere.
+   */
+  readonly llm: boolean;
+  /**
    * Whether it translates `from` → `to`. Adapters that learn their pairs from the engine
    * ask it once and keep the answer for a while; an engine that cannot be reached
    * supports nothing until it answers again.
