@@ -4,8 +4,12 @@ import { APP_VERSION } from '@teltlk/protocol';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { App } from './types.js';
 
-/** The OpenAPI document, generated from the routes' zod schemas, at /openapi.json and as a UI at /docs. */
-export async function apiDocs(app: App): Promise<void> {
+/**
+ * The OpenAPI document, generated from the routes' zod schemas. `app.swagger()` builds it
+ * always (tests walk it); `serve` puts it at /openapi.json and as a UI at /docs, which
+ * otherwise answer 404 like any unknown path.
+ */
+export async function apiDocs(app: App, serve: boolean): Promise<void> {
   await app.register(swagger, {
     openapi: {
       info: {
@@ -18,6 +22,7 @@ export async function apiDocs(app: App): Promise<void> {
     },
     transform: jsonSchemaTransform,
   });
+  if (!serve) return;
   await app.register(swaggerUi, {
     routePrefix: '/docs',
     // The validator badge would load an image from another host, which the CSP forbids.

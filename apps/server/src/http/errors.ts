@@ -55,6 +55,8 @@ export function handleError(
   const known = toAppError(error);
   if (known) {
     if (known.status >= 500) request.log.warn({ code: known.code }, known.message);
+    const seconds = known.params?.seconds;
+    if (known.status === 429 && typeof seconds === 'number') reply.header('retry-after', seconds);
     return reply.code(known.status).send(known.toBody());
   }
   request.log.error({ err: error }, 'unexpected error');

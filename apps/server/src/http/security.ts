@@ -1,14 +1,46 @@
+import type { IncomingMessage } from 'node:http';
 import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 
 const SELF = "'self'";
 
 /**
+ * A host as a CSP host-source may name it: DNS labels or an IPv4 address, and a port.
+ * Anything else (IPv6 literals, which host-sources cannot express; `;`, spaces or `*`,
+ * which would add sources or directives of the sender's choosing) gets no socket source.
+ */
+const CSP_HOST =
+  /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?::\d{1,5})?$/i;
+const CSP_HOST_MAX_LENGTH = 253 + ':65535'.length;
+
+/** The WebSocket sources of the host a page was asked from, or none when it is not a plain host. */
+export function socketSources(host: string | undefined): string[] {
+  if (!host || host.length > CSP_HOST_MAX_LENGTH || !CSP_HOST.test(host)) return [];
+  const lower = host.toLowerCase();
+  return [`ws://${lower}`, `wss://${lower}`];
+}
+
+/**
  * Security headers for every response. The policy fits the built web app (own scripts and
  * styles only, images also from data: and blob: URLs for previews, sockets to this host)
  * and the API docs at /docs, which load only their own files too.
+ *
+ * Connections go to this origin only. CSP3 browsers count same-host sockets as 'self', but
+ * older engines (older Safari among them) do not and would block the app's own socket, so
+ * this host's ws:/wss: URLs are named too; a host that is not plain gets 'self' alone. No
+ * translation provider is listed: the browser never calls one, the server does.
  */
 export async function securityHeaders(app: FastifyInstance): Promise<void> {
+  // The host as Fastify reads it (X-Forwarded-Host only from a trusted proxy), kept for the
+  // CSP, which helmet builds from the raw request.
+  const hosts = new WeakMap<IncomingMessage, string>();
+  app.addHook('onRequest', (request, _reply, done) => {
+    hosts.set(request.raw, request.host);
+    done();
+  });
+  const connectSources = (request: IncomingMessage) =>
+    [SELF, ...socketSources(hosts.get(request))].join(' ');
+
   await app.register(helmet, {
     global: true,
     contentSecurityPolicy: {
@@ -22,7 +54,7 @@ export async function securityHeaders(app: FastifyInstance): Promise<void> {
         imgSrc: [SELF, 'data:', 'blob:'],
         mediaSrc: [SELF, 'blob:'],
         fontSrc: [SELF, 'data:'],
-        connectSrc: [SELF, 'ws:', 'wss:'],
+        connectSrc: [connectSources],
         workerSrc: [SELF, 'blob:'],
         manifestSrc: [SELF],
         objectSrc: ["'none'"],

@@ -23,12 +23,9 @@ export async function webRoutes(app: FastifyInstance, root: string): Promise<voi
     prefix: '/',
     index: 'index.html',
     cacheControl: false,
-    setHeaders(response, path) {
+    setHeaders(reply, path) {
       const hashed = relative(root, path).startsWith(`assets${sep}`);
-      response.setHeader(
-        'cache-control',
-        hashed ? 'public, max-age=31536000, immutable' : 'no-cache',
-      );
+      reply.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
 }
