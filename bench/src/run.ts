@@ -10,11 +10,7 @@ import {
 } from './idle-memory.js';
 import { benchGroup, GROUP_DEFAULTS, type GroupOptions } from './group-fanout.js';
 import { fixed } from './stats.js';
-import {
-  benchTranslation,
-  TRANSLATION_DEFAULTS,
-  type TranslationOptions,
-} from './translation.js';
+import { benchTranslation, TRANSLATION_DEFAULTS, type TranslationOptions } from './translation.js';
 import { FIRST_LOAD_BUDGET_BYTES, measureFirstLoad } from './web-first-load.js';
 
 /**

@@ -141,10 +141,22 @@ async function start(
   };
 }
 
+const UNCAPPED = String(1_000_000);
+const UNCAPPED_SOCKETS = {
+  SOCKETS_PER_SESSION: UNCAPPED,
+  SOCKETS_PER_USER: UNCAPPED,
+  SOCKETS_PER_ADDRESS: UNCAPPED,
+  UNAUTHED_SOCKETS_PER_ADDRESS: UNCAPPED,
+};
+
 /**
  * The built server (`apps/server/dist/main.js`) on a free loopback port with its own
  * empty data folder. TRUST_PROXY lets the setup give each registration its own
- * X-Forwarded-For address, since codes are limited per address and hour.
+ * X-Forwarded-For address, since codes are limited per address and hour. The load
+ * generators drive a few dozen users as fast as the server goes, far past what a person
+ * sends, so the per-user limits are raised (they are still checked on every request). The
+ * socket caps are lifted: the load generator opens thousands of sockets from one address
+ * through a few accounts, which the caps exist to refuse.
  */
 export async function startTeltlk(options: StartOptions = {}): Promise<ServerProcess> {
   const dataDir = await mkdtemp(join(tmpdir(), 'teltlk-bench-'));
@@ -152,7 +164,14 @@ export async function startTeltlk(options: StartOptions = {}): Promise<ServerPro
     const server = await start(
       'teltlk',
       [serverEntry],
-      { DATA_DIR: dataDir, LOG_LEVEL: 'warn', TRUST_PROXY: 'true', ...options.env },
+      {
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+        TRUST_PROXY: 'loopback',
+        RATE_LIMIT_SCALE: '10000',
+        ...UNCAPPED_SOCKETS,
+        ...options.env,
+      },
       options,
     );
     return {

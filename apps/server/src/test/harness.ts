@@ -145,6 +145,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     logger: pino({ level: 'silent' }),
     // Real argon2id, just cheap enough for hundreds of hashes per run.
     passwordHashing: { memoryCost: 1024, timeCost: 1 },
+    // A frozen clock never refills a bucket: limits are raised unless a test is about them.
+    rateLimits: { scale: 10_000 },
     // Tests never reach a real provider unless they pass a fake one.
     email: null,
     sms: null,
