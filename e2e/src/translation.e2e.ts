@@ -164,8 +164,14 @@ describe.skipIf(!APERTIUM_URL)('chat translated into each reader’s mother tong
     await s.getByRole('option', { name: 'Copy translation' }).waitFor();
     await s.getByRole('option', { name: 'Copy original' }).waitFor();
     await s.getByRole('option', { name: 'Retranslate' }).click();
-    await s.getByRole('button', { name: 'Show translation first' }).waitFor({ timeout: 30_000 });
-    expect((await paragraphs(s, 'The house is very big.')).at(-1)).toMatch(/casa/i);
+    // The translation is briefly pending, so wait for it to come back rather than for a
+    // button that may still be on screen from before.
+    await expect
+      .poll(async () => (await paragraphs(s, 'The house is very big.')).at(-1), {
+        timeout: 30_000,
+      })
+      .toMatch(/casa/i);
+    await s.getByRole('button', { name: 'Show translation first' }).waitFor();
 
     // Sofía answers in Spanish; Ann reads it in English first.
     await send(s, 'La casa es muy grande.');
