@@ -71,6 +71,7 @@ export function ChoiceList({
             <SearchOutline className="tt-search-icon" aria-hidden />
             <input
               type="search"
+              dir="auto"
               className="tt-input"
               aria-label={t('common.search')}
               placeholder={t('common.search')}

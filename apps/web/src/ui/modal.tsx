@@ -48,6 +48,7 @@ function ModalBody({ options, onChange, onSubmit }: BodyProps) {
           <input
             id={inputId}
             className="tt-input tt-modal-input"
+            dir="auto"
             value={value}
             placeholder={options.placeholder}
             maxLength={options.maxLength}

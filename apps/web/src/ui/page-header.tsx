@@ -69,7 +69,9 @@ export function PageHeader({ title, back = true, action }: PageHeaderProps) {
           </button>
         ) : null}
       </div>
-      <h1 className="tt-header-title">{title}</h1>
+      <h1 className="tt-header-title" dir="auto">
+        {title}
+      </h1>
       <div className="tt-header-side tt-header-side-end">
         {action ? <HeaderActionButton action={action} /> : null}
       </div>

@@ -45,7 +45,9 @@ export function TextField({
       </label>
       <div className="tt-field-control" data-invalid={error ? 'true' : undefined}>
         {prefix}
+        {/* Names and messages may be in Arabic or Hebrew: the text sets the direction. */}
         <input
+          dir="auto"
           {...rest}
           id={inputId}
           className="tt-input"

@@ -83,7 +83,9 @@ function ChatHeader({
         </button>
       </div>
       <div className="tt-chat-heading">
-        <h1 className="tt-header-title">{title}</h1>
+        <h1 className="tt-header-title" dir="auto">
+          {title}
+        </h1>
         <p className="tt-chat-typing" aria-live="polite">
           {typing ? t('chat.typing') : ''}
         </p>

@@ -1,10 +1,11 @@
-import { MESSAGE_TEXT_MAX_LENGTH } from '@teltlk/protocol';
 import { CloseOutline, GlobalOutline, SmileOutline } from 'antd-mobile-icons';
 import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useUiLocale } from '../../ui/pickers';
 import { MentionPicker } from '../groups/mention-picker';
 import { insertMention, mentionQueryAt, type Mentionable } from '../groups/mentions';
 import { EMOJI, insertAt } from './emoji';
+import { lengthState, type LengthState } from './message-length';
 import { TranslationPreview, type PreviewOptions } from './translation-preview';
 
 /** The text box grows with its text up to this height, then scrolls. */
@@ -40,7 +41,10 @@ interface ComposerProps {
   translationPreview?: PreviewOptions;
 }
 
-/** The message box: grows with its text, Enter sends, Shift+Enter breaks the line. */
+/**
+ * The message box: grows with its text, Enter sends, Shift+Enter breaks the line. Near the
+ * length limit a counter shows; over it the text stays and sending is refused with why.
+ */
 export function Composer({
   initialDraft,
   onDraft,
@@ -54,12 +58,14 @@ export function Composer({
   translationPreview,
 }: ComposerProps) {
   const { t } = useTranslation();
+  const locale = useUiLocale();
   const [text, setText] = useState(initialDraft);
   const [emojiOpen, setEmojiOpen] = useState(false);
   const [previewOn, setPreviewOn] = useState(false);
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const caret = useRef<number | null>(null);
   const panelId = useId();
+  const lengthId = useId();
   const [mentionAt, setMentionAt] = useState<{ start: number; query: string } | null>(null);
   const picked = useRef<Mentionable[]>([]);
 
@@ -85,7 +91,12 @@ export function Composer({
     if (next.trim()) onTyping();
   };
 
+  const length = lengthState(text);
   const submit = () => {
+    if (length.over) {
+      inputRef.current?.focus();
+      return;
+    }
     if (onSend(text, picked.current)) {
       setText('');
       setEmojiOpen(false);
@@ -106,7 +117,6 @@ export function Composer({
     const start = input?.selectionStart ?? text.length;
     const end = input?.selectionEnd ?? text.length;
     const result = insertAt(text, emoji, start, end);
-    if (result.text.length > MESSAGE_TEXT_MAX_LENGTH) return;
     caret.current = result.caret;
     change(result.text);
   };
@@ -117,7 +127,6 @@ export function Composer({
     const end = input?.selectionStart ?? text.length;
     const name = person === 'all' ? (mention.allLabel ?? '') : person.name;
     const result = insertMention(text, mentionAt.start, end, name);
-    if (result.text.length > MESSAGE_TEXT_MAX_LENGTH) return;
     if (person !== 'all') picked.current = [...picked.current, person];
     caret.current = result.caret;
     setText(result.text);
@@ -151,7 +160,7 @@ export function Composer({
         <div className="tt-composer-reply">
           <span className="tt-composer-reply-text">
             <strong>{t('chat.replyingTo', { name: reply.name })}</strong>
-            <span>{reply.text}</span>
+            <span dir="auto">{reply.text}</span>
           </span>
           <button
             type="button"
@@ -196,8 +205,10 @@ export function Composer({
           className="tt-composer-input"
           rows={1}
           value={text}
-          maxLength={MESSAGE_TEXT_MAX_LENGTH}
+          dir="auto"
           aria-label={t('chat.message')}
+          aria-invalid={length.over || undefined}
+          aria-describedby={length.counted ? lengthId : undefined}
           placeholder={t('chat.message')}
           enterKeyHint="send"
           onChange={(event) => change(event.target.value, event.target.selectionStart)}
@@ -207,6 +218,7 @@ export function Composer({
           {t('chat.send')}
         </button>
       </form>
+      <LengthNote id={lengthId} length={length} locale={locale} />
       {translationPreview && previewOn ? (
         <TranslationPreview text={text} options={translationPreview} />
       ) : null}
@@ -217,6 +229,30 @@ export function Composer({
           </button>
         ))}
       </div>
+    </div>
+  );
+}
+
+/**
+ * The counter near the limit ("4,812 / 5,000"), and over it why the message cannot go.
+ * One polite live region, so a screen reader hears the count without being interrupted
+ * on every keystroke, and the refusal as soon as the text crosses the limit.
+ */
+function LengthNote({ id, length, locale }: { id: string; length: LengthState; locale: string }) {
+  const { t } = useTranslation();
+  const numbers = new Intl.NumberFormat(locale);
+  const values = { length: numbers.format(length.length), max: numbers.format(length.max) };
+  return (
+    <div id={id} className="tt-composer-length" aria-live="polite">
+      {length.counted ? (
+        <p className={length.over ? 'tt-composer-count tt-composer-over' : 'tt-composer-count'}>
+          <span aria-hidden>
+            {values.length} / {values.max}
+          </span>
+          <span className="tt-visually-hidden">{t('chat.lengthCount', values)}</span>
+        </p>
+      ) : null}
+      {length.over ? <p className="tt-composer-error">{t('chat.tooLong', values)}</p> : null}
     </div>
   );
 }

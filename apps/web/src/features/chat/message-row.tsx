@@ -1,6 +1,6 @@
 import type { LocalMessage } from '@teltlk/im-sdk';
 import type { SystemContent } from '@teltlk/protocol';
-import type { ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { FireFill, MoreOutline, RedoOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { Avatar } from '../../ui/avatar';
@@ -10,7 +10,10 @@ import { useMessageText } from '../../ui/use-message';
 import { ApiError } from '@teltlk/im-sdk';
 import { isErrorCode, isQuoteAvailable } from '@teltlk/protocol';
 import { splitMentions } from '../groups/mentions';
-import { isReadByPeer, type ChatRow } from './messages';
+import { DeliveryMark } from './delivery-mark';
+import { largeEmojiCount } from './emoji';
+import { isLongText, isUnfolded, setUnfolded } from './long-text';
+import { deliveryState, type ChatRow } from './messages';
 import { clockTime, dayLabel, formatDuration } from './time-labels';
 import { TranslatedText } from './translated-text';
 import { useLongPress } from './use-long-press';
@@ -92,24 +95,53 @@ function useFailureText(): (message: LocalMessage) => string {
   };
 }
 
+/** A long received text, folded to a few lines behind "Show more"; remembered per message. */
+function Foldable({ foldKey, children }: { foldKey: string; children: ReactNode }) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(() => isUnfolded(foldKey));
+  const regionId = useId();
+  const toggle = () => {
+    setUnfolded(foldKey, !open);
+    setOpen(!open);
+  };
+  return (
+    <>
+      <div id={regionId} className={open ? 'tt-msg-fold' : 'tt-msg-fold tt-msg-folded'}>
+        {children}
+      </div>
+      <button
+        type="button"
+        className="tt-msg-fold-toggle"
+        aria-expanded={open}
+        aria-controls={regionId}
+        onClick={toggle}
+      >
+        {open ? t('chat.showLess') : t('chat.showMore')}
+      </button>
+    </>
+  );
+}
+
 export function MessageBubble({
-  message,
-  showRead,
+  row,
   context,
 }: {
-  message: LocalMessage;
-  showRead: boolean;
+  row: Extract<ChatRow, { kind: 'message' }>;
   context: MessageRowContext;
 }) {
   const { t } = useTranslation();
   const locale = useUiLocale();
   const failureText = useFailureText();
+  const { message, showRead, runStart, runEnd } = row;
   const longPress = useLongPress(() => context.onMenu(message));
   const own = message.senderId === context.selfId;
   const sender = context.personOf(message.senderId);
   if (message.content.kind !== 'text') return null;
   const { text, quote, forwarded } = message.content;
   const group = context.group;
+  const lang = message.lang ?? undefined;
+  // A few emoji alone show large and without a bubble; with a quote they stay a reply.
+  const large = !quote && !forwarded && largeEmojiCount(text) > 0;
   const parts = group ? splitMentions(text, group.mentionNames(message.content)) : null;
   const original = parts
     ? parts.map((part, index) =>
@@ -122,13 +154,42 @@ export function MessageBubble({
         ),
       )
     : text;
+  const body =
+    context.translation && !own && !large ? (
+      <TranslatedText message={message} original={original} context={context.translation} />
+    ) : (
+      <p className="tt-msg-text" dir="auto" lang={lang}>
+        {original}
+      </p>
+    );
+  const delivery = own ? deliveryState(message, group ? null : context.peerReadSeq) : null;
+  // Inside a run only the last message shows its time; a message that needs attention
+  // (sending, failed, burning) or carries the read state shows its line anyway.
+  const showMeta = runEnd || showRead || message.status !== 'sent' || message.burnAt !== null;
+  const time = (
+    <time
+      className={runEnd ? undefined : 'tt-visually-hidden'}
+      dateTime={new Date(message.createdAt).toISOString()}
+    >
+      {clockTime(message.createdAt, locale)}
+    </time>
+  );
 
+  const classes = ['tt-msg'];
+  if (own) classes.push('tt-msg-own');
+  if (!runStart) classes.push('tt-msg-run-follows');
+  if (!runEnd) classes.push('tt-msg-run-continues');
+  if (large) classes.push('tt-msg-large');
   return (
-    <div className={own ? 'tt-msg tt-msg-own' : 'tt-msg'}>
-      {own ? null : <Avatar name={sender.name} url={sender.avatarUrl} size={36} />}
+    <div className={classes.join(' ')}>
+      {own ? null : runStart ? (
+        <Avatar name={sender.name} url={sender.avatarUrl} size={36} />
+      ) : (
+        <span className="tt-msg-avatar-gap" aria-hidden />
+      )}
       <div className="tt-msg-body">
-        {group && !own ? (
-          <span className="tt-msg-sender" aria-hidden>
+        {group && !own && runStart ? (
+          <span className="tt-msg-sender" dir="auto" aria-hidden>
             {sender.name}
           </span>
         ) : null}
@@ -139,50 +200,45 @@ export function MessageBubble({
             <blockquote className="tt-msg-quote">
               {isQuoteAvailable(quote) ? (
                 <>
-                  <strong>{context.personOf(quote.senderId).name}</strong>
-                  <span>{quote.text}</span>
+                  <strong dir="auto">{context.personOf(quote.senderId).name}</strong>
+                  <span dir="auto">{quote.text}</span>
                 </>
               ) : (
                 <span>{t('chat.quoteUnavailable')}</span>
               )}
             </blockquote>
           ) : null}
-          {context.translation && !own ? (
-            <TranslatedText message={message} original={original} context={context.translation} />
+          {!own && isLongText(text) ? (
+            <Foldable foldKey={`${message.conversationId}/${row.key}`}>{body}</Foldable>
           ) : (
-            <p className="tt-msg-text">{original}</p>
+            body
           )}
         </div>
-        <div className="tt-msg-meta">
-          {message.burnAt !== null ? (
-            <span className="tt-msg-burn" title={t('chat.burnsIn')}>
-              <FireFill aria-hidden />
-              <span className="tt-visually-hidden">{t('chat.burnsIn')}</span>
-            </span>
-          ) : null}
-          <time dateTime={new Date(message.createdAt).toISOString()}>
-            {clockTime(message.createdAt, locale)}
-          </time>
-          {message.status === 'sending' ? (
-            <span className="tt-msg-sending" role="img" aria-label={t('chat.sending')} />
-          ) : null}
-          {message.status === 'failed' ? (
-            <button
-              type="button"
-              className="tt-msg-retry"
-              aria-label={t('chat.retry')}
-              onClick={() => context.onRetry(message)}
-            >
-              <RedoOutline aria-hidden />
-            </button>
-          ) : null}
-          {showRead && message.status === 'sent' && group ? group.readState(message) : null}
-          {showRead && message.status === 'sent' && !group ? (
-            <span className="tt-msg-read">
-              {isReadByPeer(message, context.peerReadSeq) ? t('chat.read') : t('chat.unread')}
-            </span>
-          ) : null}
-        </div>
+        {showMeta ? (
+          <div className="tt-msg-meta">
+            {message.burnAt !== null ? (
+              <span className="tt-msg-burn" title={t('chat.burnsIn')}>
+                <FireFill aria-hidden />
+                <span className="tt-visually-hidden">{t('chat.burnsIn')}</span>
+              </span>
+            ) : null}
+            {time}
+            {delivery ? <DeliveryMark state={delivery} /> : null}
+            {message.status === 'failed' ? (
+              <button
+                type="button"
+                className="tt-msg-retry"
+                aria-label={t('chat.retry')}
+                onClick={() => context.onRetry(message)}
+              >
+                <RedoOutline aria-hidden />
+              </button>
+            ) : null}
+            {showRead && message.status === 'sent' && group ? group.readState(message) : null}
+          </div>
+        ) : (
+          time
+        )}
         {message.status === 'failed' ? (
           <p className="tt-msg-failed">{t('chat.failed', { reason: failureText(message) })}</p>
         ) : null}
@@ -207,6 +263,6 @@ export function MessageRow({ row, context }: { row: ChatRow; context: MessageRow
     case 'notice':
       return <NoticeRow message={row.message} context={context} />;
     case 'message':
-      return <MessageBubble message={row.message} showRead={row.showRead} context={context} />;
+      return <MessageBubble row={row} context={context} />;
   }
 }

@@ -1,7 +1,7 @@
 import type { LocalMessage } from '@teltlk/im-sdk';
 import { quoteExcerpt, REVOKE_WINDOW_SECONDS } from '@teltlk/protocol';
 import { describe, expect, it } from 'vitest';
-import { buildRows, canRevoke, isBlank, messageText } from './messages';
+import { buildRows, canRevoke, deliveryState, isBlank, messageText, RUN_GAP_MS } from './messages';
 
 const day = (d: number, h = 12) => new Date(2026, 0, d, h).getTime();
 
@@ -107,5 +107,63 @@ describe('message text helpers', () => {
   it('treats white space as blank', () => {
     expect(isBlank(' \n\t ')).toBe(true);
     expect(isBlank(' 😀 ')).toBe(false);
+  });
+});
+
+describe('runs of messages', () => {
+  const at = (minutes: number) => day(10, 9) + minutes * 60 * 1000;
+  /** Each bubble as "first/last of its run" marks: S start, E end, SE alone, - middle. */
+  const marks = (messages: LocalMessage[]) =>
+    buildRows(messages, { selfId: 'a', readReceipts: false }).flatMap((row) =>
+      row.kind === 'message' ? [(row.runStart ? 'S' : '') + (row.runEnd ? 'E' : '') || '-'] : [],
+    );
+
+  it('groups one sender within three minutes of the message before', () => {
+    expect(
+      marks([
+        message(1, { createdAt: at(0) }),
+        message(2, { createdAt: at(1) }),
+        message(3, { createdAt: at(3) }),
+        message(4, { createdAt: at(3) + RUN_GAP_MS + 1 }),
+      ]),
+    ).toEqual(['S', '-', 'E', 'SE']);
+  });
+
+  it('starts a new run at another sender, a notice, or a new day', () => {
+    expect(
+      marks([
+        message(1, { createdAt: at(0) }),
+        message(2, { createdAt: at(1), senderId: 'b' }),
+        message(3, { createdAt: at(1), senderId: 'b' }),
+        message(4, { createdAt: at(2), senderId: 'b', content: { kind: 'burn', seconds: 10 } }),
+        message(5, { createdAt: at(2), senderId: 'b' }),
+      ]),
+    ).toEqual(['SE', 'S', 'E', 'SE']);
+    expect(
+      marks([
+        message(1, { createdAt: new Date(2026, 0, 10, 23, 59).getTime() }),
+        message(2, { createdAt: new Date(2026, 0, 11, 0, 1).getTime() }),
+      ]),
+    ).toEqual(['SE', 'SE']);
+  });
+
+  it('does not join a message that sorts before the one above it', () => {
+    expect(marks([message(1, { createdAt: at(2) }), message(null, { createdAt: at(1) })])).toEqual([
+      'SE',
+      'SE',
+    ]);
+  });
+});
+
+describe('deliveryState', () => {
+  it('is sending until acknowledged, sent, then read once the peer read that far', () => {
+    expect(deliveryState(message(null), 9)).toBe('sending');
+    expect(deliveryState(message(5), 4)).toBe('sent');
+    expect(deliveryState(message(5), 5)).toBe('read');
+    expect(deliveryState(message(null, { status: 'failed' }), 9)).toBeNull();
+  });
+
+  it('never says read where the read position is unknown (groups count readers instead)', () => {
+    expect(deliveryState(message(5), null)).toBe('sent');
   });
 });

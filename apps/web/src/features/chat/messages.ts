@@ -1,11 +1,26 @@
 import type { ConversationView, LocalMessage } from '@teltlk/im-sdk';
 import { REVOKE_WINDOW_SECONDS, type MessageContent } from '@teltlk/protocol';
 
-/** A row of the message list: a day separator, a centred notice or a bubble. */
+/**
+ * A row of the message list: a day separator, a centred notice or a bubble. A bubble
+ * knows its place in its run of messages from one sender (see `groupRuns`).
+ */
 export type ChatRow =
   | { kind: 'day'; key: string; time: number }
   | { kind: 'notice'; key: string; message: LocalMessage }
-  | { kind: 'message'; key: string; message: LocalMessage; showRead: boolean };
+  | {
+      kind: 'message';
+      key: string;
+      message: LocalMessage;
+      showRead: boolean;
+      /** First of its run: the avatar and, in groups, the sender's name. */
+      runStart: boolean;
+      /** Last of its run: the time. */
+      runEnd: boolean;
+    };
+
+/** Messages from one sender this close together read as one run. */
+export const RUN_GAP_MS = 3 * 60 * 1000;
 
 /** The key of a message that stays the same when the server acknowledges it. */
 export function messageKey(message: LocalMessage): string {
@@ -65,10 +80,54 @@ export function buildRows(
     if (isRevoked(message) || kind === 'burn' || kind === 'system') {
       rows.push({ kind: 'notice', key, message });
     } else {
-      rows.push({ kind: 'message', key, message, showRead: index === lastOwnSent });
+      rows.push({
+        kind: 'message',
+        key,
+        message,
+        showRead: index === lastOwnSent,
+        runStart: true,
+        runEnd: true,
+      });
     }
   });
-  return rows;
+  return groupRuns(rows);
+}
+
+/**
+ * Marks runs, as messengers group them: consecutive bubbles from one sender, each within
+ * `RUN_GAP_MS` of the one before, with no day separator or notice between. Inside a run
+ * only the first shows the avatar and name and only the last the time, so the run reads
+ * as one block.
+ */
+export function groupRuns(rows: readonly ChatRow[]): ChatRow[] {
+  const grouped = rows.map((row) => (row.kind === 'message' ? { ...row } : row));
+  for (let index = 1; index < grouped.length; index += 1) {
+    const row = grouped[index]!;
+    const previous = grouped[index - 1]!;
+    if (row.kind !== 'message' || previous.kind !== 'message') continue;
+    const gap = row.message.createdAt - previous.message.createdAt;
+    if (row.message.senderId === previous.message.senderId && gap >= 0 && gap <= RUN_GAP_MS) {
+      previous.runEnd = false;
+      row.runStart = false;
+    }
+  }
+  return grouped;
+}
+
+/** How far an own message got, as its mark shows it; failed ones offer a retry instead. */
+export type DeliveryState = 'sending' | 'sent' | 'read';
+
+/**
+ * The mark of an own message: read only where the peer's read position is known (1:1
+ * chats; groups show read counts instead).
+ */
+export function deliveryState(
+  message: LocalMessage,
+  peerReadSeq: number | null,
+): DeliveryState | null {
+  if (message.status === 'failed') return null;
+  if (message.status === 'sending' || message.seq === null) return 'sending';
+  return peerReadSeq !== null && isReadByPeer(message, peerReadSeq) ? 'read' : 'sent';
 }
 
 /** Whether the peer has read our message (1:1 only). */

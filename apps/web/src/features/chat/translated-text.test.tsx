@@ -90,7 +90,7 @@ describe('TranslatedText', () => {
       'Translation unavailable',
     );
     expect(render(context(), { ...message, lang: 'en' })).toBe(
-      '<p class="tt-msg-text" lang="en">bonjour</p>',
+      '<p class="tt-msg-text" dir="auto" lang="en">bonjour</p>',
     );
   });
 });

@@ -28,7 +28,7 @@ export function TranslatedText({
   const state = useBubbleTranslation(message, context);
   const lang = message.lang ?? undefined;
   const originalText = (
-    <p className="tt-msg-text" lang={lang}>
+    <p className="tt-msg-text" dir="auto" lang={lang}>
       {original}
     </p>
   );
@@ -75,7 +75,7 @@ export function TranslatedText({
   const first = isTranslationFirst(message, context);
   const translation = (
     <div className={first ? 'tt-msg-translation' : 'tt-msg-translation tt-msg-second'}>
-      <p className="tt-msg-text" lang={context.scope.target ?? undefined}>
+      <p className="tt-msg-text" dir="auto" lang={context.scope.target ?? undefined}>
         <span className="tt-visually-hidden">{t('translation.translated')}: </span>
         {state.text}
       </p>
@@ -92,7 +92,7 @@ export function TranslatedText({
   );
   const source = (
     <div className={first ? 'tt-msg-original tt-msg-second' : 'tt-msg-original'}>
-      <p className="tt-msg-text" lang={lang}>
+      <p className="tt-msg-text" dir="auto" lang={lang}>
         <span className="tt-visually-hidden">{t('translation.original')}: </span>
         {original}
       </p>

@@ -122,6 +122,7 @@ function FieldForm({ group, field }: { group: MyGroup; field: Field }) {
               <textarea
                 id={`${formId}-notice`}
                 className="tt-input tt-group-notice-input"
+                dir="auto"
                 maxLength={config.max}
                 rows={8}
                 value={value}

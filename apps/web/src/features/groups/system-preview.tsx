@@ -30,5 +30,9 @@ export function SystemPreview({
 export function SenderPrefix({ groupId, senderId }: { groupId: string | null; senderId: string }) {
   const people = useGroupPeople(groupId, [senderId]);
   const name = people(senderId)?.name;
-  return name ? <span className="tt-chat-sender">{name}: </span> : null;
+  return name ? (
+    <span className="tt-chat-sender">
+      <bdi>{name}</bdi>:{' '}
+    </span>
+  ) : null;
 }

@@ -60,7 +60,7 @@ function PreviewText({
     case 'draft':
       return (
         <>
-          <span className="tt-chat-draft">{t('home.draft')}</span> {preview.text}
+          <span className="tt-chat-draft">{t('home.draft')}</span> <bdi>{preview.text}</bdi>
         </>
       );
     case 'text':
@@ -69,7 +69,8 @@ function PreviewText({
           {preview.senderId ? (
             <SenderPrefix groupId={conversation.group?.id ?? null} senderId={preview.senderId} />
           ) : null}
-          {preview.forwarded ? `${t('home.forwarded')} ${preview.text}` : preview.text}
+          {preview.forwarded ? `${t('home.forwarded')} ` : null}
+          <bdi>{preview.text}</bdi>
         </>
       );
     case 'system':
@@ -148,7 +149,9 @@ export function ConversationRow({
           </span>
           <span className="tt-chat-main">
             <span className="tt-chat-line">
-              <span className="tt-chat-name">{name}</span>
+              <span className="tt-chat-name" dir="auto">
+                {name}
+              </span>
               {time ? (
                 <time className="tt-chat-time" dateTime={new Date(time).toISOString()}>
                   {listTime(time, now, locale, t('home.yesterday'))}
@@ -156,7 +159,7 @@ export function ConversationRow({
               ) : null}
             </span>
             <span className="tt-chat-line">
-              <span className="tt-chat-preview">
+              <span className="tt-chat-preview" dir="auto">
                 {mentioned ? (
                   <span className="tt-chat-mention">{t('groups.mentioned')} </span>
                 ) : null}

@@ -1,0 +1,78 @@
+import i18next from 'i18next';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { en_US } from '../../i18n/en_US';
+import { Composer } from './composer';
+
+const i18n = i18next.createInstance();
+
+// The English catalog through i18next itself; only React's binding is left out.
+vi.mock('react-i18next', () => ({
+  useTranslation: () => ({ t: i18n.t.bind(i18n), i18n: { language: 'en_US' } }),
+  initReactI18next: { type: '3rdParty', init: () => {} },
+}));
+
+// The icon library resolves its own copy of React outside the bundler; icons are
+// decoration here, so they render as nothing.
+vi.mock('antd-mobile-icons', () => ({
+  CloseOutline: () => null,
+  GlobalOutline: () => null,
+  SmileOutline: () => null,
+}));
+
+// The @ list loads group members; no group here.
+vi.mock('../groups/mention-picker', () => ({ MentionPicker: () => null }));
+
+beforeAll(async () => {
+  await i18n.init({
+    lng: 'en_US',
+    resources: { en_US: { translation: en_US } },
+    interpolation: { prefix: '{', suffix: '}', escapeValue: false },
+    showSupportNotice: false,
+  });
+});
+
+function render(draft: string): string {
+  return renderToStaticMarkup(
+    <Composer
+      initialDraft={draft}
+      onDraft={() => {}}
+      onTyping={() => {}}
+      onSend={() => true}
+      reply={null}
+      onCancelReply={() => {}}
+      focusRequest={0}
+    />,
+  );
+}
+
+/** The text box's start tag and its text. */
+const textbox = (html: string) => /<textarea([^>]*)>([^<]*)<\/textarea>/.exec(html);
+
+describe('Composer length limit', () => {
+  it('shows no counter for an ordinary message, and lets the text set its direction', () => {
+    const html = render('مرحبا');
+    expect(html).not.toContain('/ 5,000');
+    expect(textbox(html)?.[1]).toContain('dir="auto"');
+  });
+
+  it('counts near the limit, described to screen readers', () => {
+    const html = render('a'.repeat(4812));
+    expect(html).toContain('<span aria-hidden="true">4,812 / 5,000</span>');
+    expect(html).toContain('4,812 of 5,000 characters');
+    expect(html).not.toContain('tt-composer-over');
+    const describedBy = /aria-describedby="([^"]+)"/.exec(textbox(html)![1]!)![1];
+    expect(html).toContain(`id="${describedBy}" class="tt-composer-length" aria-live="polite"`);
+  });
+
+  it('keeps a draft over the limit whole and says why it cannot be sent', () => {
+    const draft = 'a'.repeat(5231);
+    const html = render(draft);
+    const [, attributes, value] = textbox(html)!;
+    expect(value).toBe(draft);
+    expect(attributes).not.toMatch(/maxlength/i);
+    expect(attributes).toContain('aria-invalid="true"');
+    expect(html).toContain('class="tt-composer-count tt-composer-over"');
+    expect(html).toContain('Messages can be at most 5,000 characters. This one has 5,231.');
+  });
+});

@@ -1,0 +1,110 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  befriend,
+  launchBrowser,
+  registerAccount,
+  signIn,
+  startServer,
+  type ApiAccount,
+  type RunningServer,
+} from './harness.js';
+
+/**
+ * Text as people write it, in two browsers: Arabic reads right to left, a few emoji show
+ * large, a long message folds, a message over the limit stays in the box with the
+ * reason, and the sender's mark turns to "Read" once the other person has seen it.
+ */
+
+let server: RunningServer;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+const consoleErrors: string[][] = [];
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+});
+
+afterAll(async () => {
+  for (const context of contexts) await context.close();
+  await browser?.close();
+  await server?.stop();
+  expect(consoleErrors.flat()).toEqual([]);
+});
+
+async function signedIn(account: ApiAccount): Promise<Page> {
+  const { context, page, errors } = await signIn(browser, server.baseUrl, account);
+  contexts.push(context);
+  consoleErrors.push(errors);
+  return page;
+}
+
+async function send(page: Page, text: string): Promise<void> {
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await box.fill(text);
+  await box.press('Enter');
+  await expect.poll(() => box.inputValue()).toBe('');
+}
+
+describe('text in a one-to-one chat', () => {
+  it('shows right-to-left text, large emoji, folded long messages, the limit and the read mark', async () => {
+    const [ada, bob] = await Promise.all([
+      registerAccount(server.baseUrl, 'Ada'),
+      registerAccount(server.baseUrl, 'Bob'),
+    ]);
+    await befriend(server.baseUrl, ada, bob);
+    const a = await signedIn(ada);
+    const b = await signedIn(bob);
+
+    await a.goto(`${server.baseUrl}/#/pages/contacts/contacts`);
+    await a.getByRole('link', { name: /Bob/ }).first().click();
+    await a.getByRole('button', { name: 'Send message' }).click();
+
+    const arabic = 'مرحبا يا بوب';
+    const long = Array.from({ length: 30 }, (_, line) => `Line ${line + 1} of the story`).join(
+      '\n',
+    );
+    await send(a, arabic);
+    await send(a, '👍🏽🎉');
+    await send(a, long);
+
+    // A message over the limit is refused with the reason, and the text stays in the box.
+    const box = a.getByRole('textbox', { name: 'Message' });
+    const tooLong = 'a'.repeat(5231);
+    await box.fill(tooLong);
+    await a.getByText('5,231 / 5,000').waitFor();
+    await box.press('Enter');
+    await a.getByText('Messages can be at most 5,000 characters. This one has 5,231.').waitFor();
+    expect(await box.inputValue()).toBe(tooLong);
+    expect(await box.getAttribute('aria-invalid')).toBe('true');
+    await box.fill('');
+
+    // Bob reads: Arabic sets its own direction, the emoji show large, the long text folds.
+    await b.goto(`${server.baseUrl}/#/pages/home/home`);
+    await b.getByRole('link', { name: /Ada/ }).first().click();
+    const arabicText = b.getByText(arabic, { exact: true });
+    await arabicText.waitFor();
+    expect(await arabicText.getAttribute('dir')).toBe('auto');
+    expect(await arabicText.evaluate((element) => getComputedStyle(element).direction)).toBe('rtl');
+    await b.locator('.tt-msg-large', { hasText: '👍🏽🎉' }).waitFor();
+
+    const more = b.getByRole('button', { name: 'Show more' });
+    await more.waitFor();
+    const lastLine = b.getByText(/Line 30 of the story/);
+    const lastLineShown = () =>
+      lastLine.evaluate((element) => {
+        const fold = element.closest('.tt-msg-fold')!.getBoundingClientRect();
+        return element.getBoundingClientRect().bottom <= fold.bottom;
+      });
+    expect(await lastLineShown()).toBe(false);
+    expect(await more.getAttribute('aria-expanded')).toBe('false');
+    await more.focus();
+    await more.press('Enter');
+    const less = b.getByRole('button', { name: 'Show less' });
+    expect(await less.getAttribute('aria-expanded')).toBe('true');
+    await expect.poll(lastLineShown).toBe(true);
+
+    // Ada's newest message now carries the read mark.
+    await a.getByRole('img', { name: 'Read' }).last().waitFor({ timeout: 30_000 });
+  });
+});
