@@ -30,7 +30,9 @@ export function CheckList({
               onChange={(event) => onToggle(item.id, event.target.checked)}
             />
             <Avatar name={item.name} url={item.avatarUrl} size={36} />
-            <span className="tt-row-label">{item.name}</span>
+            <span className="tt-row-label" dir="auto">
+              {item.name}
+            </span>
           </label>
         </li>
       ))}

@@ -17,8 +17,14 @@ function RowContent({ icon, label, value, chevron }: RowContentProps) {
           {icon}
         </span>
       ) : null}
-      <span className="tt-row-label">{label}</span>
-      {value !== undefined ? <span className="tt-row-value">{value}</span> : null}
+      <span className="tt-row-label" dir="auto">
+        {label}
+      </span>
+      {value !== undefined ? (
+        <span className="tt-row-value" dir="auto">
+          {value}
+        </span>
+      ) : null}
       {chevron ? <RightOutline className="tt-row-chevron" aria-hidden /> : null}
     </>
   );
@@ -58,8 +64,14 @@ export function InfoRow({
 }) {
   return (
     <div className="tt-row">
-      <span className="tt-row-label">{label}</span>
-      {value !== undefined ? <span className="tt-row-value">{value}</span> : null}
+      <span className="tt-row-label" dir="auto">
+        {label}
+      </span>
+      {value !== undefined ? (
+        <span className="tt-row-value" dir="auto">
+          {value}
+        </span>
+      ) : null}
       {children}
     </div>
   );
