@@ -1,4 +1,5 @@
 import type { TranslateConfig, TranslateProviderName } from '../../config.js';
+import type { ChineseScripts } from './chinese.js';
 import { apertiumProvider } from './providers/apertium.js';
 import { libreTranslateProvider } from './providers/libretranslate.js';
 import { openAiProvider } from './providers/openai.js';
@@ -34,8 +35,12 @@ export function runnerOptions(
 export function createTranslator(
   providers: readonly TranslationProvider[],
   options: RunnerOptions,
+  scripts: ChineseScripts,
 ): Translator {
-  return new Translator(providers.map((provider) => new ProviderRunner(provider, options)));
+  return new Translator(
+    providers.map((provider) => new ProviderRunner(provider, options)),
+    scripts,
+  );
 }
 
 /** How long a claim holds: every attempt timing out, with the waits between them. */
