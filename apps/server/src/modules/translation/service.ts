@@ -27,6 +27,7 @@ import {
 } from './chinese.js';
 import type { LanguageDetector } from './detect.js';
 import type { TranslationRepo } from './repo.js';
+import { translationReport } from './setup.js';
 import { isConversion, TranslateError, type Translator } from './translator.js';
 
 /** A text message with its source language: what can be translated. */
@@ -88,6 +89,11 @@ export class TranslationService {
       maxLength: TRANSLATION_TEXT_MAX_LENGTH,
       dailyCharacters: this.deps.dailyCharacters,
     };
+  }
+
+  /** The start-up report: providers and their pairs (`translationReport`). */
+  report(signal?: AbortSignal): Promise<string[]> {
+    return translationReport(this.deps.translator.providers, signal);
   }
 
   /** Resolves once the provider work started so far has been stored (tests, shutdown). */
