@@ -66,9 +66,10 @@ interface Tables {
 }
 
 /**
- * Script detection and conversion. The tables are large (about 45 MB of heap once built,
- * most of it the Simplified phrase dictionary, and 0.3 s to build), so they are loaded on
- * the first Chinese text and kept: a server without Chinese readers never holds them.
+ * Script detection and conversion. The tables are large (about 50 MB of heap once built,
+ * most of it the Simplified phrase dictionary, and most of a second to build), so they
+ * are loaded on the first Chinese text and kept: a server without Chinese users never
+ * holds them.
  */
 export class ChineseScripts {
   private tables: Promise<Tables> | null = null;
