@@ -16,7 +16,8 @@ import {
  * other's messages translated first, can switch to the original, copy either text or
  * retranslate from the message menu, previews their own
  * words in the other's language before sending, and turns translation off for the chat
- * on the tongue page.
+ * on the tongue page. Readers of Simplified and Traditional Chinese need no provider:
+ * the server converts between the scripts itself.
  */
 
 const APERTIUM_URL = process.env.TEST_APERTIUM_URL;
@@ -27,9 +28,8 @@ const contexts: BrowserContext[] = [];
 const consoleErrors: string[][] = [];
 
 beforeAll(async () => {
-  if (!APERTIUM_URL) return;
   [server, browser] = await Promise.all([
-    startServer({ TRANSLATE_APERTIUM_URL: APERTIUM_URL }),
+    startServer(APERTIUM_URL ? { TRANSLATE_APERTIUM_URL: APERTIUM_URL } : {}),
     launchBrowser(),
   ]);
 });
@@ -224,5 +224,57 @@ describe.skipIf(!APERTIUM_URL)('chat translated into each reader’s mother tong
     await a.getByRole('switch', { name: ZH_CN.translateMessages }).click();
     await a.getByRole('button', { name: ZH_CN.confirm }).click();
     await a.getByRole('link', { name: new RegExp(`^${ZH_CN.translation}`) }).waitFor();
+  });
+});
+
+describe('Simplified and Traditional Chinese readers, with or without a provider', () => {
+  it('converts between the scripts, and leaves a text in the reader’s own script alone', async () => {
+    const [lin, mei] = await Promise.all([
+      registerAccount(server.baseUrl, 'Lin', undefined, 'zh'),
+      registerAccount(server.baseUrl, 'Mei', undefined, 'zh-Hant'),
+    ]);
+    await befriend(server.baseUrl, lin, mei);
+    const l = await signedIn(lin);
+    const m = await signedIn(mei);
+    await useInterface(l, 'zh_CN', ZH_CN);
+    await useInterface(m, 'zh_TW', ZH_TW);
+    await openChat(l, /Mei/, ZH_CN);
+    await openChat(m, /Lin/, ZH_TW);
+
+    // Lin writes Simplified; Mei reads it in Traditional, with Taiwan's words, first.
+    await send(l, '我的鼠标和软件都坏了', ZH_CN);
+    await m.getByRole('button', { name: ZH_TW.showOriginalFirst }).waitFor({ timeout: 30_000 });
+    const converted = await paragraphs(m, '我的鼠标和软件都坏了');
+    expect(converted).toHaveLength(2);
+    expect(converted[0]).toContain('我的滑鼠和軟體都壞了');
+    expect(converted[1]).toContain('我的鼠标和软件都坏了');
+
+    // Mei writes Traditional; Lin reads it in Simplified first.
+    await send(m, '今天天氣很好，我們去公園散步吧', ZH_TW);
+    await l.getByRole('button', { name: ZH_CN.showOriginalFirst }).waitFor({ timeout: 30_000 });
+    const simplified = await paragraphs(l, '今天天氣很好，我們去公園散步吧');
+    expect(simplified).toHaveLength(2);
+    expect(simplified[0]).toContain('今天天气很好，我们去公园散步吧');
+    expect(simplified[1]).toContain('今天天氣很好，我們去公園散步吧');
+
+    // Lin writes Traditional, then Simplified: by the time the second is converted for
+    // Mei, the first would show any translation, mark or note it was going to.
+    await send(l, '謝謝你的幫忙', ZH_CN);
+    await send(l, '明天见', ZH_CN);
+    await expect
+      .poll(async () => (await paragraphs(m, '明天见'))[0], { timeout: 30_000 })
+      .toContain('明天見');
+    expect(await paragraphs(m, '謝謝你的幫忙')).toEqual(['謝謝你的幫忙']);
+    const own = m.locator('.tt-bubble').filter({ hasText: '謝謝你的幫忙' }).last();
+    expect(
+      await own
+        .locator('.tt-msg-translating, .tt-msg-translation-note, .tt-msg-translation-retry')
+        .count(),
+    ).toBe(0);
+    // Nor does either see a translation of their own messages.
+    expect(await paragraphs(m, '今天天氣很好，我們去公園散步吧')).toEqual([
+      '今天天氣很好，我們去公園散步吧',
+    ]);
+    expect(await paragraphs(l, '我的鼠标和软件都坏了')).toEqual(['我的鼠标和软件都坏了']);
   });
 });

@@ -34,6 +34,7 @@ import {
 } from './modules/notify/providers.js';
 import { NotifyService } from './modules/notify/service.js';
 import type { TranslationProvider } from './modules/translation/providers/provider.js';
+import { ChineseScripts } from './modules/translation/chinese.js';
 import { LanguageDetector } from './modules/translation/detect.js';
 import { TranslationRepo } from './modules/translation/repo.js';
 import type { RunnerOptions } from './modules/translation/runner.js';
@@ -220,6 +221,7 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
   const events = new EventService({ db, clock, hub });
   const contacts = new ContactService({ db, repo: new ContactRepo(db), users, events, clock });
   const detector = overrides.detector ?? new LanguageDetector();
+  const scripts = new ChineseScripts();
   const messages = new MessageService({
     db,
     repo: new MessageRepo(db),
@@ -229,6 +231,7 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
     contacts,
     files,
     detector,
+    scripts,
     limits,
   });
   const runner = runnerOptions(config.translate, overrides.translationRunner);
@@ -239,9 +242,11 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
     messages,
     users,
     detector,
+    scripts,
     translator: createTranslator(
       overrides.translationProviders ?? configuredProviders(config.translate),
       runner,
+      scripts,
     ),
     logger,
     dailyCharacters: config.translate.dailyCharacters,
@@ -252,7 +257,7 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
   // conversation in its language.
   hub.setMemberFilter((conversationId, userIds, audience) =>
     audience
-      ? translations.readersOf(conversationId, userIds, audience.lang)
+      ? translations.readersOf(conversationId, userIds, audience)
       : messages.readersAmong(conversationId, userIds),
   );
   // Translations start once messages are delivered, never before.

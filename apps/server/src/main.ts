@@ -5,6 +5,8 @@ import { HOUR, MINUTE } from './lib/clock.js';
 
 /** Gives in-flight requests this long to finish on shutdown before exiting anyway. */
 const SHUTDOWN_GRACE_MS = 10_000;
+/** How long the start-up report waits for translation engines to list their pairs. */
+const TRANSLATION_REPORT_TIMEOUT_MS = 10_000;
 
 async function main(): Promise<void> {
   let config;
@@ -36,6 +38,12 @@ async function main(): Promise<void> {
         `http://localhost:${port}/dev/outbox, readable on this machine only`,
     );
   }
+
+  // Asked after listening: an engine that is slow to list its pairs delays nothing.
+  ctx.services.translations.report(AbortSignal.timeout(TRANSLATION_REPORT_TIMEOUT_MS)).then(
+    (lines) => lines.forEach((line) => console.log(line)),
+    (error: unknown) => ctx.logger.warn({ err: error }, 'could not report translation'),
+  );
 
   const housekeeping = setInterval(() => {
     const { codes, sessions } = ctx.services;

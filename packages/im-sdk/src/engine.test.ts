@@ -560,14 +560,14 @@ describe('ImEngine translation', () => {
     await vi.waitFor(() => expect(handle.getSnapshot().translations.size).toBe(0));
   });
 
-  it('asks nothing of a server without a translation provider', async () => {
+  it('asks a server without a translation provider, which answers unavailable', async () => {
     server.translationInfo = { ...server.translationInfo, available: false };
     server.append(bonjour, { push: false, lang: 'fr' });
     const { engine, handle } = await translating();
     await vi.waitFor(() => expect(engine.getSnapshot().translation?.available).toBe(false));
     handle.translate([1]);
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(server.translateBodies).toEqual([]);
+    await vi.waitFor(() => expect(status(handle, 1)).toBe('unavailable'));
+    expect(server.translateBodies).toHaveLength(1);
     expect(
       server.requests.filter((path) => path.startsWith('GET /translations/info')),
     ).toHaveLength(1);

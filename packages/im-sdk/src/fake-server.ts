@@ -220,6 +220,11 @@ export class FakeServer {
         error: null,
         at: this.now(),
       };
+      // Without a provider, as the server: unavailable at once, and nothing kept.
+      if (!this.translationInfo.available) {
+        made.push({ ...pending, status: 'unavailable', error: 'TRANSLATION_UNAVAILABLE' });
+        continue;
+      }
       this.translations.set(`${seq}:${lang}`, pending);
       made.push(
         this.translateMode === 'done'
@@ -308,9 +313,6 @@ export class FakeServer {
     }
     if (path === '/translations/info') return json(this.translationInfo);
     if (path === '/translations' && method === 'POST') {
-      if (!this.translationInfo.available) {
-        return json({ error: { code: 'TRANSLATION_UNAVAILABLE', message: 'x' } }, 503);
-      }
       const body = JSON.parse(init?.body as string) as TranslateBody;
       this.translateBodies.push(body);
       return json({ translations: this.translate(body) });

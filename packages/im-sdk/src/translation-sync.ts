@@ -1,9 +1,4 @@
-import {
-  TRANSLATE_SEQS_MAX,
-  TRANSLATION_TEXT_MAX_LENGTH,
-  type Translation,
-  type TranslationInfoResult,
-} from '@teltlk/protocol';
+import { TRANSLATE_SEQS_MAX, type Translation, type TranslationInfoResult } from '@teltlk/protocol';
 import { ApiError, type ApiClient } from './api-client.js';
 import type { LocalStore, StoredConversation, StoredMessage } from './store.js';
 import { isNewerTranslation, needsTranslation, translationTarget } from './translation.js';
@@ -28,7 +23,9 @@ export interface TranslationSyncOptions {
  * Translations of received messages: asks the server for the ones screens show (one
  * request per conversation and tick, never twice for the same one), keeps the answers
  * and the `translation` frames in the local database, and asks again for pending ones
- * after a reconnect, since their frame may have been missed.
+ * after a reconnect, since their frame may have been missed. A server without a provider
+ * is asked too: it converts Chinese between its scripts, and calls the other pairs
+ * `unavailable`, which the app may translate on the device.
  */
 export class TranslationSync {
   /** The reader's mother tongue: the target where a conversation sets none. */
@@ -168,7 +165,6 @@ export class TranslationSync {
    * pending or failed: a failed one is made again only on request).
    */
   private async translateNew(conversationId: string, seqs: readonly number[]): Promise<void> {
-    if (this.serverInfo?.available === false) return;
     const conversation = this.options.conversation(conversationId);
     const target = this.targetOf(conversation);
     if (!conversation?.translate || target === null) return;
@@ -239,9 +235,6 @@ export class TranslationSync {
       }
       await this.options.serial((store) => this.store(store, result.translations));
     } catch (error) {
-      if (error instanceof ApiError && error.code === 'TRANSLATION_UNAVAILABLE') {
-        this.setUnavailable();
-      }
       if (error instanceof ApiError && error.status === 0) {
         for (const seq of seqs) {
           this.unanswered.set(translationKey(conversationId, lang, seq), {
@@ -298,18 +291,6 @@ export class TranslationSync {
     } finally {
       this.infoLoading = false;
     }
-  }
-
-  /** The server said it has no provider after all (it changed since the info). */
-  private setUnavailable(): void {
-    if (this.serverInfo?.available === false) return;
-    this.serverInfo = {
-      maxLength: TRANSLATION_TEXT_MAX_LENGTH,
-      dailyCharacters: 0,
-      ...this.serverInfo,
-      available: false,
-    };
-    this.options.onInfo();
   }
 }
 

@@ -46,8 +46,9 @@ export interface EngineSnapshot {
   /** Sum of unread over conversations that are not muted (the chat tab badge). */
   totalUnread: number;
   /**
-   * What the server offers for translation; null until it has answered once (then
-   * `available: false` means the app may translate on the device instead).
+   * What the server offers for translation; null until it has answered once. Without a
+   * provider (`available: false`) it still converts Chinese scripts; per message, a
+   * translation `unavailable` is one the app may make on the device instead.
    */
   translation: TranslationInfoResult | null;
 }

@@ -471,8 +471,10 @@ export type EventPageResult = z.infer<typeof eventPageResult>;
 /**
  * Where a translation stands. `pending`: a provider is working on it and a `translation`
  * frame follows. `failed`: the providers gave up; asking again with `retry` tries anew.
+ * `unavailable`: no provider translates the pair (a retry helps only once one does), so
+ * a client may translate on the device instead.
  */
-export const translationStatusSchema = z.enum(['done', 'pending', 'failed']);
+export const translationStatusSchema = z.enum(['done', 'pending', 'failed', 'unavailable']);
 export type TranslationStatus = z.infer<typeof translationStatusSchema>;
 
 export const translationSchema = z.object({

@@ -47,7 +47,11 @@ export const previewTranslationResult = z.object({
 });
 export type PreviewTranslationResult = z.infer<typeof previewTranslationResult>;
 
-/** Whether the server translates at all; without it clients may translate on the device. */
+/**
+ * What the server translates. `available`: whether it has a translation provider. Without
+ * one it still converts Chinese between its scripts, and answers other pairs
+ * `unavailable`, which clients may translate on the device.
+ */
 export const translationInfoResult = z.object({
   available: z.boolean(),
   maxLength: z.number().int(),

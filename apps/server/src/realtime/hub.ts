@@ -9,9 +9,13 @@ export interface Hub {
   toUsers(userIds: readonly string[], frame: ServerFrame): void;
 }
 
-/** Some of a conversation's members: those who read it translated into `lang`. */
+/**
+ * Some of a conversation's members: those who read it translated into `lang`, but for
+ * `except` (a translation's own sender, who never gets one of their message).
+ */
 export interface Audience {
   lang: string;
+  except?: string;
 }
 
 /** A hub that also reaches the online members of group conversations. */

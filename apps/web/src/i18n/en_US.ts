@@ -403,7 +403,7 @@ export const en_US = {
     showTranslationFirst: 'Show translation first',
     pending: 'Translating…',
     failed: 'Translation failed, tap to retry',
-    unavailable: 'Translation unavailable',
+    unavailable: 'Translation unavailable for {language}',
     copyOriginal: 'Copy original',
     copyTranslation: 'Copy translation',
     retranslate: 'Retranslate',

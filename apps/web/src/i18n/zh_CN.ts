@@ -397,7 +397,7 @@ export const zh_CN: Catalog = {
     showTranslationFirst: '译文优先显示',
     pending: '正在翻译…',
     failed: '翻译失败，点击重试',
-    unavailable: '暂无翻译',
+    unavailable: '暂无{language}翻译',
     copyOriginal: '复制原文',
     copyTranslation: '复制译文',
     retranslate: '重新翻译',

@@ -397,7 +397,7 @@ export const zh_TW: Catalog = {
     showTranslationFirst: '譯文優先顯示',
     pending: '正在翻譯…',
     failed: '翻譯失敗，點擊重試',
-    unavailable: '暫無翻譯',
+    unavailable: '暫無{language}翻譯',
     copyOriginal: '複製原文',
     copyTranslation: '複製譯文',
     retranslate: '重新翻譯',

@@ -53,6 +53,13 @@ export function languageLabel(code: string, locale: string): string {
   return optionLabel({ native: language.native, localized: local });
 }
 
+/** A language's name in the interface language ("Traditional Chinese", "繁体中文"). */
+export function languageName(code: string, locale: string): string {
+  const localized = languageNames(locale)?.of(code);
+  if (localized) return capitalise(localized, locale);
+  return LANGUAGES.find((item) => item.code === code)?.english ?? code;
+}
+
 /** The mother tongue to suggest first: the interface language's. */
 export function suggestedMotherTongue(uiLanguage: string): string {
   return uiLanguage === 'zh_TW' ? 'zh-Hant' : uiLanguage === 'zh_CN' ? 'zh' : 'en';

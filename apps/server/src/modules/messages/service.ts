@@ -31,6 +31,7 @@ import type { MemberHub } from '../../realtime/hub.js';
 import type { ContactService } from '../contacts/service.js';
 import type { FileStore } from '../files/store.js';
 import type { EventService, PendingEvent } from '../events/service.js';
+import type { ChineseScripts } from '../translation/chinese.js';
 import { languageOf, type Guess, type LanguageDetector } from '../translation/detect.js';
 import type { RateLimiter } from '../limits/limiter.js';
 import { LARGE_GROUP_MEMBERS } from '../limits/rules.js';
@@ -139,6 +140,7 @@ export class MessageService {
       contacts: ContactService;
       files: FileStore;
       detector: LanguageDetector;
+      scripts: ChineseScripts;
       limits: RateLimiter;
     },
   ) {
@@ -283,6 +285,9 @@ export class MessageService {
       }
     });
     const guesses = await Promise.all(sends.map((send) => send.guess));
+    const scripts = await Promise.all(
+      sends.map(({ body }) => this.deps.scripts.scriptOf(body.content.text)),
+    );
     const now = this.deps.clock.now();
     const after: (() => void)[] = [];
     const written = await this.deps.db.transaction().execute(async (trx) => {
@@ -308,10 +313,14 @@ export class MessageService {
         });
       }
       const writers = await this.checkWriters(trx, [...wanted.values()]);
-      // A text unclear on its own is taken to be in its sender's mother tongue.
+      // A text unclear on its own is taken to be in its sender's mother tongue, and a
+      // Chinese one readable in either script in the sender's variety.
       const unsure = new Set<string>();
       for (const index of fresh) {
-        if (guesses[index]?.reliable === false) unsure.add(sends[index]!.userId);
+        const guess = guesses[index];
+        if (guess?.reliable === false || guess?.language === 'zh') {
+          unsure.add(sends[index]!.userId);
+        }
       }
       const tongues = await repo.motherTongues([...unsure]);
       const byConversation = new Map<string, { index: number; writer: string }[]>();
@@ -362,7 +371,7 @@ export class MessageService {
               readSeq: state.readSeq,
               clientMsgId: body.clientMsgId,
               content,
-              lang: languageOf(guesses[index] ?? null, tongues.get(userId) ?? null),
+              lang: languageOf(guesses[index] ?? null, tongues.get(userId) ?? null, scripts[index]),
               ...(quote ? { quote: { seq: quote.seq, minSeq: state.minSeq } } : {}),
             };
           }),

@@ -28,6 +28,7 @@ function counted(provider: TranslationProvider) {
     maxBatch: provider.maxBatch,
     llm: provider.llm,
     supports: (from, to, signal) => provider.supports(from, to, signal),
+    coverage: (signal) => provider.coverage(signal),
     translate: (texts, from, to, signal) => {
       for (const text of texts) calls.push(`${from}>${to}:${text}`);
       return provider.translate(texts, from, to, signal);

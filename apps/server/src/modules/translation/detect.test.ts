@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { ChineseScripts } from './chinese.js';
 import { LanguageDetector, languageOf } from './detect.js';
 
 describe('language detection', () => {
@@ -28,9 +29,29 @@ describe('language detection', () => {
     expect(await detect('https://example.com', 'en')).toBeNull();
   });
 
-  it("keeps the sender's own variety of a language the detector cannot tell apart", async () => {
-    expect(await detect('今天天氣很好，我們去公園散步吧', 'zh-Hant')).toBe('zh-Hant');
-    expect(await detect('今天天气很好，我们去公园散步吧', 'en')).toBe('zh');
+  it('names Chinese by the script its characters are written in', async () => {
+    const scripts = new ChineseScripts();
+    const chinese = async (text: string, fallback: string | null) =>
+      detector.detect(text, fallback, await scripts.scriptOf(text));
+    expect(await chinese('今天天氣很好，我們去公園散步吧', 'en')).toBe('zh-Hant');
+    expect(await chinese('今天天氣很好，我們去公園散步吧', 'zh')).toBe('zh-Hant');
+    expect(await chinese('今天天气很好，我们去公园散步吧', 'zh-Hant')).toBe('zh');
+    expect(await chinese('今天天气很好，我们去公园散步吧', 'en')).toBe('zh');
+    // Short ones, which the detector cannot call.
+    expect(await chinese('謝謝', 'zh')).toBe('zh-Hant');
+    expect(await chinese('谢谢', 'zh-Hant')).toBe('zh');
+    expect(await chinese('ok', 'zh-Hant')).toBe('zh-Hant');
+  });
+
+  it("takes a Chinese text readable in either script to be in the sender's variety", () => {
+    const sure = { language: 'zh', reliable: true };
+    expect(languageOf(sure, 'zh-Hant', 'either')).toBe('zh-Hant');
+    expect(languageOf(sure, 'zh', 'either')).toBe('zh');
+    expect(languageOf(sure, 'en', 'either')).toBe('zh');
+    expect(languageOf(sure, 'yue', 'traditional')).toBe('yue');
+    expect(languageOf(sure, 'yue', 'simplified')).toBe('zh');
+    expect(languageOf({ language: 'zh', reliable: false }, 'en', 'traditional')).toBe('zh-Hant');
+    expect(languageOf({ language: 'zh', reliable: false }, 'en', 'either')).toBe('en');
   });
 
   it('guesses a batch in order, texts without words included', async () => {

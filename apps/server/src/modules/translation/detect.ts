@@ -1,4 +1,5 @@
 import { isLanguageCode } from '@teltlk/protocol';
+import { isChineseScript, languageOfScript, TRADITIONAL, type ChineseScript } from './chinese.js';
 import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,7 +12,8 @@ import { Worker } from 'node:worker_threads';
  * and @mentions say nothing of the language. Short or mixed texts it cannot call
  * reliably ("ok", "gracias") are taken to be in the sender's mother tongue, the best
  * guess there is; so is a detected language that is the sender's own written another
- * way (`zh` for a `zh-Hant` or `yue` speaker).
+ * way (`nb` for `no`). Chinese is named by its script, read from the characters
+ * (`chinese.ts`), since the detector does not tell them apart.
  *
  * Detection costs tens of microseconds a text, as much as the rest of a send, so it runs
  * on a worker thread of its own, a batch of texts at a time: the thread that accepts and
@@ -29,7 +31,6 @@ const DETECTOR_CODES: Readonly<Record<string, string>> = { tl: 'fil' };
 
 /** Languages the detector cannot tell from the one it names. */
 const SAME_WRITING: Readonly<Record<string, readonly string[]>> = {
-  zh: ['zh-Hant', 'yue'],
   no: ['nb', 'nn'],
   sr: ['bs', 'hr'],
   ms: ['id'],
@@ -47,14 +48,36 @@ function wordsOf(text: string): string | null {
 /**
  * The language of a text as a mother-tongue code, from the detector's guess: null when it
  * holds no words to translate (only emoji, numbers, links). `fallback`: the sender's
- * mother tongue.
+ * mother tongue. `script`: the text's Chinese script (`ChineseScripts.scriptOf`).
  */
-export function languageOf(guess: Guess, fallback: string | null): string | null {
+export function languageOf(
+  guess: Guess,
+  fallback: string | null,
+  script: ChineseScript = 'either',
+): string | null {
   if (guess === null) return null;
   const detected = DETECTOR_CODES[guess.language] ?? guess.language;
-  if (!detected || !isLanguageCode(detected) || !guess.reliable) return fallback;
+  const sure = !!detected && isLanguageCode(detected) && guess.reliable;
+  // Characters of one script only are Chinese however short the text.
+  const chinese =
+    (detected === 'zh' && (sure || script !== 'either')) ||
+    (!sure && (isChineseScript(fallback) || fallback === 'yue'));
+  if (chinese) return chineseLanguageOf(script, fallback);
+  if (!sure) return fallback;
   if (fallback && SAME_WRITING[detected]?.includes(fallback)) return fallback;
   return detected;
+}
+
+/**
+ * Chinese named by its script. A Cantonese speaker's Traditional text stays Cantonese; a
+ * text readable in either script is in the sender's own variety, if Chinese, else in
+ * Simplified (a short one from someone of another tongue, "ok", stays theirs).
+ */
+function chineseLanguageOf(script: ChineseScript, fallback: string | null): string {
+  if (script === 'simplified') return languageOfScript(script);
+  if (fallback === 'yue') return fallback;
+  if (script === 'traditional') return TRADITIONAL;
+  return isChineseScript(fallback) ? fallback : languageOfScript('simplified');
 }
 
 /** The detector's code, run on its thread: answers `[language, reliable]` per text. */
@@ -141,9 +164,13 @@ export class LanguageDetector {
   }
 
   /** The language of one text (see `languageOf`). */
-  async detect(text: string, fallback: string | null): Promise<string | null> {
+  async detect(
+    text: string,
+    fallback: string | null,
+    script: ChineseScript = 'either',
+  ): Promise<string | null> {
     const [guess] = await this.guess([text]);
-    return languageOf(guess ?? null, fallback);
+    return languageOf(guess ?? null, fallback, script);
   }
 
   /** Ends the thread; texts still being detected get no guess. */

@@ -1,4 +1,5 @@
-import { ProviderError, type TranslationProvider } from './providers/provider.js';
+import { LANGUAGES } from '@teltlk/protocol';
+import { ProviderError, type Coverage, type TranslationProvider } from './providers/provider.js';
 
 /** What the fake does with the next calls. */
 export type FakeMode = 'translate' | 'hang' | 'fail' | 'flaky';
@@ -26,6 +27,16 @@ export class FakeProvider implements TranslationProvider {
 
   supports(from: string, to: string): Promise<boolean> {
     return Promise.resolve(this.pairs ? this.pairs(from, to) : from !== to);
+  }
+
+  coverage(): Promise<Coverage> {
+    const { pairs } = this;
+    if (!pairs) return Promise.resolve('any');
+    return Promise.resolve(
+      LANGUAGES.flatMap(({ code: from }) =>
+        LANGUAGES.flatMap(({ code: to }) => (pairs(from, to) ? [[from, to] as const] : [])),
+      ),
+    );
   }
 
   /** Ends every hanging call with a retryable failure (its retry then runs in the current mode). */

@@ -14,13 +14,21 @@ import type { Logger } from 'pino';
 import type { TranslationRow } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
-import type { MemberHub } from '../../realtime/hub.js';
+import type { Audience, MemberHub } from '../../realtime/hub.js';
 import type { MessageService, RemovedMessage } from '../messages/service.js';
 import type { Reader } from '../messages/visibility.js';
 import type { UserService } from '../users/service.js';
+import {
+  isChineseScript,
+  languageOfScript,
+  regionOf,
+  TRADITIONAL,
+  type ChineseScripts,
+} from './chinese.js';
 import type { LanguageDetector } from './detect.js';
 import type { TranslationRepo } from './repo.js';
-import { TranslateError, type Translator } from './translator.js';
+import { translationReport } from './setup.js';
+import { isConversion, TranslateError, type Translator } from './translator.js';
 
 /** A text message with its source language: what can be translated. */
 type Translatable = Message & { content: { kind: 'text'; text: string }; lang: string };
@@ -32,6 +40,7 @@ export interface TranslationServiceDeps {
   messages: MessageService;
   users: UserService;
   detector: LanguageDetector;
+  scripts: ChineseScripts;
   translator: Translator;
   logger: Logger;
   dailyCharacters: number;
@@ -48,9 +57,16 @@ export interface TranslationServiceDeps {
  *
  * Made eagerly for the recipient of a single chat and for the online members of a group
  * (the languages they read in, so one provider call per language whatever the group
- * size); anyone else asks when they read. Each translation made counts its characters
- * against the daily quota of the user who caused it: the sender when eager, the reader
- * when asked.
+ * size); anyone else asks when they read. Nobody gets a translation of their own
+ * message, nor one of a text already in their language and script. Each translation a
+ * provider makes counts its characters against the daily quota of the user who caused
+ * it: the sender when eager, the reader when asked. Chinese converted from one script
+ * into the other costs nothing and counts nothing.
+ *
+ * A pair no provider has is stored as `failed` with TRANSLATION_UNAVAILABLE, and shown
+ * to clients as `unavailable`: not a failure a retry could mend, and where the device
+ * has a translator of its own, it may take over. Without any provider such pairs are
+ * answered unavailable at once, and neither claimed nor stored.
  */
 export class TranslationService {
   /** Claims under way on this node, by `message\nlang`: concurrent askers share one. */
@@ -62,6 +78,7 @@ export class TranslationService {
 
   constructor(private readonly deps: TranslationServiceDeps) {}
 
+  /** Whether a provider is configured; without one only Chinese scripts are converted. */
   get available(): boolean {
     return this.deps.translator.available;
   }
@@ -74,6 +91,11 @@ export class TranslationService {
     };
   }
 
+  /** The start-up report: providers and their pairs (`translationReport`). */
+  report(signal?: AbortSignal): Promise<string[]> {
+    return translationReport(this.deps.translator.providers, signal);
+  }
+
   /** Resolves once the provider work started so far has been stored (tests, shutdown). */
   async drain(): Promise<void> {
     while (this.lookups.size > 0 || this.claims.size > 0 || this.jobs.size > 0) {
@@ -83,48 +105,69 @@ export class TranslationService {
 
   // -------------------------------------------------------------------------- readers
 
-  /** Translations a reader asks for: stored ones at once, the rest claimed and `pending`. */
+  /**
+   * Translations a reader asks for: stored ones at once, the rest claimed and `pending`.
+   * Messages that need none (their own, or already in the reader's language) are left out.
+   */
   async translate(userId: string, body: TranslateBody): Promise<TranslateResult> {
-    this.requireAvailable();
-    const { messages } = this.deps;
+    const { messages, translator, clock } = this.deps;
     const reader = await messages.readerState(userId, body.conversationId);
     const lang = body.lang ?? reader.lang;
     const seqs = [...new Set(body.seqs)];
-    const wanted = (await messages.visibleBySeqs(body.conversationId, seqs, reader.minSeq)).filter(
-      (message): message is Translatable => needsTranslation(message, lang),
+    const visible = await messages.visibleBySeqs(body.conversationId, seqs, reader.minSeq);
+    const needed = await Promise.all(
+      visible.map(
+        async (message) =>
+          message.senderId !== userId && (await this.needsTranslation(message, lang)),
+      ),
     );
+    const wanted = visible.filter((message, index): message is Translatable => needed[index]!);
+    const unavailable = wanted.filter((message) => !translator.mayTranslate(message.lang, lang));
+    const possible = wanted.filter((message) => translator.mayTranslate(message.lang, lang));
     const stored = new Map(
       (
         await this.deps.repo.findMany(
-          wanted.map(({ id }) => id),
+          possible.map(({ id }) => id),
           lang,
         )
       ).map((row) => [row.message_id, row]),
     );
-    const translations = await Promise.all(
-      wanted.map((message) => {
+    const made = await Promise.all(
+      possible.map((message) => {
         const row = stored.get(message.id);
         if (row && !body.retry && this.settledOrHeld(row))
           return Promise.resolve(toTranslation(row));
         return this.claim(message, lang, userId, body.retry === true, row);
       }),
     );
-    return { translations };
+    const now = clock.now();
+    return {
+      translations: [
+        ...made,
+        ...unavailable.map((message) => unavailableOf(message, lang, now)),
+      ].sort((a, b) => a.seq - b.seq),
+    };
   }
 
   /** The sender's own text in another language, before sending; nothing is stored. */
   async preview(userId: string, body: PreviewTranslationBody): Promise<PreviewTranslationResult> {
-    this.requireAvailable();
-    const tongue = (await this.deps.users.get(userId)).mother_tongue;
-    const from = (await this.deps.detector.detect(body.text, tongue)) ?? tongue;
-    if (from === body.to) return { from, to: body.to, text: body.text };
+    const { users, detector, scripts, translator } = this.deps;
+    const user = await users.get(userId);
+    const tongue = user.mother_tongue;
+    const script = await scripts.scriptOf(body.text);
+    const from = (await detector.detect(body.text, tongue, script)) ?? tongue;
+    if (!(await this.textNeedsTranslation(body.text, from, body.to))) {
+      return { from, to: body.to, text: body.text };
+    }
+    const conversion = isConversion(from, body.to);
     const day = dayOf(this.deps.clock.now());
-    if (!(await this.charge(userId, day, body.text.length))) {
+    if (!conversion && !(await this.charge(userId, day, body.text.length))) {
       throw new AppError('TRANSLATION_QUOTA_EXCEEDED');
     }
     try {
-      const made = await this.deps.translator.translate(body.text, from, body.to, {
+      const made = await translator.translate(body.text, from, body.to, {
         scope: draftScope(userId),
+        region: regionOf(user.country),
       });
       return { from, to: body.to, text: made.text };
     } catch (error) {
@@ -137,7 +180,6 @@ export class TranslationService {
 
   /** After a send commits: the recipient of a single chat gets it in their language. */
   messagesSent(sent: readonly Message[]): void {
-    if (!this.available) return;
     const byConversation = new Map<string, Translatable[]>();
     for (const message of sent) {
       if (!isTranslatable(message) || !singleMembersOf(message.conversationId)) continue;
@@ -159,7 +201,7 @@ export class TranslationService {
     frames: readonly ServerFrame[],
     userIds: readonly string[],
   ): void {
-    if (!this.available || userIds.length === 0) return;
+    if (userIds.length === 0) return;
     const messages = frames.flatMap((frame) =>
       frame.t === 'message' && isTranslatable(frame.message) ? [frame.message] : [],
     );
@@ -181,35 +223,34 @@ export class TranslationService {
   async readersOf(
     conversationId: string,
     userIds: readonly string[],
-    lang: string,
+    { lang, except }: Audience,
   ): Promise<Reader[]> {
     const readers = await this.deps.messages.readerLanguages(conversationId, userIds);
     return readers
-      .filter((reader) => reader.lang === lang)
+      .filter((reader) => reader.lang === lang && reader.userId !== except)
       .map(({ userId, minSeq }) => ({ userId, minSeq }));
   }
 
   /**
    * Each message into the languages these users read the conversation in, looked up once
-   * for all of them. In a single chat the sender is no reader of their own message.
+   * for all of them. The sender is no reader of their own message; languages nobody can
+   * translate into are left alone.
    */
   private eager(
     conversationId: string,
     messages: readonly Translatable[],
     userIds: readonly string[],
   ): void {
-    const single = singleMembersOf(conversationId) !== null;
     const lookup = this.deps.messages
       .readerLanguages(conversationId, userIds)
       .then(async (readers) => {
         for (const message of messages) {
           const langs = new Set(
-            readers.flatMap(({ userId, lang }) =>
-              single && userId === message.senderId ? [] : [lang],
-            ),
+            readers.flatMap(({ userId, lang }) => (userId === message.senderId ? [] : [lang])),
           );
-          langs.delete(message.lang);
           for (const lang of langs) {
+            if (!this.deps.translator.mayTranslate(message.lang, lang)) continue;
+            if (!(await this.needsTranslation(message, lang))) continue;
             const key = `${message.id}\n${lang}`;
             if (this.jobs.has(key) || this.claims.has(key)) continue;
             // A sender past their quota: readers still get it when they ask.
@@ -264,13 +305,14 @@ export class TranslationService {
     const { repo, clock, leaseMs } = this.deps;
     const now = clock.now();
     const day = dayOf(now);
-    const characters = message.content.text.length;
     // A pending row is taken over only once its lease ran out; a settled one on retry.
     const claimable = row ? (row.status === 'pending' ? !this.settledOrHeld(row) : retry) : true;
     if (!claimable) return this.current(message, lang, now);
     // Charged before the claim, in one conditional statement, so that concurrent claims
     // (on any node) cannot pass the quota together; given back when the claim is lost.
-    if (!(await this.charge(chargeTo, day, characters))) {
+    // A conversion between Chinese scripts costs nothing, so it counts nothing.
+    const characters = isConversion(message.lang, lang) ? 0 : message.content.text.length;
+    if (characters > 0 && !(await this.charge(chargeTo, day, characters))) {
       return {
         ...pendingOf(message, lang, now),
         status: 'failed',
@@ -293,7 +335,7 @@ export class TranslationService {
             now + leaseMs,
           );
     } finally {
-      if (!claimed) await repo.refundUsage(chargeTo, day, characters);
+      if (!claimed && characters > 0) await repo.refundUsage(chargeTo, day, characters);
     }
     if (!claimed) return this.current(message, lang, now);
     this.start(message, lang, retry);
@@ -320,11 +362,15 @@ export class TranslationService {
       const made = await translator.translate(message.content.text, message.lang, lang, {
         scope: messageScope(message),
         fresh,
+        region: await this.regionOfSender(message, lang),
       });
       outcome = { status: 'done', text: made.text, error: null, provider: made.provider };
     } catch (error) {
       const code = error instanceof TranslateError ? error.code : 'TRANSLATION_FAILED';
-      logger.warn(
+      // No provider has the pair: nothing went wrong.
+      const log = code === 'TRANSLATION_UNAVAILABLE' ? logger.debug : logger.warn;
+      log.call(
+        logger,
         {
           err: error instanceof TranslateError ? error.cause : error,
           from: message.lang,
@@ -336,23 +382,24 @@ export class TranslationService {
     }
     try {
       const row = await repo.settle(message.id, lang, outcome, clock.now());
-      if (row) this.announce(toTranslation(row));
+      if (row) this.announce(toTranslation(row), message.senderId);
     } catch (error) {
       // The lease runs out and the next reader claims it again.
       logger.warn({ err: error }, 'could not store a translation');
     }
   }
 
-  /** The translation frame, to the readers of its language only. */
-  private announce(translation: Translation): void {
+  /** The translation frame, to the readers of its language only, its sender never. */
+  private announce(translation: Translation, senderId: string): void {
     const frame: ServerFrame = { t: 'translation', translation };
     const { conversationId, lang } = translation;
+    const audience: Audience = { lang, except: senderId };
     const pair = singleMembersOf(conversationId);
     if (!pair) {
-      this.deps.hub.toOnlineMembers(conversationId, [frame], { lang });
+      this.deps.hub.toOnlineMembers(conversationId, [frame], audience);
       return;
     }
-    this.readersOf(conversationId, pair, lang).then(
+    this.readersOf(conversationId, pair, audience).then(
       (readers) =>
         this.deps.hub.toUsers(
           readers.filter(({ minSeq }) => translation.seq > minSeq).map(({ userId }) => userId),
@@ -372,17 +419,38 @@ export class TranslationService {
     return this.deps.repo.chargeUsage(userId, day, characters, this.deps.dailyCharacters);
   }
 
-  private requireAvailable(): void {
-    if (!this.available) throw new AppError('TRANSLATION_UNAVAILABLE');
+  // -------------------------------------------------------------------------- languages
+
+  /** Whether a reader of `lang` needs a message translated. */
+  private async needsTranslation(message: Message, lang: string): Promise<boolean> {
+    return (
+      isTranslatable(message) && this.textNeedsTranslation(message.content.text, message.lang, lang)
+    );
+  }
+
+  /**
+   * Whether a text in `from` needs translating for a reader of `to`. A Chinese text whose
+   * characters are common to both scripts reads as it is in either; one in a script is
+   * named by it already (`languageOf`), but the script is read again since the text's
+   * language may have been its sender's guess.
+   */
+  private async textNeedsTranslation(text: string, from: string, to: string): Promise<boolean> {
+    if (from === to) return false;
+    if (!isChineseScript(from) || !isChineseScript(to)) return true;
+    const script = await this.deps.scripts.scriptOf(text);
+    return script !== 'either' && languageOfScript(script) !== to;
+  }
+
+  /** For Traditional into Simplified: the region whose phrasing the sender writes in. */
+  private async regionOfSender(message: Translatable, lang: string) {
+    if (message.lang !== TRADITIONAL || !isConversion(message.lang, lang)) return undefined;
+    const sender = await this.deps.users.get(message.senderId).catch(() => null);
+    return regionOf(sender?.country);
   }
 }
 
 function isTranslatable(message: Message): message is Translatable {
   return message.content.kind === 'text' && message.lang !== null && message.revokedAt === null;
-}
-
-function needsTranslation(message: Message, lang: string): message is Translatable {
-  return isTranslatable(message) && message.lang !== lang;
 }
 
 /** A user's drafts share a language model's call with nobody else's texts. */
@@ -420,6 +488,15 @@ function pendingOf(message: Translatable, lang: string, at: number): Translation
   };
 }
 
+/** What a reader is told of a pair no provider translates, when nothing is stored of it. */
+function unavailableOf(message: Translatable, lang: string, at: number): Translation {
+  return {
+    ...pendingOf(message, lang, at),
+    status: 'unavailable',
+    error: 'TRANSLATION_UNAVAILABLE',
+  };
+}
+
 function toTranslation(row: TranslationRow): Translation {
   return {
     conversationId: row.conversation_id,
@@ -427,7 +504,11 @@ function toTranslation(row: TranslationRow): Translation {
     messageId: row.message_id,
     lang: row.lang,
     from: row.source_lang,
-    status: row.status,
+    // Stored as a failure, since that is what a retry takes up again.
+    status:
+      row.status === 'failed' && row.error === 'TRANSLATION_UNAVAILABLE'
+        ? 'unavailable'
+        : row.status,
     text: row.text,
     error: row.error,
     at: Number(row.updated_at),

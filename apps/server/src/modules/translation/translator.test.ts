@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ChineseScripts } from './chinese.js';
 import { FakeProvider } from './fake-provider.js';
 import { openAiProvider } from './providers/openai.js';
 import type { TranslationProvider } from './providers/provider.js';
@@ -37,7 +38,10 @@ beforeEach(() => {
 
 function translatorFor(...providers: TranslationProvider[]): Translator {
   const options = { ...DEFAULT_RUNNER_OPTIONS, backoffMs: 1, batchWindowMs: 5 };
-  return new Translator(providers.map((provider) => new ProviderRunner(provider, options)));
+  return new Translator(
+    providers.map((provider) => new ProviderRunner(provider, options)),
+    new ChineseScripts(),
+  );
 }
 
 const model = () => openAiProvider({ url: `${server.url}/v1`, apiKey: null, model: 'obedient' });

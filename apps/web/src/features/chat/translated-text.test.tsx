@@ -11,7 +11,7 @@ const i18n = i18next.createInstance();
 
 // The English catalog through i18next itself; only React's binding is left out (tests
 // run outside the app's bundler, which gives the app and its libraries one React).
-vi.mock('react-i18next', () => ({ useTranslation: () => ({ t: i18n.t.bind(i18n) }) }));
+vi.mock('react-i18next', () => ({ useTranslation: () => ({ t: i18n.t.bind(i18n), i18n }) }));
 
 beforeAll(async () => {
   await i18n.init({
@@ -85,10 +85,26 @@ describe('TranslatedText', () => {
     );
   });
 
-  it('notes when nothing can translate, and leaves a same-language message alone', () => {
-    expect(render(context({ source: 'none', translations: new Map() }))).toContain(
-      'Translation unavailable',
+  it('notes quietly, with no retry, a language nothing translates into', () => {
+    const unavailable = translation({
+      status: 'unavailable',
+      text: null,
+      error: 'TRANSLATION_UNAVAILABLE',
+    });
+    const html = render(
+      context({
+        scope: { selfId: 'a', translate: true, target: 'zh-Hant' },
+        translations: new Map([[4, unavailable]]),
+      }),
     );
+    expect(html).toContain(
+      '<p class="tt-msg-translation-note">Translation unavailable for Traditional Chinese</p>',
+    );
+    expect(html).not.toContain('<button');
+    expect(html).not.toContain('Translating');
+  });
+
+  it('leaves a same-language message alone', () => {
     expect(render(context(), { ...message, lang: 'en' })).toBe(
       '<p class="tt-msg-text" dir="auto" lang="en">bonjour</p>',
     );

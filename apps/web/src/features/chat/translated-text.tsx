@@ -1,6 +1,8 @@
 import type { LocalMessage } from '@teltlk/im-sdk';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { intlLocale, resolveUiLanguage } from '../../i18n/language';
+import { languageName } from '../../ui/languages';
 import { messageKey } from './messages';
 import {
   isTranslationFirst,
@@ -12,7 +14,8 @@ import {
  * A received text with its translation: both, separated by a thin rule, the first in
  * normal text and the second smaller and muted; tapping the translation switches which
  * comes first. While the translation is on its way, or when it failed or cannot be
- * made, the original shows with a mark, a retry button or a note.
+ * made, the original shows with a mark, a retry button (for a failure a retry may mend),
+ * or a quiet note naming the language nothing here translates into.
  */
 export function TranslatedText({
   message,
@@ -24,7 +27,7 @@ export function TranslatedText({
   original: ReactNode;
   context: TranslationRowContext;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const state = useBubbleTranslation(message, context);
   const lang = message.lang ?? undefined;
   const originalText = (
@@ -48,7 +51,14 @@ export function TranslatedText({
       return (
         <>
           {originalText}
-          <p className="tt-msg-translation-note">{t('translation.unavailable')}</p>
+          <p className="tt-msg-translation-note">
+            {t('translation.unavailable', {
+              language: languageName(
+                context.scope.target ?? '',
+                intlLocale(resolveUiLanguage(i18n.language)),
+              ),
+            })}
+          </p>
         </>
       );
     case 'failed':

@@ -2,6 +2,7 @@ import { needsTranslation } from '@teltlk/im-sdk';
 import { describe, expect, it } from 'vitest';
 import {
   bubbleTranslation,
+  deviceTakesOver,
   toggleSwitched,
   translationFirst,
   translationSource,
@@ -26,7 +27,7 @@ describe('which messages are translated', () => {
 });
 
 describe('bubbleTranslation', () => {
-  const base = { needed: true, source: 'server' as const, stored: undefined, device: null };
+  const base = { needed: true, stored: undefined, device: null };
 
   it('shows nothing extra for a message that needs no translation', () => {
     expect(bubbleTranslation({ ...base, needed: false, stored: stored() })).toEqual({
@@ -51,22 +52,22 @@ describe('bubbleTranslation', () => {
     ).toEqual({ kind: 'failed', code: 'TRANSLATION_QUOTA_EXCEEDED' });
   });
 
-  it('uses the device without a server provider, and says when neither can', () => {
-    const device = { ...base, source: 'device' as const };
-    expect(bubbleTranslation({ ...device, device: { status: 'pending' } })).toEqual({
+  it('leaves a pair the server calls unavailable to the device, and notes when it cannot', () => {
+    const unavailable = {
+      ...base,
+      stored: stored({ status: 'unavailable', text: null, error: 'TRANSLATION_UNAVAILABLE' }),
+    };
+    expect(deviceTakesOver(unavailable.stored)).toBe(true);
+    expect(deviceTakesOver(stored({ status: 'failed', text: null }))).toBe(false);
+    expect(deviceTakesOver(undefined)).toBe(false);
+    expect(bubbleTranslation({ ...unavailable, device: { status: 'pending' } })).toEqual({
       kind: 'pending',
     });
-    expect(bubbleTranslation({ ...device, device: { status: 'done', text: 'hi' } })).toEqual({
+    expect(bubbleTranslation({ ...unavailable, device: { status: 'done', text: 'hi' } })).toEqual({
       kind: 'done',
       text: 'hi',
     });
-    expect(bubbleTranslation({ ...device, device: null })).toEqual({ kind: 'unavailable' });
-    expect(bubbleTranslation({ ...base, source: 'none' })).toEqual({ kind: 'unavailable' });
-    // One the server made before still shows.
-    expect(bubbleTranslation({ ...base, source: 'none', stored: stored() })).toEqual({
-      kind: 'done',
-      text: 'hello',
-    });
+    expect(bubbleTranslation(unavailable)).toEqual({ kind: 'unavailable' });
   });
 
   it('takes the source from the server info and the browser', () => {

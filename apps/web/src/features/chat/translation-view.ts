@@ -2,8 +2,8 @@ import { translationTarget, type ConversationView } from '@teltlk/im-sdk';
 import { findLanguage, type Translation, type TranslationInfoResult } from '@teltlk/protocol';
 
 /**
- * Where the translations of a conversation come from: the server's provider; the
- * browser's on-device translator when the server has none; or nowhere.
+ * Who translates a draft into another language (the preview): the server's provider;
+ * the browser's on-device translator when the server has none; or nobody.
  */
 export type TranslationSource = 'server' | 'device' | 'none';
 
@@ -27,37 +27,43 @@ export type BubbleTranslation =
   | { kind: 'done'; text: string }
   /** `code`: why (e.g. TRANSLATION_QUOTA_EXCEEDED), when the server said. */
   | { kind: 'failed'; code: string | null }
-  /** The note "Translation unavailable": neither the server nor the device can. */
+  /** A quiet note: nothing translates the pair, neither the server nor the device. */
   | { kind: 'unavailable' };
 
 export interface BubbleTranslationInput {
   /** From `needsTranslation`. */
   needed: boolean;
-  source: TranslationSource;
   /** The server's translation into the current target, if any. */
   stored: Translation | undefined;
-  /** The device's result, for the `device` source. */
+  /** The device's result, asked for where the server calls the pair unavailable. */
   device: DeviceOutcome;
 }
 
 /**
- * The translation state of one bubble. A translation the server made is shown whatever
- * the source is now (it was kept from before); without one, the source decides.
+ * The translation state of one bubble. The server is asked first for every message (it
+ * converts Chinese scripts even without a provider); where it has no provider for the
+ * pair, the device translator takes over, if the browser has one.
  */
 export function bubbleTranslation(input: BubbleTranslationInput): BubbleTranslation {
   if (!input.needed) return { kind: 'none' };
-  const { stored } = input;
-  if (stored?.status === 'done' && stored.text !== null) return { kind: 'done', text: stored.text };
-  switch (input.source) {
-    case 'server':
-      if (stored?.status === 'failed') return { kind: 'failed', code: stored.error };
+  const { stored, device } = input;
+  switch (stored?.status) {
+    case 'done':
+      return stored.text === null ? { kind: 'pending' } : { kind: 'done', text: stored.text };
+    case 'failed':
+      return { kind: 'failed', code: stored.error };
+    case 'unavailable':
+      if (device?.status === 'done') return { kind: 'done', text: device.text };
+      return device ? { kind: 'pending' } : { kind: 'unavailable' };
+    case 'pending':
+    case undefined:
       return { kind: 'pending' };
-    case 'device':
-      if (input.device?.status === 'done') return { kind: 'done', text: input.device.text };
-      return input.device ? { kind: 'pending' } : { kind: 'unavailable' };
-    case 'none':
-      return { kind: 'unavailable' };
   }
+}
+
+/** Whether the device should try a message: the server has no provider for its pair. */
+export function deviceTakesOver(stored: Translation | undefined): boolean {
+  return stored?.status === 'unavailable';
 }
 
 /**

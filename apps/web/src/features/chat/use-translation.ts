@@ -5,6 +5,7 @@ import { deviceTranslator } from './device-translator';
 import { messageKey, messageText } from './messages';
 import {
   bubbleTranslation,
+  deviceTakesOver,
   translationFirst,
   type BubbleTranslation,
   type DeviceOutcome,
@@ -14,6 +15,7 @@ import {
 /** What message rows need to show translations. */
 export interface TranslationRowContext {
   scope: TranslationScope;
+  /** Who translates drafts (the preview under the message box). */
   source: TranslationSource;
   /** The server's translations of the shown messages, by seq. */
   translations: ReadonlyMap<number, Translation>;
@@ -68,22 +70,21 @@ export function useBubbleTranslation(
   const needed = needsTranslation(message, context.scope);
   const { seq } = message;
   const stored = seq === null ? undefined : context.translations.get(seq);
-  const storedDone = stored?.status === 'done';
   const device = useDeviceTranslation(
     messageText(message) ?? '',
     message.lang,
     context.scope.target,
-    needed && context.source === 'device' && !storedDone,
+    needed && deviceTakesOver(stored),
   );
 
-  const ask = needed && context.source === 'server' && stored === undefined && seq !== null;
+  const ask = needed && stored === undefined && seq !== null;
   const { request } = context;
   const target = context.scope.target;
   useEffect(() => {
     if (ask && seq !== null) request(seq);
   }, [ask, seq, request, target]);
 
-  return bubbleTranslation({ needed, source: context.source, stored, device });
+  return bubbleTranslation({ needed, stored, device });
 }
 
 /** The translation a bubble shows now (for "Copy translation"), or null. */
@@ -93,14 +94,14 @@ export function shownTranslation(
 ): string | null {
   const { lang, seq } = message;
   const target = context.scope.target;
+  const stored = seq === null ? undefined : context.translations.get(seq);
   const onDevice =
-    context.source === 'device' && lang !== null && target !== null
+    deviceTakesOver(stored) && lang !== null && target !== null
       ? deviceTranslator()?.peek(messageText(message) ?? '', lang, target)
       : undefined;
   const state = bubbleTranslation({
     needed: needsTranslation(message, context.scope),
-    source: context.source,
-    stored: seq === null ? undefined : context.translations.get(seq),
+    stored,
     device: onDevice === undefined ? null : { status: 'done', text: onDevice },
   });
   return state.kind === 'done' ? state.text : null;

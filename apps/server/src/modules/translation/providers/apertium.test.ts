@@ -119,6 +119,20 @@ describe('apertiumProvider', () => {
     expect(server.requests[0]).toMatchObject({ method: 'GET', url: '/listPairs' });
   });
 
+  it('covers, in product codes, the pairs APY lists', async () => {
+    const pairs = await provider().coverage();
+    expect(pairs).toEqual(
+      expect.arrayContaining([
+        ['en', 'es'],
+        ['es', 'en'],
+        ['ca', 'en'],
+        ['ca', 'es'],
+        ['fa', 'en'],
+      ]),
+    );
+    expect(pairs).toHaveLength(5);
+  });
+
   it('translates with a form POST, unknown words unmarked', async () => {
     const text = 'Hello, how are you? 🙂\nSee https://example.com';
     expect(await provider().translate([text], 'en', 'es', openSignal())).toEqual([
@@ -247,6 +261,12 @@ describe.skipIf(!TEST_APERTIUM_URL)('apertiumProvider against a real APY', () =>
   const apertium = apertiumProvider({ url: TEST_APERTIUM_URL ?? '' });
 
   it('knows its installed pairs', async () => {
+    expect(await apertium.coverage()).toEqual(
+      expect.arrayContaining([
+        ['en', 'es'],
+        ['es', 'en'],
+      ]),
+    );
     expect(await apertium.supports('en', 'es')).toBe(true);
     expect(await apertium.supports('es', 'en')).toBe(true);
     expect(await apertium.supports('en', 'de')).toBe(false);

@@ -97,6 +97,7 @@ export function apertiumProvider(options: ApertiumProviderOptions): TranslationP
     maxBatch: 1,
     llm: false,
     supports: pairs.supports,
+    coverage: pairs.coverage,
     async translate(texts, from, to, signal) {
       if (texts.length === 0) return [];
       const pair = await pairs.resolve(from, to, signal);

@@ -60,6 +60,7 @@ export function libreTranslateProvider(
     maxBatch: LIBRETRANSLATE_MAX_BATCH,
     llm: false,
     supports: pairs.supports,
+    coverage: pairs.coverage,
     async translate(texts, from, to, signal) {
       if (texts.length === 0) return [];
       const pair = await pairs.resolve(from, to, signal);

@@ -92,6 +92,7 @@ export function openAiProvider(options: OpenAiProviderOptions): TranslationProvi
     supports(from, to) {
       return Promise.resolve(from !== to && !!findLanguage(from) && !!findLanguage(to));
     },
+    coverage: () => Promise.resolve('any'),
     async translate(texts, from, to, signal) {
       const source = promptName(from);
       const target = promptName(to);

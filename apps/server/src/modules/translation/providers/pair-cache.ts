@@ -1,6 +1,6 @@
-import { isLanguageCode } from '@teltlk/protocol';
+import { isLanguageCode, LANGUAGES } from '@teltlk/protocol';
 import { MINUTE, SECOND, systemClock, type Clock } from '../../../lib/clock.js';
-import { ProviderError } from './provider.js';
+import { ProviderError, type Coverage } from './provider.js';
 
 /** How long an engine's list of language pairs is trusted: engines gain pairs only on redeploy. */
 export const PAIRS_TTL_MS = 10 * MINUTE;
@@ -112,6 +112,8 @@ export interface EnginePairs<P extends object> {
    * ProviderError (not retryable) for a pair the engine does not have.
    */
   readonly resolve: (from: string, to: string, signal: AbortSignal) => Promise<P>;
+  /** Every product pair the engine lists (see TranslationProvider.coverage). */
+  readonly coverage: (signal?: AbortSignal) => Promise<Coverage>;
 }
 
 export function enginePairs<T, P extends object>(
@@ -127,6 +129,15 @@ export function enginePairs<T, P extends object>(
 
   return {
     supports: async (from, to, signal) => !!(await lookUp(from, to, signal)),
+    coverage: async (signal) => {
+      const listed = await cache.get(signal);
+      if (listed === null) return null;
+      return LANGUAGES.flatMap(({ code: from }) =>
+        LANGUAGES.flatMap(({ code: to }) =>
+          from !== to && options.find(listed, from, to) ? [[from, to] as const] : [],
+        ),
+      );
+    },
     resolve: async (from, to, signal) => {
       const found = await lookUp(from, to, signal);
       const pair = found === null ? options.guess(from, to) : found;

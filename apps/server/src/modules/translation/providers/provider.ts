@@ -1,3 +1,6 @@
+/** The language pairs of an engine: `[from, to]` in product codes, or any pair at all. */
+export type Coverage = readonly (readonly [string, string])[] | 'any' | null;
+
 /**
  * One machine-translation engine behind the translation service. Languages are the
  * product's mother-tongue codes (`LANGUAGES` of the protocol: ISO 639-1 and a few longer
@@ -25,6 +28,11 @@ export interface TranslationProvider {
    * supports nothing until it answers again.
    */
   supports(from: string, to: string, signal?: AbortSignal): Promise<boolean>;
+  /**
+   * Every pair it translates, in product codes, for the start-up report: `any` for an
+   * engine that takes any two languages, null when the engine cannot be reached.
+   */
+  coverage(signal?: AbortSignal): Promise<Coverage>;
   /**
    * Translates `texts` (at most `maxBatch`) from `from` to `to`, answering one text per
    * input, in order. Rejects with a ProviderError.
