@@ -83,6 +83,7 @@ export interface AppContext {
     messages: MessageService;
     groups: GroupService;
     translations: TranslationService;
+    scripts: ChineseScripts;
   };
   /** Brings the database schema up to date. */
   migrate(): Promise<void>;
@@ -301,6 +302,7 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
       messages,
       groups,
       translations,
+      scripts,
     },
     migrate: () => migrateToLatest(db, dialect),
     close: async () => {

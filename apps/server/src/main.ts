@@ -21,6 +21,9 @@ async function main(): Promise<void> {
   const ctx = createContext(config);
   await ctx.migrate();
   const app = await buildApp(ctx);
+  // Chinese script tables take most of a second to build: before the first reader, not
+  // in front of the first Chinese message.
+  await ctx.services.scripts.preload();
   await app.listen({ port: config.port, host: config.host });
 
   const address = app.server.address();

@@ -67,12 +67,17 @@ interface Tables {
 
 /**
  * Script detection and conversion. The tables are large (about 50 MB of heap once built,
- * most of it the Simplified phrase dictionary, and most of a second to build), so they
- * are loaded on the first Chinese text and kept: a server without Chinese users never
- * holds them.
+ * most of it the Simplified phrase dictionary) and take most of a second to build, on the
+ * event loop: the server builds them before it listens (`preload`), so no message waits
+ * for them; elsewhere they are built on the first Chinese text.
  */
 export class ChineseScripts {
   private tables: Promise<Tables> | null = null;
+
+  /** Builds the tables now rather than on the first Chinese text. */
+  async preload(): Promise<void> {
+    await this.load();
+  }
 
   /** The script of a text; `either` for a text without Chinese characters. */
   async scriptOf(text: string): Promise<ChineseScript> {
