@@ -1,4 +1,8 @@
+import { avatarColour, avatarInitials } from './avatar-look';
+
 export interface AvatarProps {
+  /** The person's or group's id: it picks the colour, so theirs is the same everywhere. */
+  id: string;
   name: string;
   url: string | null | undefined;
   size?: number;
@@ -6,11 +10,19 @@ export interface AvatarProps {
   alt?: string;
 }
 
-/** The person's picture, or the first letter of their name on a warm background. */
-export function Avatar({ name, url, size = 56, alt = '' }: AvatarProps) {
-  const initial = Array.from(name.trim())[0]?.toUpperCase() ?? '?';
+/** The person's picture, or their initials on a colour of their own. */
+export function Avatar({ id, name, url, size = 56, alt = '' }: AvatarProps) {
+  const initials = avatarInitials(name);
   return (
-    <span className="tt-avatar" style={{ width: size, height: size, fontSize: size * 0.42 }}>
+    <span
+      className="tt-avatar"
+      style={{
+        width: size,
+        height: size,
+        fontSize: size * (initials.length > 1 ? 0.36 : 0.42),
+        background: url ? undefined : avatarColour(id),
+      }}
+    >
       {url ? (
         <img src={url} alt={alt} width={size} height={size} />
       ) : (
@@ -19,7 +31,7 @@ export function Avatar({ name, url, size = 56, alt = '' }: AvatarProps) {
           aria-label={alt || undefined}
           aria-hidden={alt ? undefined : true}
         >
-          {initial}
+          {initials}
         </span>
       )}
     </span>

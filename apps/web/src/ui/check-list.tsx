@@ -29,7 +29,7 @@ export function CheckList({
               checked={chosen.includes(item.id)}
               onChange={(event) => onToggle(item.id, event.target.checked)}
             />
-            <Avatar name={item.name} url={item.avatarUrl} size={36} />
+            <Avatar id={item.id} name={item.name} url={item.avatarUrl} size={36} />
             <span className="tt-row-label" dir="auto">
               {item.name}
             </span>

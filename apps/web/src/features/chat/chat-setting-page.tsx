@@ -71,7 +71,7 @@ function ChatSettings({ conversationId, selfId }: { conversationId: string; self
     <Page title={t('chat.settings')} flush>
       {peerId ? (
         <Link className="tt-profile-card" to={withQuery(paths.seeMeans, { userId: peerId })}>
-          <Avatar name={name} url={view?.peer?.avatarUrl} size={56} />
+          <Avatar id={peerId} name={name} url={view?.peer?.avatarUrl} size={56} />
           <span className="tt-row-label">
             <h2>{name}</h2>
             <p>{t('chat.profile')}</p>

@@ -183,7 +183,7 @@ export function MessageBubble({
   return (
     <div className={classes.join(' ')}>
       {own ? null : runStart ? (
-        <Avatar name={sender.name} url={sender.avatarUrl} size={36} />
+        <Avatar id={message.senderId} name={sender.name} url={sender.avatarUrl} size={36} />
       ) : (
         <span className="tt-msg-avatar-gap" aria-hidden />
       )}

@@ -31,7 +31,7 @@ export interface PersonLinkProps {
 export function PersonLink({ user, name, detail, to, avatarSize = 40 }: PersonLinkProps) {
   return (
     <Link className="tt-person-link" to={to ?? personPath(user.id)}>
-      <Avatar name={user.nickname} url={user.avatarUrl} size={avatarSize} />
+      <Avatar id={user.id} name={user.nickname} url={user.avatarUrl} size={avatarSize} />
       <span className="tt-person-text">
         <span className="tt-person-name">
           {name ?? user.nickname}

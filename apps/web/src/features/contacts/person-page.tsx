@@ -232,7 +232,7 @@ function PersonView({
   return (
     <>
       <section className="tt-person-card" aria-labelledby={nameId}>
-        <Avatar name={person.nickname} url={person.avatarUrl} size={64} />
+        <Avatar id={person.id} name={person.nickname} url={person.avatarUrl} size={64} />
         <div className="tt-person-text">
           <h2 id={nameId} className="tt-person-name">
             {shownName}

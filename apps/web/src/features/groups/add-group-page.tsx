@@ -107,7 +107,7 @@ export function AddGroupPage() {
       {found ? (
         <section className="tt-group-found" aria-label={found.name}>
           <div className="tt-profile-card">
-            <Avatar name={found.name} url={found.avatarUrl} size={56} />
+            <Avatar id={found.id} name={found.name} url={found.avatarUrl} size={56} />
             <span className="tt-row-label">
               <h2>{found.name}</h2>
               <p>

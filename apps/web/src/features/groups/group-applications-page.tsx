@@ -54,6 +54,7 @@ function ApplicationRow({
   return (
     <li className="tt-row tt-group-application">
       <Avatar
+        id={review ? application.user.id : application.group.id}
         name={person}
         url={review ? application.user.avatarUrl : application.group.avatarUrl}
         size={40}

@@ -86,7 +86,7 @@ export function GroupList() {
                     className="tt-row tt-group-row"
                     to={withQuery(paths.chat, { conversationId: groupConversationId(group.id) })}
                   >
-                    <Avatar name={name} url={group.avatarUrl} size={40} />
+                    <Avatar id={group.id} name={name} url={group.avatarUrl} size={40} />
                     <span className="tt-row-label">
                       <span className="tt-group-row-name">{name}</span>
                       <span className="tt-row-hint">

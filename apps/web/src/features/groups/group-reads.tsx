@@ -53,7 +53,7 @@ export function GroupReadState({
           <ul className="tt-list">
             {readers.map((reader) => (
               <li key={reader.id} className="tt-row">
-                <Avatar name={reader.nickname} url={reader.avatarUrl} size={32} />
+                <Avatar id={reader.id} name={reader.nickname} url={reader.avatarUrl} size={32} />
                 <span className="tt-row-label">{reader.nickname}</span>
               </li>
             ))}

@@ -132,7 +132,7 @@ function GroupSettings({ group, selfId }: { group: MyGroup; selfId: string }) {
         {controls.setAvatar ? (
           <GroupAvatarInput group={group} title={title} />
         ) : (
-          <Avatar name={title} url={group.avatarUrl} size={56} />
+          <Avatar id={group.id} name={title} url={group.avatarUrl} size={56} />
         )}
         <span className="tt-row-label">
           <h2>{title}</h2>
@@ -289,7 +289,7 @@ function GroupAvatarInput({ group, title }: { group: MyGroup; title: string }) {
   const upload = useUploadGroupAvatar(group.id);
   return (
     <label htmlFor={inputId} className="tt-avatar-picker">
-      <Avatar name={title} url={group.avatarUrl} size={56} />
+      <Avatar id={group.id} name={title} url={group.avatarUrl} size={56} />
       <ImageFileInput
         id={inputId}
         label={t('groups.changeAvatar')}

@@ -143,7 +143,7 @@ export function MembersPanel({ group, selfId }: { group: MyGroup; selfId: string
                     setChosen(member);
                   }}
                 >
-                  <Avatar name={name} url={member.user.avatarUrl} size={36} />
+                  <Avatar id={member.user.id} name={name} url={member.user.avatarUrl} size={36} />
                   <span className="tt-row-label">
                     {name}
                     {self ? <span className="tt-row-hint"> ({t('groups.you')})</span> : null}

@@ -63,7 +63,7 @@ export function MentionPicker({
                 className="tt-mention-option"
                 onClick={() => onPick({ id: member.user.id, name })}
               >
-                <Avatar name={name} url={member.user.avatarUrl} size={28} />
+                <Avatar id={member.user.id} name={name} url={member.user.avatarUrl} size={28} />
                 {name}
               </button>
             </li>

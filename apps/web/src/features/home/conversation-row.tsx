@@ -141,6 +141,7 @@ export function ConversationRow({
         >
           <span className="tt-chat-avatar">
             <Avatar
+              id={conversation.peer?.id ?? conversation.group?.id ?? conversation.id}
               name={name}
               url={conversation.peer?.avatarUrl ?? conversation.group?.avatarUrl}
               size={48}

@@ -23,7 +23,7 @@ export function MinePage() {
     <Page title={t('mine.title')} back={false} flush>
       {me.data ? (
         <Link className="tt-profile-card" to={paths.means}>
-          <Avatar name={me.data.nickname} url={me.data.avatarUrl} size={64} />
+          <Avatar id={me.data.id} name={me.data.nickname} url={me.data.avatarUrl} size={64} />
           <span className="tt-row-label">
             <h2>{me.data.nickname}</h2>
             <p>{t('mine.teltlkId', { id: me.data.teltlkId })}</p>

@@ -100,7 +100,7 @@ function ProfileRows({ me }: { me: Me }) {
         <li>
           <label className="tt-row" htmlFor={avatarInputId}>
             <span className="tt-row-label">{t('profile.avatar')}</span>
-            <Avatar name={me.nickname} url={me.avatarUrl} size={48} />
+            <Avatar id={me.id} name={me.nickname} url={me.avatarUrl} size={48} />
             <ImageFileInput
               id={avatarInputId}
               label={t('profile.changeAvatar')}
