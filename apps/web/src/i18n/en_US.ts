@@ -422,6 +422,7 @@ export const en_US = {
     emptyText:
       'Friend requests, friends and groups will appear here once you connect with other people.',
     addFriend: 'Add friend',
+    pendingText: 'Someone wants to be your friend: open New friends to answer.',
     newFriends: 'New friends',
     groupChats: 'Group chats',
     officialAccounts: 'Official accounts',

@@ -415,6 +415,7 @@ export const zh_CN: Catalog = {
     emptyTitle: '还没有联系人',
     emptyText: '与他人建立联系后，好友申请、好友和群聊会显示在这里。',
     addFriend: '添加好友',
+    pendingText: '有人想加你为好友，打开「新的朋友」查看。',
     newFriends: '新的朋友',
     groupChats: '群聊',
     officialAccounts: '官方账号',

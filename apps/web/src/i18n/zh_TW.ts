@@ -415,6 +415,7 @@ export const zh_TW: Catalog = {
     emptyTitle: '還沒有聯絡人',
     emptyText: '與他人建立聯繫後，好友邀請、好友和群組會顯示在這裡。',
     addFriend: '加入好友',
+    pendingText: '有人想加你為好友，打開「新的朋友」查看。',
     newFriends: '新的朋友',
     groupChats: '群組',
     officialAccounts: '官方帳號',

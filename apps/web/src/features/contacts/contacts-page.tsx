@@ -36,10 +36,8 @@ function PendingCount({ count }: { count: number }) {
   );
 }
 
-function Entries() {
+function Entries({ pending }: { pending: number }) {
   const { t } = useTranslation();
-  const requests = useFriendRequests();
-  const pending = pendingReceivedCount(requests.data);
   return (
     <ul className="tt-list">
       <li>
@@ -91,6 +89,8 @@ export function ContactsPage() {
   const { t } = useTranslation();
   const friends = useFriends();
   const sections = useMemo(() => sectionFriends(friends.data?.friends ?? []), [friends.data]);
+  const requests = useFriendRequests();
+  const pending = pendingReceivedCount(requests.data);
   const boxRef = useRef<HTMLDivElement>(null);
   const count = friends.data?.friends.length ?? 0;
 
@@ -102,7 +102,11 @@ export function ContactsPage() {
 
   const footer = friends.data ? (
     <>
-      {count === 0 ? <p className="tt-contacts-empty">{t('contacts.emptyText')}</p> : null}
+      {count === 0 ? (
+        <p className="tt-contacts-empty">
+          {pending > 0 ? t('contacts.pendingText') : t('contacts.emptyText')}
+        </p>
+      ) : null}
       <p className="tt-contacts-count">{t('contacts.friendCount', { count })}</p>
     </>
   ) : friends.error ? (
@@ -111,13 +115,24 @@ export function ContactsPage() {
     <PageSpinner />
   );
 
+  // Without friends there is nothing to jump between: no index bar, whose only letter
+  // would be the lone "back to top" mark.
+  if (sections.length === 0)
+    return (
+      <Page title={t('contacts.title')} back={false} flush>
+        <div className="tt-contacts">
+          <Entries pending={pending} />
+          {footer}
+        </div>
+      </Page>
+    );
+
   return (
     <Page title={t('contacts.title')} back={false} flush>
       <div className="tt-contacts" ref={boxRef}>
         <IndexBar>
           <IndexBar.Panel index={TOP_INDEX} title={t('contacts.title')} className="tt-contacts-top">
-            <Entries />
-            {sections.length === 0 ? footer : null}
+            <Entries pending={pending} />
           </IndexBar.Panel>
           {sections.map((section, position) => (
             <IndexBar.Panel
