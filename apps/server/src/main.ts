@@ -23,7 +23,6 @@ async function main(): Promise<void> {
 
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  console.log(`Teltlk is running at http://localhost:${port}`);
   const withoutProvider = ctx.services.notify.channelsWithoutProvider();
   if (withoutProvider.length > 0 && config.production) {
     ctx.logger.warn(
@@ -36,6 +35,8 @@ async function main(): Promise<void> {
         `http://localhost:${port}/dev/outbox, readable on this machine only`,
     );
   }
+  // Last, so the address to open is the line the person running it sees at the bottom.
+  console.log(`Teltlk is running at http://localhost:${port}`);
 
   const housekeeping = setInterval(() => {
     const { codes, sessions } = ctx.services;
