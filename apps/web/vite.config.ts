@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
-import { precompressPlugin } from './precompress';
+import { precompressPlugin } from './precompress.ts';
 
 const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 // The API server the dev server forwards to; `npm run dev` at the root starts it on 3000.
