@@ -8,7 +8,7 @@ const SessionServices = lazy(() =>
   import('./signed-in').then((module) => ({ default: module.SessionServices })),
 );
 
-/** Commits only with the first page (same Suspense boundary), then fetches Toast and Dialog. */
+/** Commits only with the first page (same Suspense boundary), then readies Toast and Dialog. */
 function PreloadFeedback() {
   useEffect(preloadFeedback, []);
   return null;
