@@ -32,7 +32,14 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'web', include: ['apps/web/src/**/*.test.{ts,tsx}'] },
+        test: { name: 'scripts', include: ['scripts/**/*.test.mjs'] },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'web',
+          include: ['apps/web/src/**/*.test.{ts,tsx}', 'apps/web/*.test.ts'],
+        },
       },
     ],
   },

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { precompressPlugin } from './precompress.ts';
 
 const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 // The API server the dev server forwards to; `npm run dev` at the root starts it on 3000.
@@ -9,7 +10,7 @@ const server = process.env.TELTLK_API ?? 'http://localhost:3000';
 export default defineConfig({
   // Relative asset paths, so the built app works wherever the server mounts it.
   base: './',
-  plugins: [react()],
+  plugins: [react(), precompressPlugin()],
   resolve: {
     alias: {
       '@teltlk/protocol': source('../../packages/protocol/src/index.ts'),

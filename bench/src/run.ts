@@ -9,6 +9,7 @@ import {
   type IdleOptions,
 } from './idle-memory.js';
 import { benchGroup, GROUP_DEFAULTS, type GroupOptions } from './group-fanout.js';
+import { benchLighthouse, LIGHTHOUSE_DEFAULTS, LIGHTHOUSE_TARGETS } from './lighthouse.js';
 import { fixed } from './stats.js';
 import { benchTranslation, TRANSLATION_DEFAULTS, type TranslationOptions } from './translation.js';
 import { FIRST_LOAD_BUDGET_BYTES, measureFirstLoad } from './web-first-load.js';
@@ -19,6 +20,7 @@ import { FIRST_LOAD_BUDGET_BYTES, measureFirstLoad } from './web-first-load.js';
  *
  * Flags, after a build: `npm run bench -w @teltlk/bench -- --only=dm --seconds=5`
  *   --only=web,dm,idle   which benchmarks (default: all)
+ *   --lighthouse-runs=3                                              sign-in page audits
  *   --clients=32 --seconds=2 --warmup=0.5 --repeats=3 --window=8   messaging load
  *   --sockets=10000 --idle-users=10 --settle=2 --idle-repeats=1     idle sockets
  *   --group-members=100000 --group-sockets=5000 --group-accounts=10
@@ -26,7 +28,7 @@ import { FIRST_LOAD_BUDGET_BYTES, measureFirstLoad } from './web-first-load.js';
  *   --translation-members=40 --translation-group=100000 --translation-languages=5
  *   --translation-messages=20 --translation-lookups=300              translation
  */
-const BENCHMARKS = ['web', 'dm', 'idle', 'group', 'translation'] as const;
+const BENCHMARKS = ['web', 'lighthouse', 'dm', 'idle', 'group', 'translation'] as const;
 type Benchmark = (typeof BENCHMARKS)[number];
 
 const flags = new Map<string, string>();
@@ -82,6 +84,7 @@ const translationOptions: TranslationOptions = {
   messages: numberFlag('translation-messages', TRANSLATION_DEFAULTS.messages),
   lookups: numberFlag('translation-lookups', TRANSLATION_DEFAULTS.lookups),
 };
+const lighthouseRuns = numberFlag('lighthouse-runs', LIGHTHOUSE_DEFAULTS.runs);
 if (flags.size > 0) throw new Error(`unknown flag --${[...flags.keys()][0]}`);
 
 console.log(`cores=${cpus().length} node=${process.version} open_files=${openFileLimit()}`);
@@ -96,6 +99,33 @@ if (only.includes('web')) {
   console.log(
     `RESULT web-first-load ratio=${(firstLoad.gzipBytes / FIRST_LOAD_BUDGET_BYTES).toFixed(3)} gzip_kb=${kb.toFixed(1)} budget_kb=${FIRST_LOAD_BUDGET_BYTES / 1024}`,
   );
+}
+
+if (only.includes('lighthouse')) {
+  console.log(
+    `lighthouse: the sign-in page, mobile profile with simulated throttling, ${lighthouseRuns} cold runs`,
+  );
+  try {
+    const { median: run, runs, ok } = await benchLighthouse({ runs: lighthouseRuns });
+    console.log(`  performance per run ${runs.map((r) => r.performance).join(', ')}`);
+    console.log(
+      `  median run: FCP ${fixed(run.fcpMs, 0)} ms, LCP ${fixed(run.lcpMs, 0)} ms, ` +
+        `TBT ${fixed(run.tbtMs, 0)} ms, CLS ${fixed(run.cls, 3)}, speed index ${fixed(run.speedIndexMs, 0)} ms, ` +
+        `${fixed(run.transferBytes / 1024, 1)} KiB transferred`,
+    );
+    console.log(`  LCP element ${run.lcpElement}`);
+    for (const finding of run.performanceFindings) console.log(`  to improve: ${finding}`);
+    for (const failure of run.accessibilityFailures) console.log(`  accessibility: ${failure}`);
+    console.log(
+      `RESULT lighthouse page=signin perf=${run.performance} a11y=${run.accessibility} ` +
+        `fcp_ms=${fixed(run.fcpMs, 0)} lcp_ms=${fixed(run.lcpMs, 0)} tbt_ms=${fixed(run.tbtMs, 0)} ` +
+        `transfer_kb=${fixed(run.transferBytes / 1024, 1)} ` +
+        `target_perf=${LIGHTHOUSE_TARGETS.performance} target_a11y=${LIGHTHOUSE_TARGETS.accessibility} ok=${ok}`,
+    );
+  } catch (error) {
+    failed = true;
+    console.error(`lighthouse failed: ${(error as Error).message}`);
+  }
 }
 
 if (only.includes('dm')) {

@@ -1,4 +1,5 @@
 import { APP_VERSION, JSON_BODY_LIMIT_BYTES, healthResult } from '@teltlk/protocol';
+import fastifyCompress from '@fastify/compress';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import {
   serializerCompiler,
@@ -12,6 +13,7 @@ import { apiDocs } from './http/docs.js';
 import { handleError, handleNotFound } from './http/errors.js';
 import { refuseNul } from './http/nul.js';
 import { byAddress, limitBy } from './http/rate-limit.js';
+import { DebugRequestLog } from './http/request-log.js';
 import { securityHeaders } from './http/security.js';
 import type { App } from './http/types.js';
 import { webRoutes } from './http/web.js';
@@ -27,6 +29,9 @@ import { metaRoutes } from './modules/meta/routes.js';
 import { userRoutes } from './modules/users/routes.js';
 import { gatewayRoutes } from './realtime/gateway.js';
 
+/** Below about a kilobyte compression saves less than it costs (a packet holds ~1.4 KB). */
+const API_COMPRESS_THRESHOLD_BYTES = 1024;
+
 /**
  * X-Forwarded-For is read only from the proxies named: by hop count (the nearest n hops are
  * proxies; Fastify's types take it as a function) or by address.
@@ -37,12 +42,28 @@ function trustProxyOption(
   return typeof trust === 'number' ? (_ip, hop) => hop < trust : trust;
 }
 
+/**
+ * JSON answers of the API over API_COMPRESS_THRESHOLD_BYTES go out compressed (lists of
+ * chats, messages, members). Only here: the socket is no HTTP answer, files are stored
+ * images, and the web app is compressed once at build time (web.ts). Request bodies are
+ * not decompressed: a small compressed body could expand past the body limit's intent.
+ */
+async function apiCompression(api: App): Promise<void> {
+  await api.register(fastifyCompress, {
+    threshold: API_COMPRESS_THRESHOLD_BYTES,
+    encodings: ['br', 'gzip'],
+    customTypes: /^application\/json(?:;|$)/,
+    globalDecompression: false,
+  });
+}
+
 /** The HTTP application over a built context; the caller listens (or injects, in tests). */
 export async function buildApp(ctx: AppContext): Promise<App> {
   const logger: FastifyBaseLogger = ctx.logger;
   const timeouts = ctx.serverTimeouts;
   const app = Fastify({
     loggerInstance: logger,
+    logController: new DebugRequestLog(),
     bodyLimit: JSON_BODY_LIMIT_BYTES,
     // Slow or silent clients cannot hold connections open (see ServerTimeouts).
     connectionTimeout: timeouts.connectionTimeoutMs,
@@ -80,6 +101,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     async (api: App) => {
       // A floor under every class of its own: no address calls the API without end.
       api.addHook('onRequest', limitBy(ctx.limits, ['apiPerAddress', byAddress]));
+      await apiCompression(api);
       authRoutes(api, ctx);
       metaRoutes(api);
       if (ctx.outbox) devApiRoutes(api, ctx.outbox);

@@ -164,6 +164,9 @@ export function requestLogFields(request: {
 /**
  * The server's logger. Verification codes are never handed to it in the first place; the
  * redaction and the request serializer catch what a log call might pass by accident.
+ * It writes to stdout synchronously: at the default level it logs little (requests are
+ * debug lines), and its lines then keep their order with what start-up prints, so the
+ * address to open stays the last line.
  */
 export function createLogger(
   config: Pick<Config, 'logLevel'>,
@@ -175,7 +178,7 @@ export function createLogger(
       redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' },
       serializers: { req: requestLogFields },
     },
-    destination,
+    destination ?? pino.destination({ dest: 1, sync: true }),
   );
 }
 

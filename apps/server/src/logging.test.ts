@@ -167,3 +167,30 @@ describe.each(dialects)('the log at trace level on $dialect', ({ dialect }) => {
     }
   });
 });
+
+describe('request lines', () => {
+  /** The messages the server logs while one page asks the API for the country list. */
+  async function messagesAt(logLevel: 'info' | 'debug'): Promise<string[]> {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const t = await createTestApp({ logger: createLogger({ logLevel }, sink) });
+    try {
+      expect((await t.call('GET', '/api/v1/meta/countries')).statusCode).toBe(200);
+    } finally {
+      await t.close();
+    }
+    return lines.map((line) => (JSON.parse(line) as { msg: string }).msg);
+  }
+
+  it('are debug lines: the default level keeps the console for start-up and trouble', async () => {
+    expect(await messagesAt('info')).not.toContain('incoming request');
+    expect(await messagesAt('debug')).toEqual(
+      expect.arrayContaining(['incoming request', 'request completed']),
+    );
+  });
+});

@@ -6,7 +6,7 @@ import { HOUR, MINUTE } from './lib/clock.js';
 /** Gives in-flight requests this long to finish on shutdown before exiting anyway. */
 const SHUTDOWN_GRACE_MS = 10_000;
 /** How long the start-up report waits for translation engines to list their pairs. */
-const TRANSLATION_REPORT_TIMEOUT_MS = 10_000;
+const TRANSLATION_REPORT_TIMEOUT_MS = 5_000;
 
 async function main(): Promise<void> {
   let config;
@@ -28,7 +28,6 @@ async function main(): Promise<void> {
 
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  console.log(`Teltlk is running at http://localhost:${port}`);
   const withoutProvider = ctx.services.notify.channelsWithoutProvider();
   if (withoutProvider.length > 0 && config.production) {
     ctx.logger.warn(
@@ -41,12 +40,14 @@ async function main(): Promise<void> {
         `http://localhost:${port}/dev/outbox, readable on this machine only`,
     );
   }
-
-  // Asked after listening: an engine that is slow to list its pairs delays nothing.
-  ctx.services.translations.report(AbortSignal.timeout(TRANSLATION_REPORT_TIMEOUT_MS)).then(
+  // Asked after listening, so a slow engine delays no request; awaited (within a bound)
+  // so that its lines come before the address.
+  await ctx.services.translations.report(AbortSignal.timeout(TRANSLATION_REPORT_TIMEOUT_MS)).then(
     (lines) => lines.forEach((line) => console.log(line)),
     (error: unknown) => ctx.logger.warn({ err: error }, 'could not report translation'),
   );
+  // Last, so the address to open is the line the person running it sees at the bottom.
+  console.log(`Teltlk is running at http://localhost:${port}`);
 
   const housekeeping = setInterval(() => {
     const { codes, sessions } = ctx.services;

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ApiClient, ApiError } from './api-client.js';
+import { ApiClient } from './api-client.js';
+import { ApiError } from './api-error.js';
 
 function jsonResponse(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), {

@@ -19,8 +19,6 @@ import {
   type UpdateFriendBody,
   type UserProfile,
   countryListResult,
-  ERRORS,
-  formatMessage,
   isErrorCode,
   meSchema,
   outboxResult,
@@ -35,7 +33,6 @@ import {
   type CountryListResult,
   type ErrorBody,
   type ErrorCode,
-  type FieldIssue,
   type Me,
   type OutboxResult,
   type PasswordLoginBody,
@@ -95,6 +92,7 @@ import {
   type TranslationInfoResult,
 } from '@teltlk/protocol';
 import type { z } from 'zod';
+import { ApiError } from './api-error.js';
 
 /** Request timeout of the product's HTTP client (spec §9). */
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -110,19 +108,6 @@ export interface ApiClientOptions {
   getLanguage?: () => string;
   fetch?: typeof fetch;
   timeoutMs?: number;
-}
-
-/** A failed call, carrying the server's stable error code. */
-export class ApiError extends Error {
-  constructor(
-    readonly code: ErrorCode,
-    readonly status: number,
-    readonly params?: Record<string, string | number>,
-    readonly issues?: FieldIssue[],
-  ) {
-    super(formatMessage(ERRORS[code].message, params));
-    this.name = 'ApiError';
-  }
 }
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

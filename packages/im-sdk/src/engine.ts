@@ -12,7 +12,8 @@ import {
   type UpdateConversationBody,
   type UserEvent,
 } from '@teltlk/protocol';
-import { ApiError, type ApiClient } from './api-client.js';
+import type { ApiClient } from './api-client.js';
+import { ApiError } from './api-error.js';
 import { backoffDelay, Connection, type EndReason } from './connection.js';
 import { Emitter } from './emitter.js';
 import { newClientMsgId, OutboxSender } from './outbox.js';

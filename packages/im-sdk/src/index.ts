@@ -1,4 +1,5 @@
-export { ApiClient, ApiError, type ApiClientOptions } from './api-client.js';
+export { ApiClient, type ApiClientOptions } from './api-client.js';
+export { ApiError } from './api-error.js';
 export { ImEngine, PAGE_SIZE, type EngineOptions } from './engine.js';
 export type {
   ConnectionState,

@@ -1,5 +1,6 @@
 import { TRANSLATE_SEQS_MAX, type Translation, type TranslationInfoResult } from '@teltlk/protocol';
-import { ApiError, type ApiClient } from './api-client.js';
+import type { ApiClient } from './api-client.js';
+import { ApiError } from './api-error.js';
 import type { LocalStore, StoredConversation, StoredMessage } from './store.js';
 import { isNewerTranslation, needsTranslation, translationTarget } from './translation.js';
 

@@ -6,6 +6,11 @@ import type { FastifyInstance } from 'fastify';
 /**
  * The built web app at `/`. Vite names files under /assets/ by their content hash, so they
  * are cached for a year; index.html is revalidated on every load so a new build shows at once.
+ *
+ * The build writes Brotli (.br) and gzip (.gz) copies beside each compressible file; the
+ * one the browser accepts is sent (Brotli first), with `Vary: Accept-Encoding` on every
+ * answer, compressed or not, so shared caches keep them apart. Files without a copy (small
+ * ones, images) and clients that accept neither get the file itself.
  */
 export async function webRoutes(app: FastifyInstance, root: string): Promise<void> {
   if (!existsSync(root)) {
@@ -21,7 +26,9 @@ export async function webRoutes(app: FastifyInstance, root: string): Promise<voi
   await app.register(fastifyStatic, {
     root,
     prefix: '/',
-    index: 'index.html',
+    // A list, not a string: with preCompressed the plugin finds `/`'s index only in a list.
+    index: ['index.html'],
+    preCompressed: true,
     cacheControl: false,
     setHeaders(reply, path) {
       const hashed = relative(root, path).startsWith(`assets${sep}`);

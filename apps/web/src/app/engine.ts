@@ -100,6 +100,12 @@ export function runEngine(token: string | null, userId: string | undefined): voi
   notify();
 }
 
+// The lifecycle hook is mounted only while someone is signed in: signing out unmounts it
+// before its effect could see the token go, so the engine follows the store itself too.
+useAuthStore.subscribe((state) => {
+  if (state.token === null) runEngine(null, undefined);
+});
+
 /** Who the current token belongs to, kept so the cached chats open without the network. */
 const USER_STORAGE_KEY = 'teltlk.messagingUser';
 

@@ -1,12 +1,11 @@
 import { unstableSetRender } from 'antd-mobile/es/utils/unstable-render';
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { initI18n } from '../i18n';
 import { followOtherTabs } from './auth-store';
 import { Providers } from './providers';
 import { createAppRouter } from './router';
-import './global.css';
 
 // antd-mobile 5 renders Toast and Dialog with the legacy ReactDOM.render, which React 19
 // removed; give it a createRoot-based renderer before anything shows.
@@ -33,10 +32,15 @@ const router = createAppRouter();
 const container = document.getElementById('root');
 if (!container) throw new Error('#root is missing from index.html');
 
-createRoot(container).render(
-  <StrictMode>
-    <Providers>
-      <RouterProvider router={router} />
-    </Providers>
-  </StrictMode>,
+const root = createRoot(container);
+// As a transition the first render runs in short slices that let the browser breathe (on a
+// slow phone it is otherwise one long task); the static header stays until it commits.
+startTransition(() =>
+  root.render(
+    <StrictMode>
+      <Providers>
+        <RouterProvider router={router} />
+      </Providers>
+    </StrictMode>,
+  ),
 );

@@ -1,7 +1,7 @@
 import { lazy, type ComponentType } from 'react';
 import { createHashRouter, type RouteObject } from 'react-router';
 import { GuestOnly, RequireAuth, useSignedIn } from './guards';
-import { AppLayout, TabLayout } from './layouts';
+import { AppLayout } from './layouts';
 import { NotFoundPage } from './not-found-page';
 import { paths } from './paths';
 import { RouteError } from './route-error';
@@ -11,6 +11,9 @@ function page<K extends string>(load: () => Promise<Record<K, ComponentType>>, n
   return lazy(() => load().then((module) => ({ default: module[name] })));
 }
 
+const TabLayout = lazy(() =>
+  import('./signed-in').then((module) => ({ default: module.TabLayout })),
+);
 const LoginPage = page(() => import('../features/auth/login-page'), 'LoginPage');
 const CodeLoginPage = page(() => import('../features/auth/code-login-page'), 'CodeLoginPage');
 const PhoneCodePage = page(() => import('../features/auth/phone-code-page'), 'PhoneCodePage');

@@ -2,18 +2,23 @@ import { useMutation } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { api } from '../../api/client';
 import { paths } from '../../app/paths';
+import { BrandLogo } from '../../ui/brand-logo';
 import { Button } from '../../ui/button';
-import { toFormErrors, type FormErrors, type Message } from '../../ui/error-message';
+import type { FormErrors, Message } from '../../ui/error-message';
 import { PasswordField, TextField } from '../../ui/text-field';
 import { useMessageText } from '../../ui/use-message';
-import { normaliseAccount } from './account';
 import { LanguageSelect } from './language-select';
 import { LegalLinks } from './legal-links';
+import type { LoginField as Field } from './login-request';
 import { useApplyAuth } from './use-apply-auth';
 
-type Field = 'account' | 'password';
+/**
+ * The calls load on the first focus in the form (or the first submit), not with the page:
+ * the page shows and answers sooner on a slow phone, and the code is there before the
+ * person has finished typing.
+ */
+const loadRequests = () => import('./login-request');
 
 /** `/` and `/pages/login/login`: sign in with phone, email or Teltlk ID and a password. */
 export function LoginPage() {
@@ -30,19 +35,12 @@ export function LoginPage() {
   }, [t]);
 
   const login = useMutation({
-    mutationFn: () => api.login({ account: normaliseAccount(account), password }),
+    mutationFn: async () => (await loadRequests()).signInWithPassword(account, password),
     onSuccess: async (result) => {
       await applyAuth(result);
       void navigate(paths.root, { replace: true });
     },
-    onError: (failure) =>
-      setErrors(
-        toFormErrors(failure, {
-          fields: ['account', 'password'],
-          codeFields: { ACCOUNT_NOT_FOUND: 'account', PASSWORD_INCORRECT: 'password' },
-          fallback: 'login',
-        }),
-      ),
+    onError: async (failure) => setErrors((await loadRequests()).loginErrors(failure)),
   });
 
   const submit = () => {
@@ -60,9 +58,7 @@ export function LoginPage() {
       </div>
       <div className="tt-auth">
         <div className="tt-brand">
-          <span className="tt-brand-mark" aria-hidden>
-            T
-          </span>
+          <BrandLogo />
           <h1>{t('login.welcome')}</h1>
           <p>{t('login.tagline')}</p>
         </div>
@@ -70,6 +66,7 @@ export function LoginPage() {
           className="tt-form"
           noValidate
           aria-label={t('login.title')}
+          onFocus={() => void loadRequests()}
           onSubmit={(event) => {
             event.preventDefault();
             submit();

@@ -2,6 +2,7 @@ import { APP_VERSION, CONTACT_EMAIL } from '@teltlk/protocol';
 import { FileOutline, LockOutline, MailOutline, UnorderedListOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { paths } from '../../app/paths';
+import { BrandLogo } from '../../ui/brand-logo';
 import { LinkRow } from '../../ui/list-row';
 import { Page } from '../../ui/page';
 
@@ -11,9 +12,7 @@ export function AboutPage() {
   return (
     <Page title={t('about.title')} flush>
       <div className="tt-about">
-        <span className="tt-brand-mark" aria-hidden>
-          T
-        </span>
+        <BrandLogo />
         <h2>{t('common.appName')}</h2>
         <p>{t('about.version', { version: APP_VERSION })}</p>
         <p>{t('about.description')}</p>
