@@ -29,6 +29,8 @@ export interface LighthouseRun {
   performanceFindings: string[];
   /** The element Lighthouse counted as the largest contentful paint. */
   lcpElement: string;
+  /** Lighthouse's measure of this machine's CPU speed (a mid-range phone is about 1,000). */
+  benchmarkIndex: number;
 }
 
 export interface LighthouseResult {
@@ -92,6 +94,7 @@ function summarise(result: Result): LighthouseRun {
       .map((audit) => `${audit.id}: ${audit.title}`),
     performanceFindings: findings(result),
     lcpElement: lcpElement(result),
+    benchmarkIndex: result.environment.benchmarkIndex,
   };
 }
 

@@ -113,7 +113,9 @@ if (only.includes('lighthouse')) {
         `TBT ${fixed(run.tbtMs, 0)} ms, CLS ${fixed(run.cls, 3)}, speed index ${fixed(run.speedIndexMs, 0)} ms, ` +
         `${fixed(run.transferBytes / 1024, 1)} KiB transferred`,
     );
-    console.log(`  LCP element ${run.lcpElement}`);
+    console.log(
+      `  LCP element ${run.lcpElement}; host benchmark index ${fixed(run.benchmarkIndex, 0)}`,
+    );
     for (const finding of run.performanceFindings) console.log(`  to improve: ${finding}`);
     for (const failure of run.accessibilityFailures) console.log(`  accessibility: ${failure}`);
     console.log(
