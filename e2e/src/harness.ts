@@ -227,3 +227,61 @@ export async function signIn(
   await page.getByRole('heading', { level: 1, name: 'Chats' }).waitFor();
   return { context, page, errors };
 }
+
+/** The interface texts the chat helpers go by, in one interface language. */
+export interface ChatTexts {
+  chats: string;
+  sendMessage: string;
+  message: string;
+}
+
+const ENGLISH_CHAT_TEXTS: ChatTexts = {
+  chats: 'Chats',
+  sendMessage: 'Send message',
+  message: 'Message',
+};
+
+/** Switches a signed-in page to another interface language, as the settings would. */
+export async function useInterface(page: Page, language: string, ui: ChatTexts): Promise<void> {
+  await page.evaluate((code) => localStorage.setItem('currentLanguage', code), language);
+  await page.reload();
+  await page.getByRole('heading', { level: 1, name: ui.chats }).waitFor();
+}
+
+/** Opens the chat with a friend from the contacts page, ready to type. */
+export async function openChat(
+  page: Page,
+  name: RegExp,
+  ui: ChatTexts = ENGLISH_CHAT_TEXTS,
+): Promise<void> {
+  await page.goto(`${new URL(page.url()).origin}/#/pages/contacts/contacts`);
+  await page.getByRole('link', { name }).first().click();
+  await page.getByRole('button', { name: ui.sendMessage }).click();
+  await page.getByRole('textbox', { name: ui.message }).waitFor();
+}
+
+/** Sends a text from the open chat and waits for it to show. */
+export async function send(
+  page: Page,
+  text: string,
+  ui: ChatTexts = ENGLISH_CHAT_TEXTS,
+): Promise<void> {
+  const box = page.getByRole('textbox', { name: ui.message });
+  await box.fill(text);
+  await box.press('Enter');
+  await page.getByText(text, { exact: true }).last().waitFor();
+}
+
+/** Creates a group of the owner's friends through the public API. */
+export async function createGroup(
+  baseUrl: string,
+  owner: ApiAccount,
+  name: string,
+  members: ApiAccount[],
+): Promise<void> {
+  await postJson(
+    `${baseUrl}/api/v1/groups`,
+    { name, memberIds: members.map((member) => member.id) },
+    owner.token,
+  );
+}

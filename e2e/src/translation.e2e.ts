@@ -3,10 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   befriend,
   launchBrowser,
+  openChat,
   registerAccount,
+  send,
   signIn,
   startServer,
+  useInterface,
   type ApiAccount,
+  type ChatTexts,
   type RunningServer,
 } from './harness.js';
 
@@ -49,10 +53,7 @@ async function signedIn(account: ApiAccount): Promise<Page> {
 }
 
 /** The interface texts the test goes by, in one interface language. */
-interface Ui {
-  chats: string;
-  sendMessage: string;
-  message: string;
+interface Ui extends ChatTexts {
   showOriginalFirst: string;
   showTranslationFirst: string;
   chatSettings: string;
@@ -61,17 +62,6 @@ interface Ui {
   confirm: string;
 }
 
-const EN_US: Ui = {
-  chats: 'Chats',
-  sendMessage: 'Send message',
-  message: 'Message',
-  showOriginalFirst: 'Show original first',
-  showTranslationFirst: 'Show translation first',
-  chatSettings: 'Chat settings',
-  translation: 'Translation',
-  translateMessages: 'Translate messages',
-  confirm: 'Confirm',
-};
 const ZH_CN: Ui = {
   chats: '消息',
   sendMessage: '发消息',
@@ -94,27 +84,6 @@ const ZH_TW: Ui = {
   translateMessages: '翻譯訊息',
   confirm: '確定',
 };
-
-/** Switches a signed-in page to another interface language, as the settings would. */
-async function useInterface(page: Page, language: string, ui: Ui): Promise<void> {
-  await page.evaluate((code) => localStorage.setItem('currentLanguage', code), language);
-  await page.reload();
-  await page.getByRole('heading', { level: 1, name: ui.chats }).waitFor();
-}
-
-async function openChat(page: Page, name: RegExp, ui: Ui = EN_US): Promise<void> {
-  await page.goto(`${server.baseUrl}/#/pages/contacts/contacts`);
-  await page.getByRole('link', { name }).first().click();
-  await page.getByRole('button', { name: ui.sendMessage }).click();
-  await page.getByRole('textbox', { name: ui.message }).waitFor();
-}
-
-async function send(page: Page, text: string, ui: Ui = EN_US): Promise<void> {
-  const box = page.getByRole('textbox', { name: ui.message });
-  await box.fill(text);
-  await box.press('Enter');
-  await page.getByText(text, { exact: true }).last().waitFor();
-}
 
 /** The texts of one message bubble's paragraphs, in the order shown. */
 async function paragraphs(page: Page, containing: string): Promise<string[]> {

@@ -323,38 +323,40 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
         typing={open?.snapshot.peerTyping ?? false}
         settingsTo={groupChat?.settingsTo ?? withQuery(paths.chatSetting, { conversationId })}
       />
-      <ConnectionBanner inline />
-      {groupChat?.group ? <GroupNoticeBanner group={groupChat.group} /> : null}
-      {open && snapshot?.ready ? (
-        <>
-          {rows.length === 0 && !open.snapshot.hasMore ? (
-            <p className="tt-chat-empty">{t('chat.empty')}</p>
-          ) : null}
-          <MessageList
-            rows={rows}
-            context={context}
-            hasMore={open.snapshot.hasMore}
-            loadingOlder={open.snapshot.loadingOlder}
-            onLoadOlder={loadOlder}
-            onAtEndChange={setAtEnd}
-            scrollToEndRequest={scrollRequest}
-          />
-          <Composer
-            initialDraft={view?.draft ?? ''}
-            onDraft={(text) => open.handle.setDraft(text)}
-            onTyping={() => open.handle.typing()}
-            onSend={send}
-            reply={reply}
-            onCancelReply={() => setReply(null)}
-            focusRequest={focusRequest}
-            mention={groupChat?.mention}
-            blocked={groupChat?.blocked}
-            translationPreview={preview}
-          />
-        </>
-      ) : (
-        <PageSpinner />
-      )}
+      <main className="tt-chat-body">
+        <ConnectionBanner inline />
+        {groupChat?.group ? <GroupNoticeBanner group={groupChat.group} /> : null}
+        {open && snapshot?.ready ? (
+          <>
+            {rows.length === 0 && !open.snapshot.hasMore ? (
+              <p className="tt-chat-empty">{t('chat.empty')}</p>
+            ) : null}
+            <MessageList
+              rows={rows}
+              context={context}
+              hasMore={open.snapshot.hasMore}
+              loadingOlder={open.snapshot.loadingOlder}
+              onLoadOlder={loadOlder}
+              onAtEndChange={setAtEnd}
+              scrollToEndRequest={scrollRequest}
+            />
+            <Composer
+              initialDraft={view?.draft ?? ''}
+              onDraft={(text) => open.handle.setDraft(text)}
+              onTyping={() => open.handle.typing()}
+              onSend={send}
+              reply={reply}
+              onCancelReply={() => setReply(null)}
+              focusRequest={focusRequest}
+              mention={groupChat?.mention}
+              blocked={groupChat?.blocked}
+              translationPreview={preview}
+            />
+          </>
+        ) : (
+          <PageSpinner />
+        )}
+      </main>
       <ActionSheet
         visible={menuFor !== null}
         extra={t('chat.actions')}

@@ -1,0 +1,183 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible } from './axe.js';
+import {
+  befriend,
+  createGroup,
+  launchBrowser,
+  newPhoneContext,
+  openChat,
+  registerAccount,
+  send,
+  signIn,
+  startServer,
+  useInterface,
+  watchConsole,
+  type ApiAccount,
+  type ChatTexts,
+  type RunningServer,
+} from './harness.js';
+
+/**
+ * axe-core on every main screen, in each interface language: sign-in, registration, the
+ * chat list, a chat with messages both ways, group settings, contacts and settings. Any
+ * serious or critical violation (contrast, names, labels, landmarks, language) fails.
+ */
+
+let server: RunningServer;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+const consoleErrors: string[][] = [];
+let ada: ApiAccount;
+let adaPage: Page;
+
+/** The headings and names each screen is recognised by, per interface language. */
+interface Screens extends ChatTexts {
+  welcome: string;
+  createAccount: string;
+  groupSettings: string;
+  contacts: string;
+  settings: string;
+}
+
+const LANGUAGES: [string, Screens][] = [
+  [
+    'zh_CN',
+    {
+      welcome: '欢迎来到 Teltlk',
+      createAccount: '注册账号',
+      chats: '消息',
+      sendMessage: '发消息',
+      message: '消息',
+      groupSettings: '群设置',
+      contacts: '通讯录',
+      settings: '设置',
+    },
+  ],
+  [
+    'zh_TW',
+    {
+      welcome: '歡迎來到 Teltlk',
+      createAccount: '註冊帳號',
+      chats: '訊息',
+      sendMessage: '傳送訊息',
+      message: '訊息',
+      groupSettings: '群組設定',
+      contacts: '通訊錄',
+      settings: '設定',
+    },
+  ],
+  [
+    'en_US',
+    {
+      welcome: 'Welcome to Teltlk',
+      createAccount: 'Create account',
+      chats: 'Chats',
+      sendMessage: 'Send message',
+      message: 'Message',
+      groupSettings: 'Group settings',
+      contacts: 'Contacts',
+      settings: 'Settings',
+    },
+  ],
+];
+
+const MESSAGES = {
+  fromAda: ['Hello Bob!', 'Are you coming on Friday?'],
+  fromBob: ['Hi Ada', 'Yes, see you there.'],
+};
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+  const [first, bob] = await Promise.all([
+    registerAccount(server.baseUrl, 'Ada'),
+    registerAccount(server.baseUrl, 'Bob'),
+  ]);
+  ada = first;
+  await befriend(server.baseUrl, ada, bob);
+  await createGroup(server.baseUrl, ada, 'Pioneers', [bob]);
+
+  const [a, b] = await Promise.all([signedIn(ada), signedIn(bob)]);
+  adaPage = a;
+  await openChat(a, /Bob/);
+  await openChat(b, /Ada/);
+  for (const [index, text] of MESSAGES.fromAda.entries()) {
+    await send(a, text);
+    await send(b, MESSAGES.fromBob[index]!);
+  }
+  await a.getByText(MESSAGES.fromBob.at(-1)!, { exact: true }).waitFor();
+});
+
+afterAll(async () => {
+  for (const context of contexts) await context.close();
+  await browser?.close();
+  await server?.stop();
+  expect(consoleErrors.flat()).toEqual([]);
+});
+
+async function signedIn(account: ApiAccount): Promise<Page> {
+  const { context, page, errors } = await signIn(browser, server.baseUrl, account);
+  contexts.push(context);
+  consoleErrors.push(errors);
+  return page;
+}
+
+function heading(page: Page, name: string) {
+  return page.getByRole('heading', { level: 1, name, exact: true });
+}
+
+/** axe-core finds nothing serious, and the page has exactly one main landmark. */
+async function checkPage(page: Page, label: string): Promise<void> {
+  await expectAccessible(page, label);
+  expect(await page.getByRole('main').count(), `${label}: main landmarks`).toBe(1);
+}
+
+describe('accessibility by axe-core', () => {
+  it.each(LANGUAGES)('has no serious violation on the main screens in %s', async (language, ui) => {
+    // Signed out: the sign-in and registration pages, in a fresh browser.
+    const guest = await newPhoneContext(browser);
+    contexts.push(guest);
+    if (language !== 'zh_CN') {
+      await guest.addInitScript((code) => localStorage.setItem('currentLanguage', code), language);
+    }
+    const page = await guest.newPage();
+    consoleErrors.push(watchConsole(page));
+    await page.goto(`${server.baseUrl}/`);
+    await heading(page, ui.welcome).waitFor();
+    await checkPage(page, `sign-in (${language})`);
+    await page.goto(`${server.baseUrl}/#/pages/register/register`);
+    await heading(page, ui.createAccount).waitFor();
+    await checkPage(page, `register (${language})`);
+
+    // Signed in: Ada's page, switched to this interface language.
+    const a = adaPage;
+    await a.goto(`${server.baseUrl}/#/pages/home/home`);
+    await useInterface(a, language, ui);
+    await a.getByRole('link', { name: /Pioneers/ }).waitFor();
+    await a.getByRole('link', { name: /Bob/ }).waitFor();
+    await checkPage(a, `chat list (${language})`);
+
+    await openChat(a, /Bob/, ui);
+    for (const text of [...MESSAGES.fromAda, ...MESSAGES.fromBob]) {
+      await a.getByText(text, { exact: true }).waitFor();
+    }
+    await checkPage(a, `chat (${language})`);
+
+    await a.goto(`${server.baseUrl}/#/pages/home/home`);
+    await a.getByRole('link', { name: /Pioneers/ }).click();
+    await a.getByRole('textbox', { name: ui.message }).waitFor();
+    await a.getByRole('banner').getByRole('link').last().click();
+    await heading(a, ui.groupSettings).waitFor();
+    await a.getByText('Bob', { exact: true }).first().waitFor();
+    await checkPage(a, `group settings (${language})`);
+
+    await a.goto(`${server.baseUrl}/#/pages/contacts/contacts`);
+    await heading(a, ui.contacts).waitFor();
+    await a.getByRole('link', { name: /Bob/ }).waitFor();
+    await checkPage(a, `contacts (${language})`);
+
+    await a.goto(`${server.baseUrl}/#/pages/user/setting`);
+    await heading(a, ui.settings).waitFor();
+    await checkPage(a, `settings (${language})`);
+  });
+});
