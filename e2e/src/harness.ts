@@ -166,7 +166,7 @@ export async function registerAccount(
   password = 'Passw0rdE2E',
   motherTongue = 'en',
 ): Promise<ApiAccount> {
-  const email = `${nickname.toLowerCase().replace(/\W/g, '')}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
+  const email = `${nickname.toLowerCase().replace(/\W/g, '') || 'person'}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
   const destination = { channel: 'email', destination: email };
   await postJson(`${baseUrl}/api/v1/auth/codes`, { purpose: 'register', ...destination });
   const code = await codeFor(baseUrl, email, 'register');

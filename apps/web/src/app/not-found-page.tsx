@@ -10,15 +10,17 @@ export function NotFoundPage() {
   return (
     <div className="tt-page">
       <PageHeader title={t('common.appName')} />
-      <EmptyState
-        icon={<QuestionCircleOutline />}
-        title={t('notFound.title')}
-        text={t('notFound.text')}
-      >
-        <Link className="tt-button tt-button-primary" to={paths.root} replace>
-          {t('notFound.home')}
-        </Link>
-      </EmptyState>
+      <main className="tt-content">
+        <EmptyState
+          icon={<QuestionCircleOutline />}
+          title={t('notFound.title')}
+          text={t('notFound.text')}
+        >
+          <Link className="tt-button tt-button-primary" to={paths.root} replace>
+            {t('notFound.home')}
+          </Link>
+        </EmptyState>
+      </main>
     </div>
   );
 }

@@ -6,10 +6,10 @@ import { EmptyState } from '../ui/empty-state';
 export function RouteError() {
   const { t } = useTranslation();
   return (
-    <div className="tt-app">
+    <main className="tt-app">
       <EmptyState title={t('routeError.title')} text={t('routeError.text')}>
         <Button onClick={() => window.location.reload()}>{t('routeError.reload')}</Button>
       </EmptyState>
-    </div>
+    </main>
   );
 }

@@ -10,7 +10,7 @@ export const AVATAR_COLOURS = [
   '#7E22CE', // purple
   '#4338CA', // indigo
   '#1D4ED8', // blue
-  '#0E7490', // cyan
+  '#854D0E', // brown
   '#0F766E', // teal
   '#15803D', // green
   '#4D7C0F', // olive
