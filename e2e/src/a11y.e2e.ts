@@ -144,6 +144,8 @@ describe('accessibility by axe-core', () => {
     consoleErrors.push(watchConsole(page));
     await page.goto(`${server.baseUrl}/`);
     await heading(page, ui.welcome).waitFor();
+    // index.html paints the same heading before the app runs: wait for the app's form.
+    await page.locator('input[type="password"]').waitFor();
     await checkPage(page, `sign-in (${language})`);
     await page.goto(`${server.baseUrl}/#/pages/register/register`);
     await heading(page, ui.createAccount).waitFor();

@@ -8,6 +8,8 @@ describe('the static sign-in header of index.html', () => {
     const html = await readFile(new URL('../../index.html', import.meta.url), 'utf8');
     expect(DEFAULT_UI_LANGUAGE).toBe('zh_CN');
     expect(html).toContain(`<html lang="zh-CN">`);
+    // The sign-in page's landmark too, so the page has its main before the app runs.
+    expect(html).toContain('<main class="tt-page" aria-busy="true">');
     expect(html).toContain(`<h1>${zh_CN.login.welcome}</h1>`);
     expect(html).toContain(`<p>${zh_CN.login.tagline}</p>`);
     expect(html).toContain(`aria-label="${zh_CN.common.loading}"`);
