@@ -1,3 +1,5 @@
+import { isWideCharacter } from './wide-script';
+
 /**
  * Backgrounds for avatars without a picture, one picked by id so a person or group keeps
  * theirs everywhere. Each carries white initials at 4.5:1 or better, and neighbours in
@@ -26,8 +28,6 @@ export function avatarColour(id: string): string {
   return AVATAR_COLOURS[(hash >>> 0) % AVATAR_COLOURS.length]!;
 }
 
-/** Scripts whose one character already fills an avatar, as in Chinese and Japanese messengers. */
-const WIDE = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 const LETTER = /^[\p{L}\p{N}]/u;
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
@@ -46,8 +46,9 @@ export function avatarInitials(name: string): string {
   const words = name.trim().split(/\s+/u).filter(Boolean);
   const first = words[0] ? firstGrapheme(words[0]) : '';
   if (!first) return '?';
-  if (WIDE.test(first) || !LETTER.test(first)) return first;
+  if (isWideCharacter(first) || !LETTER.test(first)) return first;
   const second = words[1] ? firstGrapheme(words[1]) : '';
-  const initials = second && LETTER.test(second) && !WIDE.test(second) ? first + second : first;
+  const initials =
+    second && LETTER.test(second) && !isWideCharacter(second) ? first + second : first;
   return initials.toLocaleUpperCase();
 }

@@ -1,10 +1,9 @@
+import { isWideCharacter } from '../../ui/wide-script';
+
 /** A received text longer than this (in narrow-character widths) folds. */
 export const FOLD_MAX_WIDTH = 600;
 /** A received text of more lines than this folds. */
 export const FOLD_MAX_LINES = 12;
-
-/** Characters about twice as wide as Latin letters, so 600 of them fill twice the lines. */
-const WIDE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
 /** Whether a received text is long enough to show folded, with "Show more". */
 export function isLongText(text: string): boolean {
@@ -12,7 +11,7 @@ export function isLongText(text: string): boolean {
   let lines = 1;
   for (const character of text) {
     if (character === '\n') lines += 1;
-    width += WIDE.test(character) ? 2 : 1;
+    width += isWideCharacter(character) ? 2 : 1;
     if (width > FOLD_MAX_WIDTH || lines > FOLD_MAX_LINES) return true;
   }
   return false;
