@@ -1,26 +1,21 @@
 import { FALLBACK_UI_LANGUAGE, type UiLanguage } from '@teltlk/protocol';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import type { Catalog } from './en_US';
-import { LANGUAGE_STORAGE_KEY, intlLocale, isUiLanguage, readStoredLanguage } from './language';
-
-/** Catalogs load on demand, so a visitor downloads only the language shown. */
-const loaders: Record<UiLanguage, () => Promise<Catalog>> = {
-  en_US: () => import('./en_US').then((module) => module.en_US),
-  zh_CN: () => import('./zh_CN').then((module) => module.zh_CN),
-  zh_TW: () => import('./zh_TW').then((module) => module.zh_TW),
-};
+import { loadCatalog } from './catalogs';
+import {
+  applyDocumentLanguage,
+  isUiLanguage,
+  readStoredLanguage,
+  rememberUiLanguage,
+} from './language';
 
 export const i18n = i18next.createInstance();
 i18n.use(initReactI18next);
 
 async function ensureCatalog(language: UiLanguage): Promise<void> {
   if (i18n.hasResourceBundle(language, 'translation')) return;
-  i18n.addResourceBundle(language, 'translation', await loaders[language]());
-}
-
-function applyDocumentLanguage(language: UiLanguage): void {
-  document.documentElement.lang = intlLocale(language);
+  // Catalogs load on demand, so a visitor downloads only the language shown.
+  i18n.addResourceBundle(language, 'translation', await loadCatalog(language));
 }
 
 /** Starts i18n in the stored language (or the default) before the first render. */
@@ -50,10 +45,5 @@ export function currentUiLanguage(): UiLanguage {
 export async function setUiLanguage(language: UiLanguage): Promise<void> {
   await ensureCatalog(language);
   await i18n.changeLanguage(language);
-  try {
-    localStorage.setItem(LANGUAGE_STORAGE_KEY, language);
-  } catch {
-    // The choice still applies to this visit.
-  }
-  applyDocumentLanguage(language);
+  rememberUiLanguage(language);
 }

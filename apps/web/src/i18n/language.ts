@@ -25,3 +25,17 @@ export function readStoredLanguage(storage: Pick<Storage, 'getItem'> | undefined
     return resolveUiLanguage(null);
   }
 }
+
+export function applyDocumentLanguage(language: UiLanguage): void {
+  document.documentElement.lang = intlLocale(language);
+}
+
+/** Keeps the interface language on this device and gives the document its tag. */
+export function rememberUiLanguage(language: UiLanguage): void {
+  try {
+    localStorage.setItem(LANGUAGE_STORAGE_KEY, language);
+  } catch {
+    // The choice still applies to this visit.
+  }
+  applyDocumentLanguage(language);
+}
