@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { appFilesPlugin } from './app-files.ts';
 import { precompressPlugin } from './precompress.ts';
 
 const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -10,7 +11,7 @@ const server = process.env.TELTLK_API ?? 'http://localhost:3000';
 export default defineConfig({
   // Relative asset paths, so the built app works wherever the server mounts it.
   base: './',
-  plugins: [react(), precompressPlugin()],
+  plugins: [react(), appFilesPlugin(), precompressPlugin()],
   resolve: {
     alias: {
       '@teltlk/protocol': source('../../packages/protocol/src/index.ts'),

@@ -293,4 +293,39 @@ describe('accounts in the browser', () => {
     // Capped and centred, not stretched across a desktop screen.
     expect(width).toBeLessThan(1280);
   });
+
+  it('shows the sign-in page without the app, and loads the app for another page', async () => {
+    const scripts: string[] = [];
+    const fetched: string[] = [];
+    page.on('request', (request) => {
+      const path = new URL(request.url()).pathname;
+      fetched.push(path);
+      if (request.resourceType() === 'script') scripts.push(path);
+    });
+    await page.goto(`${server.baseUrl}/`);
+    const form = page.getByRole('form', { name: '登录' });
+    await form.waitFor();
+    // The form answers before the app is there: an empty submit is refused in place.
+    await page.getByRole('button', { name: '登录', exact: true }).click();
+    await page.getByRole('alert').first().waitFor();
+    expect(await page.getByRole('textbox', { name: '账号' }).getAttribute('aria-invalid')).toBe(
+      'true',
+    );
+    // Switching the language redraws the page in it, still without the app.
+    await page.getByRole('combobox', { name: /语言/ }).selectOption({ label: 'English' });
+    await page.getByRole('heading', { name: 'Welcome to Teltlk' }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('en-US');
+    await page.getByRole('button', { name: 'Show password' }).click();
+    expect(await page.getByLabel('Password', { exact: true }).getAttribute('type')).toBe('text');
+    const app = (path: string) => /\/assets\/main-[\w-]+\.js$/.test(path);
+    expect(scripts.filter(app)).toEqual([]);
+    // Starting on the form fetched the app's files into the cache, unrun.
+    expect(fetched.filter(app)).toHaveLength(1);
+
+    // A link to another page brings the app, which shows that page in the chosen language.
+    await page.getByRole('link', { name: 'Create an account' }).click();
+    await page.getByRole('heading', { name: 'Create account' }).waitFor();
+    expect(scripts.filter(app)).toHaveLength(1);
+    expect(new URL(page.url()).hash).toBe('#/pages/register/register');
+  });
 });

@@ -1,8 +1,6 @@
 import { create } from 'zustand';
 import { persist, type PersistStorage } from 'zustand/middleware';
-
-/** localStorage key of the session token, stored as the bare string. */
-export const TOKEN_STORAGE_KEY = 'teltlk.token';
+import { readStoredToken, storeToken, TOKEN_STORAGE_KEY } from './stored-session';
 
 interface AuthState {
   token: string | null;
@@ -17,29 +15,12 @@ type Persisted = Pick<AuthState, 'token'>;
  * the user is comes from the server through TanStack Query.
  */
 const tokenStorage: PersistStorage<Persisted> = {
-  getItem: (name) => {
-    try {
-      const token = localStorage.getItem(name);
-      return token ? { state: { token } } : null;
-    } catch {
-      return null;
-    }
+  getItem: () => {
+    const token = readStoredToken();
+    return token ? { state: { token } } : null;
   },
-  setItem: (name, value) => {
-    try {
-      if (value.state.token) localStorage.setItem(name, value.state.token);
-      else localStorage.removeItem(name);
-    } catch {
-      // Without storage the session lasts for this visit only.
-    }
-  },
-  removeItem: (name) => {
-    try {
-      localStorage.removeItem(name);
-    } catch {
-      // Nothing stored, nothing to remove.
-    }
-  },
+  setItem: (_name, value) => storeToken(value.state.token),
+  removeItem: () => storeToken(null),
 };
 
 export const useAuthStore = create<AuthState>()(

@@ -1,10 +1,15 @@
 import './global.css';
 import './boot.css';
+import { loadCatalog } from '../i18n/catalogs';
+import { readStoredLanguage } from '../i18n/language';
+import { paths } from './paths';
+import { readStoredToken } from './stored-session';
 
 /*
- * The page's entry. index.html paints the sign-in header from HTML and CSS alone; the
- * app's code is asked for once that first frame is on screen, so on a slow network the
- * header does not wait behind the scripts sharing the same bandwidth.
+ * The page's entry. index.html paints the sign-in header from HTML and CSS alone. A
+ * signed-out visitor at the sign-in page then gets that page without the app (guest.ts),
+ * which loads once it is needed; everyone else gets the app, asked for once the first
+ * frame is on screen, so on a slow network the header does not wait behind the scripts.
  */
 
 function afterFirstPaint(run: () => void): void {
@@ -14,6 +19,38 @@ function afterFirstPaint(run: () => void): void {
   else requestAnimationFrame(() => setTimeout(run, 0));
 }
 
-afterFirstPaint(() => {
-  import('./main').catch((error: unknown) => console.error('Teltlk failed to load', error));
-});
+let app: Promise<void> | null = null;
+function startApp(): Promise<void> {
+  app ??= import('./main').then(
+    () => undefined,
+    (error: unknown) => {
+      app = null;
+      throw error;
+    },
+  );
+  return app;
+}
+
+/** The hash router's address of the sign-in page: the root, or the login route. */
+function atSignIn(): boolean {
+  const route = location.hash.replace(/^#/, '').split('?')[0];
+  return route === '' || route === paths.root || route === paths.login;
+}
+
+const main = document.querySelector<HTMLElement>('#root main');
+if (main && readStoredToken() === null && atSignIn()) {
+  // The catalog and the page's code download side by side.
+  void loadCatalog(readStoredLanguage(globalThis.localStorage));
+  afterFirstPaint(() => {
+    import('./guest')
+      .then((guest) => guest.showSignIn(main, startApp))
+      .catch((error: unknown) => {
+        console.error('Teltlk failed to load the sign-in page', error);
+        return startApp();
+      });
+  });
+} else {
+  afterFirstPaint(() => {
+    startApp().catch((error: unknown) => console.error('Teltlk failed to load', error));
+  });
+}

@@ -1,6 +1,6 @@
-import { EyeInvisibleOutline, EyeOutline } from 'antd-mobile-icons';
 import { useId, useState, type InputHTMLAttributes, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { LINE_ICONS, type LineIconName } from './line-icons';
 
 export interface TextFieldProps extends Omit<
   InputHTMLAttributes<HTMLInputElement>,
@@ -93,10 +93,32 @@ export function PasswordField(props: PasswordFieldProps) {
           aria-pressed={visible}
           onClick={() => setVisible((shown) => !shown)}
         >
-          {visible ? <EyeOutline aria-hidden /> : <EyeInvisibleOutline aria-hidden />}
+          <LineIcon name={visible ? 'eye' : 'eyeOff'} />
           <span className="tt-visually-hidden">{t('form.showPassword')}</span>
         </button>
       }
     />
+  );
+}
+
+/** One of the line icons the sign-in page draws without React (line-icons.ts). */
+function LineIcon({ name }: { name: LineIconName }) {
+  return (
+    <svg
+      width="1em"
+      height="1em"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={1.8}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden
+      focusable="false"
+    >
+      {LINE_ICONS[name].map((d) => (
+        <path key={d} d={d} />
+      ))}
+    </svg>
   );
 }

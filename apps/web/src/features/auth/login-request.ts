@@ -1,17 +1,24 @@
-import type { AuthResult } from '@teltlk/protocol';
-import { api } from '../../api/client';
+import { ApiClient } from '@teltlk/im-sdk';
+import type { AuthResult, UiLanguage } from '@teltlk/protocol';
+import { intlLocale } from '../../i18n/language';
 import { toFormErrors, type FormErrors } from '../../ui/error-message';
 import { normaliseAccount } from './account';
+import type { LoginField } from './login-rules';
 
 /*
- * The sign-in page's calls, apart from the page: they bring the API client and its
- * response schemas, which the page loads once someone starts filling in the form.
+ * The sign-in page's call, apart from the page: it brings the API client and its response
+ * schemas, which the page loads once someone starts filling in the form. No session is
+ * involved yet, so it needs none of the app around the client (the page may be showing
+ * before the app has loaded).
  */
 
-export type LoginField = 'account' | 'password';
-
-export function signInWithPassword(account: string, password: string): Promise<AuthResult> {
-  return api.login({ account: normaliseAccount(account), password });
+export function signInWithPassword(
+  account: string,
+  password: string,
+  language: UiLanguage,
+): Promise<AuthResult> {
+  const guest = new ApiClient({ getToken: () => null, getLanguage: () => intlLocale(language) });
+  return guest.login({ account: normaliseAccount(account), password });
 }
 
 export function loginErrors(failure: unknown): FormErrors<LoginField> {
