@@ -623,6 +623,25 @@ describe.each(dialects)('messages on $dialect', ({ dialect }) => {
     expect(stored?.burnAt).toBe(t.clock.now() + 10_000);
   });
 
+  it('moves each sender’s own read mark when sends of several chats commit together', async () => {
+    const [a, b, ab] = await pair();
+    const [c, d, cd] = await pair();
+    await sent(b, ab, 'first');
+    await sent(d, cd, 'first');
+    const [one, two, three] = await Promise.all([
+      sent(a, ab, 'one'),
+      sent(c, cd, 'two'),
+      sent(d, cd, 'three'),
+    ]);
+    expect(await conversation(a, ab)).toMatchObject({ readSeq: one.seq });
+    expect(await conversation(b, ab)).toMatchObject({ readSeq: 1, peerReadSeq: one.seq });
+    expect(await conversation(c, cd)).toMatchObject({ readSeq: two.seq });
+    expect(await conversation(d, cd)).toMatchObject({
+      readSeq: three.seq,
+      peerReadSeq: two.seq,
+    });
+  });
+
   describe('authorization', () => {
     it('keeps everyone out of conversations they are not in', async () => {
       await sent(ada, adaBob, 'private');

@@ -37,6 +37,21 @@ const ONLINE_LOOKUP_CHUNK = 1000;
 /** Most message rows per INSERT (a power of two): 12 parameters each, far below the limits. */
 const INSERT_CHUNK = 256;
 
+/** A member's read mark moved to `seq`. */
+export interface ReadMark {
+  conversationId: string;
+  userId: string;
+  seq: number;
+}
+
+/** A reader who has now read up to `seq`, having read up to `fromSeq` before. */
+export interface BurnRead {
+  conversationId: string;
+  readerId: string;
+  fromSeq: number;
+  seq: number;
+}
+
 export class MessageRepo {
   constructor(private readonly db: Db) {}
 
@@ -188,6 +203,67 @@ export class MessageRepo {
   ): Promise<void> {
     const values = { conversationId, readerId, fromSeq, seq, now };
     await startBurnQuery.execute(this.db, (slot) => values[slot]);
+  }
+
+  /**
+   * Many read marks at once, each moved forward to its seq (never back): one statement for
+   * a whole batch of sends, whose senders have read up to their own new messages.
+   */
+  async advanceReads(marks: readonly ReadMark[], now: number): Promise<void> {
+    if (marks.length === 0) return;
+    await this.db
+      .updateTable('conversation_members')
+      .set((eb) => {
+        const of = (mark: ReadMark) =>
+          eb.and([
+            eb('conversation_id', '=', mark.conversationId),
+            eb('user_id', '=', mark.userId),
+          ]);
+        const [first, ...rest] = marks;
+        let seq = eb.case().when(of(first!)).then(first!.seq);
+        for (const mark of rest) seq = seq.when(of(mark)).then(mark.seq);
+        return { read_seq: seq.else(eb.ref('read_seq')).end(), updated_at: now };
+      })
+      .where((eb) =>
+        eb.or(
+          marks.map((mark) =>
+            eb.and([
+              eb('conversation_id', '=', mark.conversationId),
+              eb('user_id', '=', mark.userId),
+              eb('read_seq', '<', mark.seq),
+            ]),
+          ),
+        ),
+      )
+      .execute();
+  }
+
+  /**
+   * startBurn for many readers at once: each reader's range from `fromSeq` (exclusive) to
+   * `seq`, of messages others sent with burning on that are not burning yet.
+   */
+  async startBurns(reads: readonly BurnRead[], now: number): Promise<void> {
+    if (reads.length === 0) return;
+    await this.db
+      .updateTable('messages')
+      .set((eb) => ({
+        burn_at: eb(eb.cast<number>(eb.val(now), 'bigint'), '+', eb('burn_seconds', '*', 1000)),
+      }))
+      .where('burn_seconds', '>', 0)
+      .where('burn_at', 'is', null)
+      .where((eb) =>
+        eb.or(
+          reads.map((read) =>
+            eb.and([
+              eb('conversation_id', '=', read.conversationId),
+              eb('sender_id', '!=', read.readerId),
+              eb('seq', '>', read.fromSeq),
+              eb('seq', '<=', read.seq),
+            ]),
+          ),
+        ),
+      )
+      .execute();
   }
 
   /** The caller's conversations whose conversation or member row changed after `since`. */

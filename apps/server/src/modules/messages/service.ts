@@ -36,7 +36,13 @@ import { languageOf, type Guess, type LanguageDetector } from '../translation/de
 import type { RateLimiter } from '../limits/limiter.js';
 import { LARGE_GROUP_MEMBERS } from '../limits/rules.js';
 import { GroupCommit, type Outcome } from './group-commit.js';
-import { CLIENT_ID_LOOKUP_MAX, type MemberView, type MessageRepo } from './repo.js';
+import {
+  CLIENT_ID_LOOKUP_MAX,
+  type BurnRead,
+  type MemberView,
+  type MessageRepo,
+  type ReadMark,
+} from './repo.js';
 import { frameFor, messageFor, reachesBack, withoutQuote, type Reader } from './visibility.js';
 
 /**
@@ -683,6 +689,11 @@ export class MessageService {
       groups.map(({ conversationId }) => conversationId),
       now,
     );
+    // Each sender has read up to their last new message: one statement for the batch. In a
+    // single chat, the other person's messages before it are now read too: their burn
+    // clocks start and their read ticks follow. (Groups have no burning.)
+    const marks: ReadMark[] = [];
+    const burns: BurnRead[] = [];
     for (const [group, { conversationId, entries }] of groups.entries()) {
       const list = appended[group]!;
       const firstSeq = list[0]!.row.seq;
@@ -691,32 +702,33 @@ export class MessageService {
       entries.forEach(({ senderId, readSeq }, position) => {
         senders.set(senderId, { readSeq, lastSeq: firstSeq + position });
       });
+      const peerOf = (senderId: string) => singlePeer(conversationId, senderId);
       for (const [senderId, { readSeq, lastSeq }] of senders) {
         if (lastSeq <= readSeq) continue;
-        await repo.advanceRead(conversationId, senderId, lastSeq, now);
-        // Others' messages between the old mark and the sender's own are now read: before
-        // this batch, or interleaved in it.
+        marks.push({ conversationId, userId: senderId, seq: lastSeq });
+        const peerId = peerOf(senderId);
+        if (!peerId) continue;
+        // Others' messages between the old mark and the sender's own: before this batch, or
+        // interleaved in it.
         const othersBetween =
           readSeq < firstSeq - 1 ||
           list.some(
             ({ row }) => row.seq > readSeq && row.seq < lastSeq && row.sender_id !== senderId,
           );
         if (!othersBetween) continue;
-        await repo.startBurn(conversationId, senderId, readSeq, lastSeq, now);
-        // The other person's messages now count as read: their read ticks follow.
-        const peerId = singlePeer(conversationId, senderId);
-        if (peerId) {
-          after.push(() =>
-            this.deps.hub.toUsers([peerId], {
-              t: 'read',
-              conversationId,
-              userId: senderId,
-              seq: lastSeq,
-            }),
-          );
-        }
+        burns.push({ conversationId, readerId: senderId, fromSeq: readSeq, seq: lastSeq });
+        after.push(() =>
+          this.deps.hub.toUsers([peerId], {
+            t: 'read',
+            conversationId,
+            userId: senderId,
+            seq: lastSeq,
+          }),
+        );
       }
     }
+    await repo.advanceReads(marks, now);
+    await repo.startBurns(burns, now);
     return appended;
   }
 
