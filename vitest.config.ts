@@ -36,6 +36,10 @@ export default defineConfig({
       },
       {
         extends: true,
+        test: { name: 'bench', include: ['bench/src/**/*.test.ts'] },
+      },
+      {
+        extends: true,
         test: {
           name: 'web',
           include: ['apps/web/src/**/*.test.{ts,tsx}', 'apps/web/*.test.ts'],

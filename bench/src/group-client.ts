@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { WebSocket } from 'ws';
+import { chatLine } from './chat-lines.js';
 import type { GroupCommand, GroupReply, SendResult } from './group-protocol.js';
 
 /**
@@ -12,8 +13,6 @@ import type { GroupCommand, GroupReply, SendResult } from './group-protocol.js';
 
 /** The client pings this often (HEARTBEAT_INTERVAL_MS of the protocol). */
 const HEARTBEAT_INTERVAL_MS = 25_000;
-/** About the size of a short chat line. */
-const TEXT = 'The quick brown fox jumps over the lazy dog; 快速的棕色狐狸跳过了懒狗。'.repeat(2);
 /**
  * Finds the message id in a pushed frame without parsing all of it: with thousands of
  * sockets, full JSON parsing in this process would compete with the server for the CPU.
@@ -166,7 +165,7 @@ async function send(command: Extract<GroupCommand, { cmd: 'send' }>): Promise<Se
       conversationId:
         command.kind === 'group' ? command.groupConversationId : command.peerConversationId,
       clientMsgId,
-      content: { kind: 'text', text: TEXT },
+      content: { kind: 'text', text: chatLine(counter, prefix) },
     }),
   );
   await done;

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { befriend, call, registerAccounts, type Account } from './accounts.js';
 import { startGroupClient, type GroupClient, type SendResult } from './group-protocol.js';
-import { startTeltlk, type ServerProcess } from './server-process.js';
+import { serverNodeFlags, startTeltlk, type ServerProcess } from './server-process.js';
 import { fixed, median, quantile } from './stats.js';
 
 /**
@@ -88,14 +88,19 @@ async function cpuMsOf(pid: number): Promise<number> {
 }
 
 /** Runs an operator command against the server's database; resolves with its output. */
-export function operator(server: ServerProcess, args: string[]): Promise<string> {
+export function operator(
+  server: ServerProcess,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [operatorEntry, ...args], {
+    const child = spawn(process.execPath, [...serverNodeFlags(), operatorEntry, ...args], {
       env: {
         PATH: process.env.PATH ?? '',
         HOME: process.env.HOME ?? '',
         DATA_DIR: server.dataDir!,
         LOG_LEVEL: 'warn',
+        ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -117,7 +122,7 @@ interface GroupReplyBody {
   group?: { id: string; memberCount: number };
 }
 
-async function createGroup(server: ServerProcess, owner: Account, members: Account[]) {
+export async function createGroup(server: ServerProcess, owner: Account, members: Account[]) {
   const created = await call<GroupReplyBody>(server.baseUrl, 'POST', '/groups', {
     body: { name: 'Fan-out bench', memberIds: members.map((m) => m.userId) },
     token: owner.token,

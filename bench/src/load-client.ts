@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { WebSocket } from 'ws';
 import type { Command, DmUser, LoadResult, Reply } from './load-protocol.js';
+import { chatLine } from './chat-lines.js';
 import { quantile } from './stats.js';
 
 /**
@@ -15,8 +16,6 @@ import { quantile } from './stats.js';
 const HEARTBEAT_INTERVAL_MS = 25_000;
 /** After a run stops sending, how long messages still on their way may take to arrive. */
 const DRAIN_MS = 5_000;
-/** About the size of a short chat line. */
-const TEXT = 'The quick brown fox jumps over the lazy dog; 快速的棕色狐狸跳过了懒狗。'.repeat(2);
 
 interface Frame {
   t: string;
@@ -155,7 +154,7 @@ function sendFrom(index: number) {
       rid: clientMsgId,
       conversationId: user.conversationId,
       clientMsgId,
-      content: { kind: 'text', text: TEXT },
+      content: { kind: 'text', text: chatLine(counter, prefix) },
       // For the bare relay, which knows no conversations; the real server ignores it.
       to: users[user.peer]!.userId,
     }),

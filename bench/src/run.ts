@@ -11,6 +11,17 @@ import {
 import { benchGroup, GROUP_DEFAULTS, type GroupOptions } from './group-fanout.js';
 import { benchLighthouse, LIGHTHOUSE_DEFAULTS, LIGHTHOUSE_TARGETS } from './lighthouse.js';
 import { fixed } from './stats.js';
+import {
+  dmOk,
+  groupOk,
+  idleOk,
+  persistenceOk,
+  resultLine,
+  TARGETS,
+  translationOk,
+  webFirstLoadOk,
+} from './targets.js';
+import { benchPersistence, PERSISTENCE_DEFAULTS, type PersistenceOptions } from './persistence.js';
 import { benchTranslation, TRANSLATION_DEFAULTS, type TranslationOptions } from './translation.js';
 import { FIRST_LOAD_BUDGET_BYTES, measureFirstLoad } from './web-first-load.js';
 
@@ -25,10 +36,20 @@ import { FIRST_LOAD_BUDGET_BYTES, measureFirstLoad } from './web-first-load.js';
  *   --sockets=10000 --idle-users=10 --settle=2 --idle-repeats=1     idle sockets
  *   --group-members=100000 --group-sockets=5000 --group-accounts=10
  *   --group-messages=20 --group-repeats=3 --group-cpu-messages=20    group fan-out
- *   --translation-members=40 --translation-group=100000 --translation-languages=5
+ *   --persistence-messages=5000 --persistence-senders=64 --persistence-rounds=3   persistence
+ *     (SQLite, and PostgreSQL at TEST_DATABASE_URL when set)
+ *   --translation-members=40 --translation-group=100000 --translation-languages=5 --translation-offline=10
  *   --translation-messages=20 --translation-lookups=300              translation
  */
-const BENCHMARKS = ['web', 'lighthouse', 'dm', 'idle', 'group', 'translation'] as const;
+const BENCHMARKS = [
+  'web',
+  'lighthouse',
+  'dm',
+  'persistence',
+  'idle',
+  'group',
+  'translation',
+] as const;
 type Benchmark = (typeof BENCHMARKS)[number];
 
 const flags = new Map<string, string>();
@@ -83,6 +104,13 @@ const translationOptions: TranslationOptions = {
   languages: numberFlag('translation-languages', TRANSLATION_DEFAULTS.languages),
   messages: numberFlag('translation-messages', TRANSLATION_DEFAULTS.messages),
   lookups: numberFlag('translation-lookups', TRANSLATION_DEFAULTS.lookups),
+  offline: numberFlag('translation-offline', TRANSLATION_DEFAULTS.offline),
+};
+const persistenceOptions: PersistenceOptions = {
+  messages: numberFlag('persistence-messages', PERSISTENCE_DEFAULTS.messages),
+  senders: numberFlag('persistence-senders', PERSISTENCE_DEFAULTS.senders),
+  rounds: numberFlag('persistence-rounds', PERSISTENCE_DEFAULTS.rounds),
+  postgresUrl: process.env.TEST_DATABASE_URL ?? null,
 };
 const lighthouseRuns = numberFlag('lighthouse-runs', LIGHTHOUSE_DEFAULTS.runs);
 if (flags.size > 0) throw new Error(`unknown flag --${[...flags.keys()][0]}`);
@@ -90,14 +118,28 @@ if (flags.size > 0) throw new Error(`unknown flag --${[...flags.keys()][0]}`);
 console.log(`cores=${cpus().length} node=${process.version} open_files=${openFileLimit()}`);
 let failed = false;
 
+/** Prints a benchmark's RESULT line; a missed target fails the run. */
+function report(result: { line: string; ok: boolean }): void {
+  console.log(result.line);
+  if (!result.ok) failed = true;
+}
+
 if (only.includes('web')) {
   const distDir = fileURLToPath(new URL('../../apps/web/dist', import.meta.url));
   const firstLoad = await measureFirstLoad(distDir);
   for (const file of firstLoad.files)
     console.log(`  ${file.name} ${(file.gzipBytes / 1024).toFixed(1)} KB gz`);
   const kb = firstLoad.gzipBytes / 1024;
-  console.log(
-    `RESULT web-first-load ratio=${(firstLoad.gzipBytes / FIRST_LOAD_BUDGET_BYTES).toFixed(3)} gzip_kb=${kb.toFixed(1)} budget_kb=${FIRST_LOAD_BUDGET_BYTES / 1024}`,
+  report(
+    resultLine(
+      'web-first-load',
+      {
+        ratio: (firstLoad.gzipBytes / FIRST_LOAD_BUDGET_BYTES).toFixed(3),
+        gzip_kb: kb.toFixed(1),
+        budget_kb: FIRST_LOAD_BUDGET_BYTES / 1024,
+      },
+      webFirstLoadOk(kb),
+    ),
   );
 }
 
@@ -118,11 +160,22 @@ if (only.includes('lighthouse')) {
     );
     for (const finding of run.performanceFindings) console.log(`  to improve: ${finding}`);
     for (const failure of run.accessibilityFailures) console.log(`  accessibility: ${failure}`);
-    console.log(
-      `RESULT lighthouse page=signin perf=${run.performance} a11y=${run.accessibility} ` +
-        `fcp_ms=${fixed(run.fcpMs, 0)} lcp_ms=${fixed(run.lcpMs, 0)} tbt_ms=${fixed(run.tbtMs, 0)} ` +
-        `transfer_kb=${fixed(run.transferBytes / 1024, 1)} ` +
-        `target_perf=${LIGHTHOUSE_TARGETS.performance} target_a11y=${LIGHTHOUSE_TARGETS.accessibility} ok=${ok}`,
+    report(
+      resultLine(
+        'lighthouse',
+        {
+          page: 'signin',
+          perf: run.performance,
+          a11y: run.accessibility,
+          fcp_ms: fixed(run.fcpMs, 0),
+          lcp_ms: fixed(run.lcpMs, 0),
+          tbt_ms: fixed(run.tbtMs, 0),
+          transfer_kb: fixed(run.transferBytes / 1024, 1),
+          target_perf: LIGHTHOUSE_TARGETS.performance,
+          target_a11y: LIGHTHOUSE_TARGETS.accessibility,
+        },
+        ok,
+      ),
     );
   } catch (error) {
     failed = true;
@@ -142,12 +195,56 @@ if (only.includes('dm')) {
         `at ${dm.pacedRate} msgs/s: teltlk p50=${fixed(dm.p50, 2)}ms p99=${fixed(dm.p99, 2)}ms, ` +
         `ws p50=${fixed(dm.wsP50, 2)}ms p99=${fixed(dm.wsP99, 2)}ms, p99 ratio ${fixed(dm.p99 / dm.wsP99, 2)}`,
     );
-    console.log(
-      `RESULT dm-throughput ratio=${fixed(dm.ratio, 3)} msgs_per_s=${fixed(dm.msgsPerS, 0)} p99_ms=${fixed(dm.p99, 2)} ws_p99_ms=${fixed(dm.wsP99, 2)}`,
+    report(
+      resultLine(
+        'dm-throughput',
+        {
+          ratio: fixed(dm.ratio, 3),
+          msgs_per_s: fixed(dm.msgsPerS, 0),
+          p99_ms: fixed(dm.p99, 2),
+          ws_p99_ms: fixed(dm.wsP99, 2),
+          target_ratio: TARGETS.dm.minRatio,
+          target_p99: `${TARGETS.dm.maxP99VsWs}x_ws_and_${TARGETS.dm.maxP99Ms}ms`,
+        },
+        dmOk(dm),
+      ),
     );
   } catch (error) {
     failed = true;
     console.error(`dm-throughput failed: ${(error as Error).message}`);
+  }
+}
+
+if (only.includes('persistence')) {
+  console.log(
+    `persistence: ${persistenceOptions.senders} senders, ${persistenceOptions.rounds} x ` +
+      `${persistenceOptions.messages} messages against as many single-row inserts`,
+  );
+  if (!persistenceOptions.postgresUrl)
+    console.log('  PostgreSQL skipped: set TEST_DATABASE_URL to measure it too');
+  try {
+    for (const figures of await benchPersistence(persistenceOptions)) {
+      console.log(
+        `  ${figures.dialect}: ${fixed(figures.persistedPerS, 0)} msgs/s persisted, ` +
+          `${fixed(figures.rawPerS, 0)} single-row inserts/s (medians)`,
+      );
+      report(
+        resultLine(
+          'persistence',
+          {
+            db: figures.dialect,
+            ratio: fixed(figures.ratio, 3),
+            persisted_per_s: fixed(figures.persistedPerS, 0),
+            raw_per_s: fixed(figures.rawPerS, 0),
+            target_ratio: TARGETS.persistence.minRatio,
+          },
+          persistenceOk(figures),
+        ),
+      );
+    }
+  } catch (error) {
+    failed = true;
+    console.error(`persistence failed: ${(error as Error).message}`);
   }
 }
 
@@ -167,8 +264,17 @@ if (only.includes('idle')) {
     console.log(
       `  teltlk ${fixed(idle.kbPerSocket, 2)} KB, ws ${fixed(idle.wsKbPerSocket, 2)} KB per socket`,
     );
-    console.log(
-      `RESULT idle-memory ratio=${fixed(idle.ratio, 3)} kb_per_socket=${fixed(idle.kbPerSocket, 2)}`,
+    report(
+      resultLine(
+        'idle-memory',
+        {
+          ratio: fixed(idle.ratio, 3),
+          kb_per_socket: fixed(idle.kbPerSocket, 2),
+          target_ratio: TARGETS.idle.maxRatio,
+          target_kb: TARGETS.idle.maxKbPerSocket,
+        },
+        idleOk(idle),
+      ),
     );
   } catch (error) {
     failed = true;
@@ -193,8 +299,19 @@ if (only.includes('group')) {
         `server CPU per message: group ${fixed(group.groupCpuMs, 1)} ms, 1:1 ${fixed(group.singleCpuMs, 1)} ms; ` +
         `populating took ${fixed(group.populateSeconds, 1)} s`,
     );
-    console.log(
-      `RESULT group-fanout accept_ratio=${fixed(group.acceptRatio, 3)} p99_ms=${fixed(group.p99, 0)} online=${group.online} members=${group.members}`,
+    report(
+      resultLine(
+        'group-fanout',
+        {
+          accept_ratio: fixed(group.acceptRatio, 3),
+          p99_ms: fixed(group.p99, 0),
+          online: group.online,
+          members: group.members,
+          target_accept_ratio: TARGETS.group.maxAcceptRatio,
+          target_p99_ms: TARGETS.group.maxP99Ms,
+        },
+        groupOk(group),
+      ),
     );
   } catch (error) {
     failed = true;
@@ -204,8 +321,9 @@ if (only.includes('group')) {
 
 if (only.includes('translation')) {
   console.log(
-    `translation: a group of ${translationOptions.groupSize} members, ${translationOptions.members + 1} online ` +
-      `speaking ${translationOptions.languages} languages besides the sender's, ${translationOptions.messages} messages`,
+    `translation: a group of ${translationOptions.groupSize} members, ${translationOptions.members + 1} online and ` +
+      `${translationOptions.offline} offline asking on read, speaking ${translationOptions.languages} languages ` +
+      `besides the sender's, ${translationOptions.messages} messages`,
   );
   try {
     const translation = await benchTranslation(translationOptions);
@@ -213,8 +331,18 @@ if (only.includes('translation')) {
       `  stored translation lookup ${fixed(translation.cachedUs, 0)} us, reading the message ` +
         `${fixed(translation.baselineUs, 0)} us (medians over HTTP), ratio ${fixed(translation.cachedUs / translation.baselineUs, 2)}`,
     );
-    console.log(
-      `RESULT translation calls_per_message=${fixed(translation.callsPerMessage, 2)} languages=${translation.languages} members=${translation.members} cached_us=${fixed(translation.cachedUs, 0)}`,
+    report(
+      resultLine(
+        'translation',
+        {
+          calls_per_message: fixed(translation.callsPerMessage, 2),
+          languages: translation.languages,
+          members: translation.members,
+          cached_us: fixed(translation.cachedUs, 0),
+          target_calls_per_message: translation.languages,
+        },
+        translationOk(translation),
+      ),
     );
   } catch (error) {
     failed = true;

@@ -88,6 +88,14 @@ function inspectorCall(url: string, method: string): Promise<void> {
   });
 }
 
+/**
+ * Node flags for the servers and operator commands under test, for looking inside a run: e.g.
+ * `BENCH_NODE_FLAGS='--cpu-prof --cpu-prof-dir=prof'` writes each server's CPU profile.
+ */
+export function serverNodeFlags(): string[] {
+  return (process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
+}
+
 async function start(
   target: Target,
   args: string[],
@@ -97,7 +105,7 @@ async function start(
   const port = await freePort();
   const child = spawn(
     process.execPath,
-    [...(options.inspect ? ['--inspect=127.0.0.1:0'] : []), ...args],
+    [...(options.inspect ? ['--inspect=127.0.0.1:0'] : []), ...serverNodeFlags(), ...args],
     {
       env: {
         PATH: process.env.PATH ?? '',

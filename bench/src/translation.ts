@@ -5,20 +5,27 @@ import { operator } from './group-fanout.js';
 import { freePort, startTeltlk } from './server-process.js';
 import { median } from './stats.js';
 
+/** Messages one request may ask translations for (TRANSLATE_SEQS_MAX of the protocol). */
+const TRANSLATE_SEQS_MAX = 50;
+
 /**
- * Translation through the cache: a group whose online members speak `languages`
- * languages receives `messages` messages; the server's provider (an OpenAI-compatible
- * engine, played by a local HTTP server that counts its calls and answers at once) must
- * be called once per language per message, whatever the group size. The group is filled
- * up to `groupSize` with synthetic offline members (`bench:populate-group`, as in the
- * fan-out benchmark), who get their translations when they read. Then the time of a
- * stored translation's lookup over HTTP, against the baseline of reading that one
- * message over HTTP, interleaved.
+ * Translation through the cache: a group whose members speak `languages` languages
+ * receives `messages` messages; the server's provider (an OpenAI-compatible engine, played
+ * by a local HTTP server that counts what it is asked and answers at once) must be asked
+ * once per language per message, whatever the group size. Online members speak all but the
+ * last language and get translations pushed; offline members speak every language, the
+ * last one only them, and ask for their translations when they read, after the pushes,
+ * so the stored ones must serve them and only the last language costs a call. The group
+ * is filled up to `groupSize` with synthetic offline members (`bench:populate-group`, as
+ * in the fan-out benchmark). Then the time of a stored translation's lookup over HTTP,
+ * against the baseline of reading that one message over HTTP, interleaved.
  */
 
 export interface TranslationOptions {
-  /** Online members besides the sender, spread evenly over the languages. */
+  /** Online members besides the sender, spread evenly over all languages but the last. */
   members: number;
+  /** Members with accounts who stay offline and ask on read, spread over every language. */
+  offline: number;
   /** Members in all, the rest synthetic and offline. */
   groupSize: number;
   languages: number;
@@ -29,6 +36,7 @@ export interface TranslationOptions {
 
 export const TRANSLATION_DEFAULTS: TranslationOptions = {
   members: 40,
+  offline: 10,
   groupSize: 100_000,
   languages: 5,
   messages: 20,
@@ -46,7 +54,10 @@ export interface TranslationFigures {
   baselineUs: number;
 }
 
-/** A chat-completions engine that answers `[<code>] <text>` and counts calls per target. */
+/**
+ * A chat-completions engine that answers `[<code>] <text>` and counts the texts it was
+ * asked to translate, per target language (a batched request counts each of its texts).
+ */
 async function startFakeEngine(): Promise<{ url: string; calls: string[]; server: Server }> {
   const calls: string[] = [];
   const port = await freePort();
@@ -56,10 +67,12 @@ async function startFakeEngine(): Promise<{ url: string; calls: string[]; server
       const system = body.messages.find((m) => m.role === 'system')?.content ?? '';
       const user = body.messages.find((m) => m.role === 'user')?.content ?? '';
       const to = /to [^\n]*?\(([A-Za-z-]+)\)\./.exec(system)?.[1] ?? '?';
-      calls.push(to);
       const batch = system.includes('JSON array');
+      const texts = batch ? (JSON.parse(user) as string[]) : [user];
+      // A batch asks for several translations in one request; each counts.
+      for (let i = 0; i < texts.length; i += 1) calls.push(to);
       const content = batch
-        ? JSON.stringify((JSON.parse(user) as string[]).map((text) => `[${to}] ${text}`))
+        ? JSON.stringify(texts.map((text) => `[${to}] ${text}`))
         : `[${to}] ${user}`;
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content } }] }));
@@ -113,9 +126,44 @@ async function until(condition: () => boolean, what: string): Promise<void> {
   }
 }
 
+interface TranslationRow {
+  seq: number;
+  lang: string;
+  status: string;
+}
+
+/** One reader's translations of `seqs`, asked again until each is done (in `lang`). */
+async function readTranslations(
+  base: string,
+  reader: Account,
+  conversationId: string,
+  seqs: readonly number[],
+  lang: string,
+): Promise<void> {
+  for (let start = 0; start < seqs.length; start += TRANSLATE_SEQS_MAX) {
+    const page = seqs.slice(start, start + TRANSLATE_SEQS_MAX);
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const { translations } = await call<{ translations: TranslationRow[] }>(
+        base,
+        'POST',
+        '/translations',
+        { token: reader.token, body: { conversationId, seqs: page } },
+      );
+      const done = translations.filter((row) => row.lang === lang && row.status === 'done');
+      if (done.length === page.length) break;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for translations into ${lang}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+}
+
 export async function benchTranslation(options: TranslationOptions): Promise<TranslationFigures> {
-  if (options.languages > LANGUAGES.length) {
-    throw new Error(`at most ${LANGUAGES.length} languages`);
+  if (options.languages > LANGUAGES.length || options.languages < 2) {
+    throw new Error(`from 2 to ${LANGUAGES.length} languages`);
+  }
+  if (options.offline < options.languages) {
+    throw new Error('--translation-offline must be at least the number of languages');
   }
   const engine = await startFakeEngine();
   const server = await startTeltlk({
@@ -124,10 +172,22 @@ export async function benchTranslation(options: TranslationOptions): Promise<Tra
   const members: Member[] = [];
   try {
     const base = server.baseUrl;
-    const [sender, ...accounts] = await registerAccounts(base, options.members + 1);
+    const [sender, ...accounts] = await registerAccounts(
+      base,
+      options.members + options.offline + 1,
+    );
+    const online = accounts.slice(0, options.members);
+    const offline = accounts.slice(options.members);
     await call(base, 'PATCH', '/me', { token: sender!.token, body: { motherTongue: 'en' } });
-    for (const [index, account] of accounts.entries()) {
+    const offlineLangs: string[] = [];
+    for (const [index, account] of offline.entries()) {
       const lang = LANGUAGES[index % options.languages]!;
+      offlineLangs.push(lang);
+      await call(base, 'PATCH', '/me', { token: account.token, body: { motherTongue: lang } });
+      await befriend(base, sender!, account);
+    }
+    for (const [index, account] of online.entries()) {
+      const lang = LANGUAGES[index % (options.languages - 1)]!;
       await call(base, 'PATCH', '/me', { token: account.token, body: { motherTongue: lang } });
       await befriend(base, sender!, account);
       const translated = new Set<string>();
@@ -156,6 +216,7 @@ export async function benchTranslation(options: TranslationOptions): Promise<Tra
 
     const before = engine.calls.length;
     let last: { id: string; seq: number } | null = null;
+    const seqs: number[] = [];
     for (let index = 0; index < options.messages; index += 1) {
       last = await call<{ id: string; seq: number }>(base, 'POST', '/messages', {
         token: sender!.token,
@@ -168,11 +229,16 @@ export async function benchTranslation(options: TranslationOptions): Promise<Tra
           },
         },
       });
+      seqs.push(last.seq);
       const id = last.id;
       await until(
         () => members.every((member) => member.translated.has(id)),
         `every member's translation of message ${index}`,
       );
+    }
+    // The offline members read: each asks for every message, until all are done.
+    for (const [index, account] of offline.entries()) {
+      await readTranslations(base, account, conversationId, seqs, offlineLangs[index]!);
     }
     const callsPerMessage = (engine.calls.length - before) / options.messages;
 

@@ -149,4 +149,42 @@ describe.each(dialects)('operator bench:populate-group on $dialect', ({ dialect 
     expect(errors.join('\n')).toContain('would pass 100000');
     expect(await counts()).toEqual(before);
   });
+
+  it('measures persisted sends against single-row inserts, storing every message', async () => {
+    expect(await run(['bench:populate-group', '--group', groupId, '--members', '4'])).toBe(0);
+    const maxSeq = async () =>
+      Number(
+        (
+          await t.ctx.db
+            .selectFrom('conversations')
+            .select('max_seq')
+            .where('id', '=', `sg_${groupId}`)
+            .executeTakeFirstOrThrow()
+        ).max_seq,
+      );
+    const before = await maxSeq();
+    const argv = ['bench:persistence', '--group', groupId, '--messages', '24', '--senders', '4'];
+    expect(await run([...argv, '--rounds', '2']), errors.join('\n')).toBe(0);
+    const figures = JSON.parse(lines[0]!) as Record<string, unknown>;
+    expect(figures).toMatchObject({ dialect, senders: 4, messages: 24, rounds: 2 });
+    expect(figures.rawPerS).toBeGreaterThan(0);
+    expect(figures.persistedPerS).toBeGreaterThan(0);
+    expect(figures.ratio).toBeCloseTo(Number(figures.persistedPerS) / Number(figures.rawPerS));
+    // Every send of both rounds and of the warm-up (8 per sender) is a stored message; the
+    // scratch conversation of the raw inserts is gone, with its messages.
+    const stored = before + 2 * 24 + 4 * 8;
+    expect(await maxSeq()).toBe(stored);
+    await expect(
+      t.ctx.db
+        .selectFrom('bench_inserts' as 'users')
+        .selectAll()
+        .execute(),
+    ).rejects.toThrow();
+
+    expect(await run(argv, true)).toBe(2);
+    expect(errors.join('\n')).toContain('refused when NODE_ENV is production');
+    expect(await run([...argv.slice(0, 5), '--senders', '10000'])).toBe(2);
+    expect(errors.join('\n')).toContain('members who may send, not 10000');
+    expect(await maxSeq()).toBe(stored);
+  });
 });

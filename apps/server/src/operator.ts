@@ -13,7 +13,7 @@ import { createContext, type AppContext } from './context.js';
 import { AppError } from './errors.js';
 import { isCountryCode } from './modules/meta/countries.js';
 import { generateInviteCode } from './modules/users/rules.js';
-import { newId, newSecret, randomFrom } from './lib/random.js';
+import { newId, newSecret, newSortableId, randomFrom } from './lib/random.js';
 import type { ConversationMembersTable, UsersTable } from './db/schema.js';
 
 /**
@@ -268,6 +268,148 @@ const benchPopulateGroup: OperatorCommand = {
   },
 };
 
+/** Texts of the persistence benchmark's messages: varied, in the languages people write. */
+const PERSISTENCE_LINES = [
+  'See you at the station at eight',
+  '¿Nos vemos mañana en la plaza?',
+  '我下午三点到，到了给你打电话',
+  '這個週末要不要一起去看電影？',
+  'Thanks a lot, that really helped me',
+  'Привет! Как дела, что нового?',
+];
+
+const median = (values: readonly number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/**
+ * Message rows per second of `count` single-row inserts into the messages table itself
+ * (with its indexes), each its own statement and commit, by `senderId` into a scratch
+ * conversation that is removed afterwards.
+ */
+async function rawInsertRate(ctx: AppContext, senderId: string, count: number): Promise<number> {
+  const { db } = ctx;
+  const conversationId = `bench_${newId()}`;
+  const now = Date.now();
+  await db
+    .insertInto('conversations')
+    .values({ id: conversationId, kind: 'group', created_at: now, updated_at: now })
+    .execute();
+  try {
+    const started = performance.now();
+    for (let i = 0; i < count; i += 1) {
+      const at = Date.now();
+      await db
+        .insertInto('messages')
+        .values({
+          id: newSortableId(at),
+          conversation_id: conversationId,
+          seq: i + 1,
+          sender_id: senderId,
+          client_msg_id: `${conversationId}-${i}`,
+          content: JSON.stringify({ kind: 'text', text: `${PERSISTENCE_LINES[i % 6]} ${i}` }),
+          created_at: at,
+          revoked_at: null,
+          burn_at: null,
+          burn_seconds: 0,
+          lang: null,
+          target_seq: null,
+        })
+        .execute();
+    }
+    return count / ((performance.now() - started) / 1000);
+  } finally {
+    await db.deleteFrom('messages').where('conversation_id', '=', conversationId).execute();
+    await db.deleteFrom('conversations').where('id', '=', conversationId).execute();
+  }
+}
+
+/** Messages per second through the send path, `senders` of them sending one after another. */
+async function persistedRate(
+  ctx: AppContext,
+  conversationId: string,
+  senders: readonly string[],
+  count: number,
+  round: number,
+): Promise<number> {
+  const perSender = Math.ceil(count / senders.length);
+  const started = performance.now();
+  await Promise.all(
+    senders.map(async (userId, s) => {
+      for (let i = 0; i < perSender; i += 1) {
+        const n = s * perSender + i;
+        await ctx.services.messages.send(userId, {
+          conversationId,
+          clientMsgId: `bench-${round < 0 ? 'warm' : round}-${n}`,
+          content: { kind: 'text', text: `${PERSISTENCE_LINES[n % 6]} (${round}.${n})` },
+        });
+      }
+    }),
+  );
+  return (perSender * senders.length) / ((performance.now() - started) / 1000);
+}
+
+const benchPersistence: OperatorCommand = {
+  usage: 'bench:persistence --group <groupId> [--messages <n>] [--senders <n>] [--rounds <n>]',
+  summary:
+    'For benchmarks, never in production: messages persisted per second by members of a group through the send path, against single-row inserts of message rows into a scratch conversation of the same database; prints one JSON line',
+  async run(args, open) {
+    const options = parseOptions(args, ['group', 'messages', 'senders', 'rounds'], ['group']);
+    const whole = (name: string, fallback: number, max: number) => {
+      const value = Number(options.get(name) ?? fallback);
+      if (!Number.isInteger(value) || value < 1 || value > max) {
+        throw new UsageError(`--${name} must be a whole number from 1 to ${max}`);
+      }
+      return value;
+    };
+    const messages = whole('messages', 5000, 1_000_000);
+    const senders = whole('senders', 64, 10_000);
+    const rounds = whole('rounds', 3, 20);
+    const ctx = await open();
+    if (ctx.config.production) {
+      throw new UsageError('bench:persistence is refused when NODE_ENV is production');
+    }
+    const conversationId = `sg_${options.get('group')!.trim()}`;
+    const members = await ctx.db
+      .selectFrom('conversation_members')
+      .select('user_id')
+      .where('conversation_id', '=', conversationId)
+      .where('role', '=', 'member')
+      .orderBy('user_id')
+      .limit(senders)
+      .execute();
+    if (members.length < senders) {
+      throw new UsageError(`the group has ${members.length} members who may send, not ${senders}`);
+    }
+    const senderIds = members.map((member) => member.user_id);
+    // Warm, as a running server is: the Chinese tables built (the server does it before it
+    // listens), the detector's thread started, the code compiled; then interleaved, so drift
+    // on a shared machine touches both alike.
+    await ctx.services.scripts.preload();
+    await persistedRate(ctx, conversationId, senderIds, senderIds.length * 8, -1);
+    await rawInsertRate(ctx, senderIds[0]!, Math.min(messages, 1000));
+    const raw: number[] = [];
+    const persisted: number[] = [];
+    for (let round = 0; round < rounds; round += 1) {
+      raw.push(await rawInsertRate(ctx, senderIds[0]!, messages));
+      persisted.push(await persistedRate(ctx, conversationId, senderIds, messages, round));
+    }
+    await ctx.services.messages.drain();
+    const rawPerS = median(raw);
+    const persistedPerS = median(persisted);
+    return [
+      JSON.stringify({
+        dialect: ctx.dialect,
+        rawPerS,
+        persistedPerS,
+        ratio: persistedPerS / rawPerS,
+        senders,
+        messages,
+        rounds,
+      }),
+    ];
+  },
+};
+
 /** Rows split so that each INSERT stays under VALUES_PER_STATEMENT bound values. */
 function chunks<T extends object>(rows: readonly T[]): T[][] {
   if (rows.length === 0) return [];
@@ -293,6 +435,7 @@ export const commands: Record<string, OperatorCommand> = {
   'official:list': officialList,
   'official:post': officialPost,
   'bench:populate-group': benchPopulateGroup,
+  'bench:persistence': benchPersistence,
 };
 
 export function usage(): string {

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import {
+  dmOk,
+  groupOk,
+  idleOk,
+  persistenceOk,
+  resultLine,
+  translationOk,
+  webFirstLoadOk,
+} from './targets.js';
+
+describe('benchmark targets', () => {
+  it('one-to-one delivery needs half a bare relay and a p99 within twice its own and 200 ms', () => {
+    expect(dmOk({ ratio: 0.5, p99: 4, wsP99: 2 })).toBe(true);
+    expect(dmOk({ ratio: 0.49, p99: 1, wsP99: 2 })).toBe(false);
+    expect(dmOk({ ratio: 0.8, p99: 4.1, wsP99: 2 })).toBe(false);
+    expect(dmOk({ ratio: 0.8, p99: 201, wsP99: 150 })).toBe(false);
+  });
+
+  it('idle sockets, group fan-out and first load against their bounds', () => {
+    expect(idleOk({ ratio: 3, kbPerSocket: 30 })).toBe(true);
+    expect(idleOk({ ratio: 3.1, kbPerSocket: 10 })).toBe(false);
+    expect(idleOk({ ratio: 2, kbPerSocket: 31 })).toBe(false);
+    expect(groupOk({ acceptRatio: 1.5, p99: 2000 })).toBe(true);
+    expect(groupOk({ acceptRatio: 1.6, p99: 100 })).toBe(false);
+    expect(groupOk({ acceptRatio: 1, p99: 2001 })).toBe(false);
+    expect(persistenceOk({ ratio: 0.5 })).toBe(true);
+    expect(persistenceOk({ ratio: 0.49 })).toBe(false);
+    expect(webFirstLoadOk(250)).toBe(true);
+    expect(webFirstLoadOk(250.1)).toBe(false);
+  });
+
+  it('translation calls must equal the languages exactly, neither fewer nor more', () => {
+    expect(translationOk({ callsPerMessage: 5, languages: 5 })).toBe(true);
+    expect(translationOk({ callsPerMessage: 4, languages: 5 })).toBe(false);
+    expect(translationOk({ callsPerMessage: 5.05, languages: 5 })).toBe(false);
+  });
+
+  it('writes the RESULT line, and fails one whose figures are not numbers', () => {
+    expect(resultLine('dm-throughput', { ratio: '0.512', p99_ms: 3 }, true)).toEqual({
+      line: 'RESULT dm-throughput ratio=0.512 p99_ms=3 ok=true',
+      ok: true,
+    });
+    expect(resultLine('x', { ratio: 1 }, false).line).toBe('RESULT x ratio=1 ok=false');
+    expect(resultLine('x', { ratio: NaN }, true)).toEqual({
+      line: 'RESULT x ratio=NaN ok=false',
+      ok: false,
+    });
+    // Figures arrive formatted, as strings.
+    expect(resultLine('x', { ratio: 'NaN' }, true).ok).toBe(false);
+    expect(resultLine('x', { p99_ms: 'Infinity' }, true).ok).toBe(false);
+  });
+});

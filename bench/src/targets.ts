@@ -1,0 +1,67 @@
+/**
+ * The targets of PERFORMANCE.md, and whether a run's figures meet them. Every benchmark's
+ * `RESULT` line ends in `ok=true|false` from here, and a run with any `ok=false` exits
+ * non-zero.
+ */
+export const TARGETS = {
+  webFirstLoadKb: 250,
+  dm: { minRatio: 0.5, maxP99VsWs: 2, maxP99Ms: 200 },
+  idle: { maxRatio: 3, maxKbPerSocket: 30 },
+  persistence: { minRatio: 0.5 },
+  group: { maxAcceptRatio: 1.5, maxP99Ms: 2000 },
+} as const;
+
+export interface DmResult {
+  ratio: number;
+  p99: number;
+  wsP99: number;
+}
+
+export function dmOk({ ratio, p99, wsP99 }: DmResult): boolean {
+  const { minRatio, maxP99VsWs, maxP99Ms } = TARGETS.dm;
+  return ratio >= minRatio && p99 <= maxP99VsWs * wsP99 && p99 <= maxP99Ms;
+}
+
+export function persistenceOk({ ratio }: { ratio: number }): boolean {
+  return ratio >= TARGETS.persistence.minRatio;
+}
+
+export function idleOk({ ratio, kbPerSocket }: { ratio: number; kbPerSocket: number }): boolean {
+  return ratio <= TARGETS.idle.maxRatio && kbPerSocket <= TARGETS.idle.maxKbPerSocket;
+}
+
+export function groupOk({ acceptRatio, p99 }: { acceptRatio: number; p99: number }): boolean {
+  return acceptRatio <= TARGETS.group.maxAcceptRatio && p99 <= TARGETS.group.maxP99Ms;
+}
+
+export function webFirstLoadOk(gzipKb: number): boolean {
+  return gzipKb <= TARGETS.webFirstLoadKb;
+}
+
+/** Exactly one provider call per language per message, whatever the group size. */
+export function translationOk({
+  callsPerMessage,
+  languages,
+}: {
+  callsPerMessage: number;
+  languages: number;
+}): boolean {
+  return callsPerMessage === languages;
+}
+
+/**
+ * A benchmark's last line: `RESULT <name> <figure>=<value> ... ok=<true|false>`. A figure
+ * that is not a finite number fails the line: a benchmark that measured nothing met nothing.
+ */
+export function resultLine(
+  name: string,
+  figures: Record<string, string | number>,
+  ok: boolean,
+): { line: string; ok: boolean } {
+  const measured = Object.values(figures).every((value) =>
+    typeof value === 'number' ? Number.isFinite(value) : !/^-?(?:NaN|Infinity)$/.test(value),
+  );
+  const passed = ok && measured;
+  const parts = Object.entries(figures).map(([key, value]) => `${key}=${value}`);
+  return { line: ['RESULT', name, ...parts, `ok=${passed}`].join(' '), ok: passed };
+}
