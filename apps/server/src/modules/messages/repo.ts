@@ -617,21 +617,43 @@ export class MessageRepo {
     return { rows: page, hasMore };
   }
 
-  /** The newest message `userId` may see, or undefined. */
-  lastVisible(
+  /**
+   * The last message of each conversation as the user sees it in the list, in one
+   * statement per chunk: the newest after its `minSeq` (where the user's history starts)
+   * that is not burnt, not deleted for the user, and no notice about a message from
+   * before their history (visibleTo, in SQL), found by walking its seqs down from the
+   * newest. Conversations with none are left out.
+   */
+  async lastVisibleMany(
     userId: string,
-    conversationId: string,
-    minSeq: number,
+    entries: readonly { conversationId: string; minSeq: number }[],
     now: number,
-  ): Promise<MessageRow | undefined> {
-    return this.db
-      .selectFrom('messages')
-      .selectAll()
-      .where((eb) => visibleTo(eb, userId, conversationId, minSeq, now))
-      .where('seq', '>', minSeq)
-      .orderBy('seq', 'desc')
-      .limit(1)
-      .executeTakeFirst();
+  ): Promise<MessageRow[]> {
+    const found: MessageRow[] = [];
+    for (let start = 0; start < entries.length; start += PAIR_LOOKUP_CHUNK) {
+      // Cast: PostgreSQL would otherwise read the seqs of a VALUES list as text.
+      const tuples = entries
+        .slice(start, start + PAIR_LOOKUP_CHUNK)
+        .map(({ conversationId, minSeq }) => [conversationId, sql`cast(${minSeq} as bigint)`]);
+      const { rows } = await sql<MessageRow>`
+        with q (conversation_id, min_seq) as (${valuesList(tuples)})
+        select distinct m.* from q
+        inner join messages m on m.conversation_id = q.conversation_id and m.seq = (
+          select x.seq from messages x
+          where x.conversation_id = q.conversation_id
+            and x.seq > q.min_seq
+            and (x.burn_at is null or x.burn_at > ${now})
+            and (x.target_seq is null or x.target_seq > q.min_seq)
+            and not exists (
+              select 1 from message_hides h
+              where h.user_id = ${userId} and h.conversation_id = x.conversation_id and h.seq = x.seq
+            )
+          order by x.seq desc
+          limit 1
+        )`.execute(this.db);
+      found.push(...rows);
+    }
+    return found;
   }
 
   /** True if the message was newly deleted for the user. */

@@ -1082,15 +1082,19 @@ export class MessageService {
       repo.groupsByIds(groupIds),
       this.deps.contacts.cards([...peers.values()], db),
       repo.otherMembersReadSeqs([...peers.keys()], userId),
-      Promise.all(
-        rows.map((row) => repo.lastVisible(userId, row.conversation_id, row.min_seq, now)),
+      repo.lastVisibleMany(
+        userId,
+        rows.map((row) => ({ conversationId: row.conversation_id, minSeq: Number(row.min_seq) })),
+        now,
       ),
     ]);
+    const minSeqOf = new Map(rows.map((row) => [row.conversation_id, Number(row.min_seq)]));
     const lasts = await this.readable(
       db,
-      lastRows.flatMap((last, index) =>
-        last ? [{ message: toMessage(last), minSeq: Number(rows[index]!.min_seq) }] : [],
-      ),
+      lastRows.map((last) => ({
+        message: toMessage(last),
+        minSeq: minSeqOf.get(last.conversation_id)!,
+      })),
       now,
     );
     const lastOf = new Map(
