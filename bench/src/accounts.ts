@@ -7,6 +7,7 @@
 export interface Account {
   userId: string;
   token: string;
+  email: string;
 }
 
 const PASSWORD = 'Bench0pass';
@@ -90,7 +91,16 @@ export async function registerAccount(baseUrl: string): Promise<Account> {
       address,
     },
   );
-  return { userId: result.user.id, token: result.token };
+  return { userId: result.user.id, token: result.token, email: destination };
+}
+
+/** A new session of the account, as a new device gets by signing in: its token. */
+export async function signInAgain(baseUrl: string, account: Account): Promise<string> {
+  const { token } = await call<{ token: string }>(baseUrl, 'POST', '/auth/login', {
+    body: { account: account.email, password: PASSWORD },
+    address: nextAddress(),
+  });
+  return token;
 }
 
 /**

@@ -8,11 +8,13 @@ import {
   maxIdleSockets,
   type IdleOptions,
 } from './idle-memory.js';
+import { benchFirstSync, FIRST_SYNC_DEFAULTS, type FirstSyncOptions } from './first-sync.js';
 import { benchGroup, GROUP_DEFAULTS, type GroupOptions } from './group-fanout.js';
 import { benchLighthouse, LIGHTHOUSE_DEFAULTS, LIGHTHOUSE_TARGETS } from './lighthouse.js';
 import { fixed } from './stats.js';
 import {
   dmOk,
+  firstSyncOk,
   groupOk,
   idleOk,
   persistenceOk,
@@ -38,6 +40,7 @@ import { FIRST_LOAD_BUDGET_BYTES, measureFirstLoad } from './web-first-load.js';
  *   --group-messages=20 --group-repeats=3 --group-cpu-messages=20    group fan-out
  *   --persistence-messages=5000 --persistence-senders=64 --persistence-rounds=3   persistence
  *     (SQLite, and PostgreSQL at TEST_DATABASE_URL when set)
+ *   --sync-chats=5000 --sync-messages=3 --sync-rounds=3                first sync
  *   --translation-members=40 --translation-group=100000 --translation-languages=5 --translation-offline=10
  *   --translation-messages=20 --translation-lookups=300              translation
  */
@@ -46,6 +49,7 @@ const BENCHMARKS = [
   'lighthouse',
   'dm',
   'persistence',
+  'sync',
   'idle',
   'group',
   'translation',
@@ -111,6 +115,11 @@ const persistenceOptions: PersistenceOptions = {
   senders: numberFlag('persistence-senders', PERSISTENCE_DEFAULTS.senders),
   rounds: numberFlag('persistence-rounds', PERSISTENCE_DEFAULTS.rounds),
   postgresUrl: process.env.TEST_DATABASE_URL ?? null,
+};
+const firstSyncOptions: FirstSyncOptions = {
+  chats: numberFlag('sync-chats', FIRST_SYNC_DEFAULTS.chats),
+  messages: numberFlag('sync-messages', FIRST_SYNC_DEFAULTS.messages),
+  rounds: numberFlag('sync-rounds', FIRST_SYNC_DEFAULTS.rounds),
 };
 const lighthouseRuns = numberFlag('lighthouse-runs', LIGHTHOUSE_DEFAULTS.runs);
 if (flags.size > 0) throw new Error(`unknown flag --${[...flags.keys()][0]}`);
@@ -245,6 +254,36 @@ if (only.includes('persistence')) {
   } catch (error) {
     failed = true;
     console.error(`persistence failed: ${(error as Error).message}`);
+  }
+}
+
+if (only.includes('sync')) {
+  console.log(
+    `first-sync: a new device of a user with ${firstSyncOptions.chats} chats of ` +
+      `${firstSyncOptions.messages} messages, ${firstSyncOptions.rounds} rounds`,
+  );
+  try {
+    const sync = await benchFirstSync(firstSyncOptions);
+    console.log(
+      `  ${sync.rows} conversations in ${sync.pages} pages: ${fixed(sync.syncMs, 0)} ms to the last ` +
+        `row; the same list read raw ${fixed(sync.rawMs, 1)} ms (medians)`,
+    );
+    report(
+      resultLine(
+        'first-sync',
+        {
+          ms: fixed(sync.syncMs, 0),
+          ratio: fixed(sync.syncMs / sync.rawMs, 1),
+          raw_ms: fixed(sync.rawMs, 1),
+          conversations: sync.rows,
+          target_ms: TARGETS.firstSyncMs,
+        },
+        firstSyncOk(sync),
+      ),
+    );
+  } catch (error) {
+    failed = true;
+    console.error(`first-sync failed: ${(error as Error).message}`);
   }
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   dmOk,
+  firstSyncOk,
   groupOk,
   idleOk,
   persistenceOk,
@@ -24,6 +25,8 @@ describe('benchmark targets', () => {
     expect(groupOk({ acceptRatio: 1.5, p99: 2000 })).toBe(true);
     expect(groupOk({ acceptRatio: 1.6, p99: 100 })).toBe(false);
     expect(groupOk({ acceptRatio: 1, p99: 2001 })).toBe(false);
+    expect(firstSyncOk({ syncMs: 1000 })).toBe(true);
+    expect(firstSyncOk({ syncMs: 1001 })).toBe(false);
     expect(persistenceOk({ ratio: 0.5 })).toBe(true);
     expect(persistenceOk({ ratio: 0.49 })).toBe(false);
     expect(webFirstLoadOk(250)).toBe(true);

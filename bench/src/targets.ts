@@ -8,6 +8,7 @@ export const TARGETS = {
   dm: { minRatio: 0.5, maxP99VsWs: 2, maxP99Ms: 200 },
   idle: { maxRatio: 3, maxKbPerSocket: 30 },
   persistence: { minRatio: 0.5 },
+  firstSyncMs: 1000,
   group: { maxAcceptRatio: 1.5, maxP99Ms: 2000 },
 } as const;
 
@@ -24,6 +25,11 @@ export function dmOk({ ratio, p99, wsP99 }: DmResult): boolean {
 
 export function persistenceOk({ ratio }: { ratio: number }): boolean {
   return ratio >= TARGETS.persistence.minRatio;
+}
+
+/** A new device has the whole conversation list within the target time. */
+export function firstSyncOk({ syncMs }: { syncMs: number }): boolean {
+  return syncMs <= TARGETS.firstSyncMs;
 }
 
 export function idleOk({ ratio, kbPerSocket }: { ratio: number; kbPerSocket: number }): boolean {

@@ -188,3 +188,58 @@ describe.each(dialects)('operator bench:populate-group on $dialect', ({ dialect 
     expect(await maxSeq()).toBe(stored);
   });
 });
+
+describe.each(dialects)('operator bench chats on $dialect', ({ dialect }) => {
+  let t: TestApp;
+  const lines: string[] = [];
+  const errors: string[] = [];
+  const out = {
+    log: (line: string) => lines.push(line),
+    error: (line: string) => errors.push(line),
+  };
+  beforeAll(async () => {
+    t = await createTestApp({ dialect });
+  });
+  afterAll(() => t.close());
+  const run = (argv: string[], production = false) => {
+    lines.length = 0;
+    errors.length = 0;
+    return runOperator(
+      argv,
+      () =>
+        Promise.resolve({
+          ...t.ctx,
+          config: { ...t.ctx.config, production },
+          close: () => Promise.resolve(),
+        }),
+      out,
+    );
+  };
+
+  it('gives a user chats the app lists in full, and reads the same list raw', async () => {
+    const user = await t.register();
+    const argv = ['bench:populate-chats', '--user', user.user.id, '--chats', '30'];
+    expect(await run([...argv, '--messages', '3']), errors.join('\n')).toBe(0);
+    const response = await t.call('GET', '/api/v1/sync/conversations?since=0&limit=500', {
+      token: user.token,
+    });
+    const { conversations } = response.json<{
+      conversations: { kind: string; peer: unknown; lastMessage: { seq: number } | null }[];
+    }>();
+    expect(conversations).toHaveLength(30);
+    for (const conversation of conversations) {
+      expect(conversation.kind).toBe('single');
+      expect(conversation.peer).not.toBeNull();
+      expect(conversation.lastMessage?.seq).toBe(3);
+    }
+    expect(await run(['bench:read-chats', '--user', user.user.id, '--rounds', '2'])).toBe(0);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ rows: 30 });
+
+    expect(await run(argv, true)).toBe(2);
+    expect(errors.join('\n')).toContain('refused when NODE_ENV is production');
+    expect(await run(['bench:populate-chats', '--user', 'nobody', '--chats', '3'])).toBe(2);
+    expect(errors.join('\n')).toContain('no user nobody');
+    expect(await run([...argv.slice(0, 4), '--chats', '0'])).toBe(2);
+    expect(await run(['bench:read-chats', '--user', user.user.id], true)).toBe(2);
+  });
+});

@@ -1,12 +1,13 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Insertable } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import {
   GROUP_MAX_MEMBERS,
   MESSAGE_TEXT_MAX_LENGTH,
   TELTLK_ID_PATTERN,
   isLanguageCode,
   messageTextSchema,
+  singleConversationId,
 } from '@teltlk/protocol';
 import { ConfigError, loadConfig } from './config.js';
 import { createContext, type AppContext } from './context.js';
@@ -14,7 +15,12 @@ import { AppError } from './errors.js';
 import { isCountryCode } from './modules/meta/countries.js';
 import { generateInviteCode } from './modules/users/rules.js';
 import { newId, newSecret, newSortableId, randomFrom } from './lib/random.js';
-import type { ConversationMembersTable, UsersTable } from './db/schema.js';
+import type {
+  ConversationMembersTable,
+  ConversationsTable,
+  MessagesTable,
+  UsersTable,
+} from './db/schema.js';
 
 /**
  * The operator command line: what only the people running the server may do, such as
@@ -205,37 +211,7 @@ const benchPopulateGroup: OperatorCommand = {
       const size = Math.min(POPULATE_BATCH, count - done);
       const now = clock.now();
       const users: Insertable<UsersTable>[] = [];
-      for (let i = 0; i < size; i += 1) {
-        const teltlkId = `b${tag}${String(done + i).padStart(6, '0')}`;
-        let inviteCode = generateInviteCode();
-        while (inviteCodes.has(inviteCode)) inviteCode = generateInviteCode();
-        inviteCodes.add(inviteCode);
-        users.push({
-          id: newId(),
-          teltlk_id: teltlkId,
-          teltlk_id_lower: teltlkId.toLowerCase(),
-          teltlk_id_changed_at: null,
-          phone: null,
-          email: null,
-          // Not an argon2 hash, so every password check fails, as for official accounts.
-          password_hash: `!bench!${newSecret()}`,
-          nickname: `Member ${done + i + 1}`,
-          avatar_path: null,
-          country: 'CN',
-          mother_tongue: 'en',
-          invite_code: inviteCode,
-          invited_by: null,
-          ui_language: 'en_US',
-          mother_tongue_first: 1,
-          notifications: 1,
-          vibration: 1,
-          alert_sound: 1,
-          failed_logins: 0,
-          login_locked_until: null,
-          created_at: now,
-          updated_at: now,
-        });
-      }
+      for (let i = 0; i < size; i += 1) users.push(syntheticUser(tag, done + i, now, inviteCodes));
       const members: Insertable<ConversationMembersTable>[] = users.map((user) => ({
         conversation_id: conversationId,
         user_id: user.id,
@@ -267,6 +243,47 @@ const benchPopulateGroup: OperatorCommand = {
     ];
   },
 };
+
+/**
+ * A synthetic account of a benchmark, number `index` of a run tagged `tag` (Teltlk IDs
+ * b<tag>000000 onwards): it cannot sign in, since its password hash is no argon2 hash.
+ */
+function syntheticUser(
+  tag: string,
+  index: number,
+  now: number,
+  inviteCodes: Set<string>,
+): Insertable<UsersTable> {
+  const teltlkId = `b${tag}${String(index).padStart(6, '0')}`;
+  let inviteCode = generateInviteCode();
+  while (inviteCodes.has(inviteCode)) inviteCode = generateInviteCode();
+  inviteCodes.add(inviteCode);
+  return {
+    id: newId(),
+    teltlk_id: teltlkId,
+    teltlk_id_lower: teltlkId.toLowerCase(),
+    teltlk_id_changed_at: null,
+    phone: null,
+    email: null,
+    // Not an argon2 hash, so every password check fails, as for official accounts.
+    password_hash: `!bench!${newSecret()}`,
+    nickname: `Member ${index + 1}`,
+    avatar_path: null,
+    country: 'CN',
+    mother_tongue: 'en',
+    invite_code: inviteCode,
+    invited_by: null,
+    ui_language: 'en_US',
+    mother_tongue_first: 1,
+    notifications: 1,
+    vibration: 1,
+    alert_sound: 1,
+    failed_logins: 0,
+    login_locked_until: null,
+    created_at: now,
+    updated_at: now,
+  };
+}
 
 /** Texts of the persistence benchmark's messages: varied, in the languages people write. */
 const PERSISTENCE_LINES = [
@@ -410,6 +427,135 @@ const benchPersistence: OperatorCommand = {
   },
 };
 
+const benchPopulateChats: OperatorCommand = {
+  usage: 'bench:populate-chats --user <userId> --chats <n> [--messages <k>]',
+  summary:
+    'For benchmarks, never in production: give a user n one-to-one chats with n synthetic accounts that cannot sign in, k messages in each',
+  async run(args, open) {
+    const options = parseOptions(args, ['user', 'chats', 'messages'], ['user', 'chats']);
+    const userId = options.get('user')!.trim();
+    const count = Number(options.get('chats'));
+    const perChat = Number(options.get('messages') ?? 3);
+    if (!Number.isInteger(count) || count < 1 || count > POPULATE_CHATS_MAX) {
+      throw new UsageError(`--chats must be a whole number from 1 to ${POPULATE_CHATS_MAX}`);
+    }
+    if (!Number.isInteger(perChat) || perChat < 1 || perChat > 100) {
+      throw new UsageError('--messages must be a whole number from 1 to 100');
+    }
+    const ctx = await open();
+    if (ctx.config.production) {
+      throw new UsageError('bench:populate-chats is refused when NODE_ENV is production');
+    }
+    const { db, clock } = ctx;
+    const owner = await db
+      .selectFrom('users')
+      .select('id')
+      .where('id', '=', userId)
+      .executeTakeFirst();
+    if (!owner) throw new UsageError(`no user ${userId}`);
+    const tag = randomFrom('abcdefghjkmnpqrstuvwxyz', 5);
+    const inviteCodes = new Set<string>();
+    const started = Date.now();
+    for (let done = 0; done < count;) {
+      const size = Math.min(POPULATE_BATCH, count - done);
+      const now = clock.now();
+      const peers: Insertable<UsersTable>[] = [];
+      for (let i = 0; i < size; i += 1) peers.push(syntheticUser(tag, done + i, now, inviteCodes));
+      const conversations: Insertable<ConversationsTable>[] = [];
+      const members: Insertable<ConversationMembersTable>[] = [];
+      const messages: Insertable<MessagesTable>[] = [];
+      peers.forEach((peer, i) => {
+        const conversationId = singleConversationId(userId, peer.id);
+        // Each chat active at its own moment, the latest first in the list.
+        const at = now - (count - (done + i)) * 1000;
+        conversations.push({
+          id: conversationId,
+          kind: 'single',
+          max_seq: perChat,
+          created_at: at,
+          updated_at: at,
+        });
+        for (const member of [userId, peer.id]) {
+          members.push({
+            conversation_id: conversationId,
+            user_id: member,
+            joined_at: at,
+            updated_at: at,
+          });
+        }
+        for (let seq = 1; seq <= perChat; seq += 1) {
+          const senderId = seq % 2 === 1 ? peer.id : userId;
+          messages.push({
+            id: newSortableId(at),
+            conversation_id: conversationId,
+            seq,
+            sender_id: senderId,
+            client_msg_id: `bench-${conversationId}-${seq}`,
+            content: JSON.stringify({
+              kind: 'text',
+              text: `${PERSISTENCE_LINES[(done + i + seq) % 6]} ${seq}`,
+            }),
+            created_at: at,
+            revoked_at: null,
+            burn_at: null,
+            burn_seconds: 0,
+            lang: null,
+            target_seq: null,
+          });
+        }
+      });
+      await db.transaction().execute(async (trx) => {
+        for (const rows of chunks(peers)) await trx.insertInto('users').values(rows).execute();
+        for (const rows of chunks(conversations))
+          await trx.insertInto('conversations').values(rows).execute();
+        for (const rows of chunks(members))
+          await trx.insertInto('conversation_members').values(rows).execute();
+        for (const rows of chunks(messages))
+          await trx.insertInto('messages').values(rows).execute();
+      });
+      done += size;
+    }
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    return [`gave user ${userId} ${count} chats of ${perChat} messages in ${seconds} s`];
+  },
+};
+
+const benchReadChats: OperatorCommand = {
+  usage: 'bench:read-chats --user <userId> [--rounds <n>]',
+  summary:
+    "For benchmarks, never in production: time one plain SQL read of a user's conversation list with each last message (the baseline of first sync); prints one JSON line",
+  async run(args, open) {
+    const options = parseOptions(args, ['user', 'rounds'], ['user']);
+    const userId = options.get('user')!.trim();
+    const rounds = Number(options.get('rounds') ?? 3);
+    if (!Number.isInteger(rounds) || rounds < 1 || rounds > 20) {
+      throw new UsageError('--rounds must be a whole number from 1 to 20');
+    }
+    const ctx = await open();
+    if (ctx.config.production) {
+      throw new UsageError('bench:read-chats is refused when NODE_ENV is production');
+    }
+    const times: number[] = [];
+    let rows = 0;
+    for (let round = 0; round < rounds; round += 1) {
+      const started = performance.now();
+      const result = await sql`
+        select cm.*, c.kind, c.max_seq, c.updated_at as conversation_updated_at, m.*
+        from conversation_members cm
+        inner join conversations c on c.id = cm.conversation_id
+        left join messages m on m.conversation_id = c.id and m.seq = c.max_seq
+        where cm.user_id = ${userId}
+        order by cm.conversation_id`.execute(ctx.db);
+      times.push(performance.now() - started);
+      rows = result.rows.length;
+    }
+    return [JSON.stringify({ rows, ms: median(times) })];
+  },
+};
+
+/** More chats than any benchmark needs, far beyond what a person has. */
+const POPULATE_CHATS_MAX = 100_000;
+
 /** Rows split so that each INSERT stays under VALUES_PER_STATEMENT bound values. */
 function chunks<T extends object>(rows: readonly T[]): T[][] {
   if (rows.length === 0) return [];
@@ -436,6 +582,8 @@ export const commands: Record<string, OperatorCommand> = {
   'official:post': officialPost,
   'bench:populate-group': benchPopulateGroup,
   'bench:persistence': benchPersistence,
+  'bench:populate-chats': benchPopulateChats,
+  'bench:read-chats': benchReadChats,
 };
 
 export function usage(): string {
