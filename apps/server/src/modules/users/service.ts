@@ -104,7 +104,7 @@ export class UserService {
       generateTeltlkId,
       async (id) => !(await repo.findByTeltlkId(id)),
     );
-    const user = this.newRow({
+    const user = newUserRow(this.deps.clock.now(), {
       teltlk_id: teltlkId,
       teltlk_id_changed_at: null,
       phone: input.channel === 'phone' ? input.destination : null,
@@ -145,7 +145,7 @@ export class UserService {
     motherTongue: string;
   }): Promise<UserRow> {
     const { repo } = this.deps;
-    const user = this.newRow({
+    const user = newUserRow(this.deps.clock.now(), {
       teltlk_id: input.teltlkId,
       teltlk_id_changed_at: this.deps.clock.now(),
       phone: null,
@@ -172,42 +172,6 @@ export class UserService {
       throw error;
     }
     return user;
-  }
-
-  /** A new account row: the given identity, default settings, no history. */
-  private newRow(
-    fields: Pick<
-      UserRow,
-      | 'teltlk_id'
-      | 'teltlk_id_changed_at'
-      | 'phone'
-      | 'email'
-      | 'password_hash'
-      | 'nickname'
-      | 'country'
-      | 'mother_tongue'
-      | 'invite_code'
-      | 'invited_by'
-      | 'ui_language'
-      | 'official'
-    >,
-  ): UserRow {
-    const now = this.deps.clock.now();
-    return {
-      ...fields,
-      id: newId(),
-      teltlk_id_lower: fields.teltlk_id.toLowerCase(),
-      avatar_path: null,
-      mother_tongue_first: 1,
-      notifications: 1,
-      vibration: 1,
-      alert_sound: 1,
-      failed_logins: 0,
-      login_locked_until: null,
-      created_at: now,
-      updated_at: now,
-      event_seq: 0,
-    };
   }
 
   /**
@@ -407,4 +371,43 @@ export class UserService {
     }
     throw new AppError('REGISTRATION_FAILED');
   }
+}
+
+/** What a new account row is given; everything else takes its default. */
+export type NewUserFields = Pick<
+  UserRow,
+  | 'teltlk_id'
+  | 'teltlk_id_changed_at'
+  | 'phone'
+  | 'email'
+  | 'password_hash'
+  | 'nickname'
+  | 'country'
+  | 'mother_tongue'
+  | 'invite_code'
+  | 'invited_by'
+  | 'ui_language'
+  | 'official'
+>;
+
+/**
+ * A new account row: the given identity, default settings, no history. The one place a
+ * user row's defaults are written (registration, official accounts, benchmark accounts).
+ */
+export function newUserRow(now: number, fields: NewUserFields): UserRow {
+  return {
+    ...fields,
+    id: newId(),
+    teltlk_id_lower: fields.teltlk_id.toLowerCase(),
+    avatar_path: null,
+    mother_tongue_first: 1,
+    notifications: 1,
+    vibration: 1,
+    alert_sound: 1,
+    failed_logins: 0,
+    login_locked_until: null,
+    created_at: now,
+    updated_at: now,
+    event_seq: 0,
+  };
 }
