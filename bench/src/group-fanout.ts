@@ -69,7 +69,7 @@ const WARMUP_MESSAGES = 3;
 const SINGLE_CPU_FACTOR = 20;
 
 /** Same rule as singleConversationId of the protocol: `si_<a>_<b>`, ids sorted. */
-function singleConversationOf(a: string, b: string): string {
+export function singleConversationOf(a: string, b: string): string {
   return a < b ? `si_${a}_${b}` : `si_${b}_${a}`;
 }
 
