@@ -69,6 +69,20 @@ export function singleConversationId(userA: string, userB: string): string {
   return userA < userB ? `si_${userA}_${userB}` : `si_${userB}_${userA}`;
 }
 
+const GROUP_CONVERSATION_PREFIX = 'sg_';
+
+/** The conversation of a group: `sg_<groupId>`. */
+export function groupConversationId(groupId: string): string {
+  return `${GROUP_CONVERSATION_PREFIX}${groupId}`;
+}
+
+/** The group of a group conversation; null for any other conversation. */
+export function groupIdOf(conversationId: string): string | null {
+  return conversationId.startsWith(GROUP_CONVERSATION_PREFIX)
+    ? conversationId.slice(GROUP_CONVERSATION_PREFIX.length)
+    : null;
+}
+
 /** Both people of a single conversation, from its id; null for any other conversation. */
 export function singleMembersOf(conversationId: string): [string, string] | null {
   const match = /^si_([^_]+)_([^_]+)$/.exec(conversationId);

@@ -4,6 +4,7 @@ import {
   type GroupApplicationListResult,
   type Message,
   type MyGroup,
+  groupConversationId,
 } from '@teltlk/protocol';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
@@ -129,8 +130,8 @@ export async function createCast(t: TestApp): Promise<Cast> {
     return group;
   };
   const group = await freshGroup();
-  await send(owner, `sg_${group.id}`, 'Welcome, everyone');
-  await send(member, `sg_${group.id}`, 'Glad to be here');
+  await send(owner, groupConversationId(group.id), 'Welcome, everyone');
+  await send(member, groupConversationId(group.id), 'Glad to be here');
 
   const single = singleConversationId(owner.user.id, member.user.id);
   await send(owner, single, 'Hello Mia');

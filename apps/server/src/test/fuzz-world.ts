@@ -7,6 +7,7 @@ import {
   type GroupApplicationListResult,
   type MyGroup,
   type SessionListResult,
+  groupConversationId,
 } from '@teltlk/protocol';
 import pino from 'pino';
 import { expect } from 'vitest';
@@ -97,7 +98,7 @@ export class FuzzWorld {
       name: 'Fuzzers',
       memberIds: [friend.user.id],
     });
-    const groupConversation = `sg_${group.id}`;
+    const groupConversation = groupConversationId(group.id);
     await call(owner, 'PATCH', `/groups/${group.id}`, { verification: 'approval' });
     await call(stranger, 'POST', `/groups/${group.id}/join`, { message: 'Let me in' });
     const { toReview } = await call<GroupApplicationListResult>(

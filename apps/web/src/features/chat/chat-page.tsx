@@ -10,6 +10,7 @@ import {
   quoteExcerpt,
   REVOKE_WINDOW_SECONDS,
   type SendableContent,
+  groupIdOf,
 } from '@teltlk/protocol';
 import { ActionSheet } from 'antd-mobile';
 import { LeftOutline, MoreOutline } from 'antd-mobile-icons';
@@ -30,7 +31,6 @@ import { showToast } from '../../ui/toast';
 import { usePerson } from '../contacts/use-contacts';
 import type { Mentionable } from '../groups/mentions';
 import { GroupNoticeBanner } from '../groups/notice-banner';
-import { groupIdOf } from '../groups/use-groups';
 import { useGroupChat } from '../groups/use-group-chat';
 import { orderConversations } from '../home/chat-list';
 import { Composer, type ReplyTarget } from './composer';

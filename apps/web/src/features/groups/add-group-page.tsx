@@ -3,6 +3,7 @@ import {
   GROUP_APPLICATION_MESSAGE_MAX_LENGTH,
   groupNoSchema,
   type GroupSummary,
+  groupConversationId,
 } from '@teltlk/protocol';
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -18,7 +19,7 @@ import { TextField } from '../../ui/text-field';
 import { showToast } from '../../ui/toast';
 import { messageText, useMessageText } from '../../ui/use-message';
 import { checkField } from '../../ui/validation';
-import { groupConversationId, groupKeys } from './use-groups';
+import { groupKeys } from './use-groups';
 import { toastFailure } from '../../ui/failure-toast';
 
 /**

@@ -1,5 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { GROUP_INVITE_MAX, GROUP_NAME_MAX_LENGTH, groupNameSchema } from '@teltlk/protocol';
+import {
+  GROUP_INVITE_MAX,
+  GROUP_NAME_MAX_LENGTH,
+  groupNameSchema,
+  groupConversationId,
+} from '@teltlk/protocol';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
@@ -16,7 +21,7 @@ import { messageText, useMessageText } from '../../ui/use-message';
 import { checkField } from '../../ui/validation';
 import { useFriends } from '../contacts/use-contacts';
 import { FriendPicker } from './friend-picker';
-import { groupConversationId, groupKeys, readGroupId } from './use-groups';
+import { groupKeys, readGroupId } from './use-groups';
 
 /**
  * `/pages/home/groupChat`: create a group from friends. With `?groupId=` it is the group's

@@ -1,3 +1,4 @@
+import { groupConversationId } from '@teltlk/protocol';
 import {
   AddCircleOutline,
   SearchOutline,
@@ -14,13 +15,7 @@ import { EmptyState } from '../../ui/empty-state';
 import { LinkRow } from '../../ui/list-row';
 import { QueryError } from '../../ui/query-error';
 import { PageSpinner } from '../../ui/spinner';
-import {
-  groupConversationId,
-  groupTitle,
-  useGroupEvents,
-  useMyGroups,
-  usePendingReviewCount,
-} from './use-groups';
+import { groupTitle, useGroupEvents, useMyGroups, usePendingReviewCount } from './use-groups';
 
 function ReviewCount({ count }: { count: number }) {
   const { t } = useTranslation();

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { type MyGroup, type UpdateGroupBody } from '@teltlk/protocol';
+import { type MyGroup, type UpdateGroupBody, groupConversationId } from '@teltlk/protocol';
 import { UserAddOutline } from 'antd-mobile-icons';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -30,7 +30,6 @@ import { FriendPicker } from './friend-picker';
 import { settingControls } from './group-controls';
 import { MembersPanel } from './members-panel';
 import {
-  groupConversationId,
   groupKeys,
   groupTitle,
   readGroupId,

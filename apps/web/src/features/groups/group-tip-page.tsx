@@ -1,3 +1,4 @@
+import { groupConversationId } from '@teltlk/protocol';
 import { CheckCircleOutline, ClockCircleOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -6,7 +7,7 @@ import { withQuery } from '../../app/route-params';
 import { Button } from '../../ui/button';
 import { EmptyState } from '../../ui/empty-state';
 import { Page } from '../../ui/page';
-import { groupConversationId, readGroupId } from './use-groups';
+import { readGroupId } from './use-groups';
 
 /** `/pages/home/groupTip?groupId=…&status=joined|pending`: the outcome of joining a group. */
 export function GroupTipPage() {

@@ -81,7 +81,7 @@ export function useGroupChat(
   useEffect(() => {
     if (groupId && lastSystemSeq > 0) {
       void queryClient.invalidateQueries({ queryKey: groupKeys.group(groupId) });
-      void queryClient.invalidateQueries({ queryKey: ['me', 'groups', 'members', groupId] });
+      void queryClient.invalidateQueries({ queryKey: groupKeys.allMembers(groupId) });
     }
   }, [groupId, lastSystemSeq, queryClient]);
 

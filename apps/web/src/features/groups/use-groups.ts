@@ -16,23 +16,13 @@ export const groupKeys = {
   all: () => ['me', 'groups'] as const,
   list: () => ['me', 'groups', 'list'] as const,
   group: (groupId: string) => ['me', 'groups', 'one', groupId] as const,
+  /** Every search of a group's member list. */
+  allMembers: (groupId: string) => ['me', 'groups', 'members', groupId] as const,
   members: (groupId: string, q: string) => ['me', 'groups', 'members', groupId, q] as const,
   reads: (groupId: string, seq: number) => ['me', 'groups', 'reads', groupId, seq] as const,
   applications: () => ['me', 'group-applications'] as const,
   search: (no: string) => ['groups', 'search', no] as const,
 };
-
-const GROUP_PREFIX = 'sg_';
-
-/** The conversation of a group. */
-export function groupConversationId(groupId: string): string {
-  return `${GROUP_PREFIX}${groupId}`;
-}
-
-/** The group of a group conversation id, or null for a one-to-one chat. */
-export function groupIdOf(conversationId: string): string | null {
-  return conversationId.startsWith(GROUP_PREFIX) ? conversationId.slice(GROUP_PREFIX.length) : null;
-}
 
 /** A group id from a query parameter: the characters a conversation id allows. */
 export function readGroupId(search: URLSearchParams): string | null {
@@ -163,7 +153,7 @@ export function useUpdateMyGroup(groupId: string) {
     mutationFn: (body: UpdateMyGroupBody) => api.updateMyGroup(groupId, body),
     onSuccess: (group) => {
       storeGroup(queryClient, group);
-      void queryClient.invalidateQueries({ queryKey: ['me', 'groups', 'members', groupId] });
+      void queryClient.invalidateQueries({ queryKey: groupKeys.allMembers(groupId) });
     },
   });
 }
@@ -174,7 +164,7 @@ export function useMemberChange(groupId: string) {
   return useMutation({
     mutationFn: (run: () => Promise<unknown>) => run(),
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: ['me', 'groups', 'members', groupId] });
+      void queryClient.invalidateQueries({ queryKey: groupKeys.allMembers(groupId) });
       void queryClient.invalidateQueries({ queryKey: groupKeys.group(groupId) });
     },
   });
