@@ -8,7 +8,7 @@ import {
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger, requestLogFields } from './context.js';
 import { SECOND } from './lib/clock.js';
-import { socketUrl, TestSocket } from './realtime/test-client.js';
+import { socketUrl, TestSocket } from './test/test-client.js';
 import {
   createTestApp,
   dialects,

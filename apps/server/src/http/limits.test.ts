@@ -2,7 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RateRule, LimitName } from '../modules/limits/rules.js';
 import { HOUR } from '../lib/clock.js';
-import { TestSocket } from '../realtime/test-client.js';
+import { TestSocket } from '../test/test-client.js';
 import { befriend } from '../test/fixtures.js';
 import {
   createTestApp,

@@ -1,6 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { socketUrl, TestSocket } from '../realtime/test-client.js';
+import { socketUrl, TestSocket } from '../test/test-client.js';
 import { createTestApp, type TestApp } from '../test/harness.js';
 
 /**

@@ -6,7 +6,7 @@ import {
 } from '@teltlk/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type RegisteredUser, type TestApp } from '../test/harness.js';
-import { socketUrl, TestSocket } from './test-client.js';
+import { socketUrl, TestSocket } from '../test/test-client.js';
 
 /**
  * Several nodes on one PostgreSQL and one Redis, as in production at scale: users on

@@ -6,7 +6,7 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import { createTestApp, dialects, type RegisteredUser, type TestApp } from '../test/harness.js';
-import { socketUrl } from './test-client.js';
+import { socketUrl } from '../test/test-client.js';
 
 /**
  * The client engine (packages/im-sdk) in Node against the real server on a loopback

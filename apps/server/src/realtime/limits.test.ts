@@ -17,7 +17,7 @@ import {
   type RegisteredUser,
   type TestApp,
 } from '../test/harness.js';
-import { socketUrl, TestSocket } from './test-client.js';
+import { socketUrl, TestSocket } from '../test/test-client.js';
 
 /**
  * What one client can hold of a node through sockets: caps per session, user and address

@@ -1,10 +1,10 @@
 import { SOCKET_CLOSE, singleConversationId } from '@teltlk/protocol';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FakeProvider } from '../modules/translation/fake-provider.js';
+import { FakeProvider } from '../test/fake-provider.js';
 import { DbWatch } from '../test/db-digest.js';
 import { createTestApp, dialects, type RegisteredUser, type TestApp } from '../test/harness.js';
-import { socketUrl, TestSocket } from './test-client.js';
+import { socketUrl, TestSocket } from '../test/test-client.js';
 
 /**
  * A NUL character in a socket frame is refused like one in an HTTP request. A message

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, expectError, type TestApp } from '../test/harness.js';
-import { socketUrl, TestSocket } from './test-client.js';
+import { socketUrl, TestSocket } from '../test/test-client.js';
 
 /** `/ws` asked for without an upgrade is a path like any other that is not there. */
 describe('the socket path over plain HTTP', () => {

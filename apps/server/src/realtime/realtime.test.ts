@@ -15,7 +15,7 @@ import {
   type RegisteredUser,
   type TestApp,
 } from '../test/harness.js';
-import { socketUrl, TestSocket } from './test-client.js';
+import { socketUrl, TestSocket } from '../test/test-client.js';
 
 type Frame<T extends ServerFrame['t']> = Extract<ServerFrame, { t: T }>;
 

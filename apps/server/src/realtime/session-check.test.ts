@@ -8,7 +8,7 @@ import {
   type TestApp,
 } from '../test/harness.js';
 import { InProcessBus, InProcessNetwork, type Bus, type BusMessage } from './bus.js';
-import { socketUrl, TestSocket } from './test-client.js';
+import { socketUrl, TestSocket } from '../test/test-client.js';
 
 /**
  * Open sockets re-check their sessions: a kick lost on the bus, or a session that runs

@@ -8,7 +8,7 @@ import {
 import fc from 'fast-check';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FakeProvider } from '../modules/translation/fake-provider.js';
+import { FakeProvider } from './fake-provider.js';
 import { DbWatch } from './db-digest.js';
 import {
   Inputs,

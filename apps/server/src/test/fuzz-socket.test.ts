@@ -10,8 +10,8 @@ import {
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { FakeProvider } from '../modules/translation/fake-provider.js';
-import { socketUrl, TestSocket } from '../realtime/test-client.js';
+import { FakeProvider } from './fake-provider.js';
+import { socketUrl, TestSocket } from './test-client.js';
 import { DbWatch } from './db-digest.js';
 import { Inputs, NASTY_STRINGS, seedFor, toJson, type JsonSchema } from './fuzz.js';
 import { warningLog, FuzzWorld, WRITTEN_BY_REFUSALS } from './fuzz-world.js';

@@ -11,8 +11,8 @@ import {
 } from '@teltlk/protocol';
 import type { FastifyInstance, LightMyRequestResponse, RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
-import { FakeProvider } from '../modules/translation/fake-provider.js';
-import { socketUrl, TestSocket } from '../realtime/test-client.js';
+import { FakeProvider } from './fake-provider.js';
+import { socketUrl, TestSocket } from './test-client.js';
 import { ACTORS, clientMsgId, createCast, type Actor, type Caller, type Cast } from './cast.js';
 import { authOf, befriend } from './fixtures.js';
 import { createTestApp, dialects, expectError, type TestApp } from './harness.js';

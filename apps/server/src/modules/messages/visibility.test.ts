@@ -10,7 +10,7 @@ import {
   type TranslateResult,
 } from '@teltlk/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { socketUrl, TestSocket } from '../../realtime/test-client.js';
+import { socketUrl, TestSocket } from '../../test/test-client.js';
 import {
   createTestApp,
   dialects,
@@ -18,7 +18,7 @@ import {
   type RegisteredUser,
   type TestApp,
 } from '../../test/harness.js';
-import { FakeProvider } from '../translation/fake-provider.js';
+import { FakeProvider } from '../../test/fake-provider.js';
 import { MessageRepo } from './repo.js';
 
 type Frame<T extends ServerFrame['t']> = Extract<ServerFrame, { t: T }>;

@@ -6,7 +6,7 @@ import {
   type TranslateResult,
 } from '@teltlk/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { socketUrl, TestSocket } from '../../realtime/test-client.js';
+import { socketUrl, TestSocket } from '../../test/test-client.js';
 import { createTestApp, dialects, type RegisteredUser, type TestApp } from '../../test/harness.js';
 import { apertiumProvider } from './providers/apertium.js';
 import type { TranslationProvider } from './providers/provider.js';

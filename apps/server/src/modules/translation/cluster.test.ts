@@ -1,8 +1,8 @@
 import type { Message, MyGroup, ServerFrame } from '@teltlk/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { socketUrl, TestSocket } from '../../realtime/test-client.js';
+import { socketUrl, TestSocket } from '../../test/test-client.js';
 import { createTestApp, type RegisteredUser, type TestApp } from '../../test/harness.js';
-import { FakeProvider } from './fake-provider.js';
+import { FakeProvider } from '../../test/fake-provider.js';
 
 /**
  * Two nodes on one PostgreSQL and one Redis, with readers of two languages on each: the

@@ -2,7 +2,7 @@ import { singleConversationId, type Message, type TranslateResult } from '@teltl
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, dialects, type RegisteredUser, type TestApp } from '../../test/harness.js';
-import { FakeProvider } from './fake-provider.js';
+import { FakeProvider } from '../../test/fake-provider.js';
 import { TranslationRepo } from './repo.js';
 
 /**

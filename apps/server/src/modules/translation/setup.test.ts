@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FakeProvider } from './fake-provider.js';
+import { FakeProvider } from '../../test/fake-provider.js';
 import { openAiProvider } from './providers/openai.js';
 import { ProviderError } from './providers/provider.js';
 import { translationReport } from './setup.js';

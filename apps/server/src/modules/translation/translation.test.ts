@@ -8,7 +8,7 @@ import {
   type Translation,
 } from '@teltlk/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { socketUrl, TestSocket } from '../../realtime/test-client.js';
+import { socketUrl, TestSocket } from '../../test/test-client.js';
 import {
   createTestApp,
   dialects,
@@ -18,10 +18,10 @@ import {
   type TestAppOptions,
 } from '../../test/harness.js';
 import { LanguageDetector } from './detect.js';
-import { FakeProvider } from './fake-provider.js';
+import { FakeProvider } from '../../test/fake-provider.js';
 import { openAiProvider } from './providers/openai.js';
-import { COPY_OTHERS, honest, obedientModel, promptTexts, RUN_ON } from './providers/test-model.js';
-import { startTestServer, type TestServer } from './providers/test-server.js';
+import { COPY_OTHERS, honest, obedientModel, promptTexts, RUN_ON } from '../../test/test-model.js';
+import { startTestServer, type TestServer } from '../../test/test-server.js';
 
 type TranslationFrame = Extract<ServerFrame, { t: 'translation' }>;
 const isTranslation = (frame: ServerFrame): frame is TranslationFrame => frame.t === 'translation';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ChineseScripts } from './chinese.js';
-import { FakeProvider } from './fake-provider.js';
+import { FakeProvider } from '../../test/fake-provider.js';
 import { openAiProvider } from './providers/openai.js';
 import type { TranslationProvider } from './providers/provider.js';
 import {
@@ -10,8 +10,8 @@ import {
   promptTexts,
   rewriteNext,
   RUN_ON,
-} from './providers/test-model.js';
-import { startTestServer, type TestServer } from './providers/test-server.js';
+} from '../../test/test-model.js';
+import { startTestServer, type TestServer } from '../../test/test-server.js';
 import { DEFAULT_RUNNER_OPTIONS, farLonger, ProviderRunner } from './runner.js';
 import { TranslateError, Translator } from './translator.js';
 

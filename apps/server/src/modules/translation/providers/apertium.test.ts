@@ -13,7 +13,7 @@ import {
   unreachableUrl,
   type Handler,
   type TestServer,
-} from './test-server.js';
+} from '../../../test/test-server.js';
 
 type Pair = [source: string, target: string];
 

@@ -12,7 +12,7 @@ import {
   unreachableUrl,
   type Handler,
   type TestServer,
-} from './test-server.js';
+} from '../../../test/test-server.js';
 
 interface Language {
   code: string;

@@ -10,7 +10,7 @@ import {
   unreachableUrl,
   type Handler,
   type TestServer,
-} from './test-server.js';
+} from '../../../test/test-server.js';
 
 const PATH = '/v1/chat/completions';
 const KEY = 'sk-test-key';

@@ -1,5 +1,9 @@
 import { LANGUAGES } from '@teltlk/protocol';
-import { ProviderError, type Coverage, type TranslationProvider } from './providers/provider.js';
+import {
+  ProviderError,
+  type Coverage,
+  type TranslationProvider,
+} from '../modules/translation/providers/provider.js';
 
 /** What the fake does with the next calls. */
 export type FakeMode = 'translate' | 'hang' | 'fail' | 'flaky';
