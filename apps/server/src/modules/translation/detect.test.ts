@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { ChineseScripts } from './chinese.js';
-import { LanguageDetector, languageOf } from './detect.js';
+import { detectorThreadCount, LanguageDetector, languageOf } from './detect.js';
 
 describe('language detection', () => {
   const detector = new LanguageDetector();
@@ -74,6 +74,28 @@ describe('language detection', () => {
     await other.close();
     expect(await other.detect('Il fait très beau aujourd’hui, mon ami.', null)).toBe('fr');
     await other.close();
+  });
+
+  it('spreads turns over a pool of threads, each answering its own texts', async () => {
+    const pool = new LanguageDetector(undefined, 3);
+    const texts = [
+      'The weather is lovely today, my friend.',
+      'Il fait très beau aujourd’hui, mon ami.',
+      'Das Wetter ist heute wunderbar, mein Freund.',
+      'Hoy hace un tiempo estupendo, amigo mío.',
+    ];
+    // Separate calls of one turn go in one question; `guess` asks at once, so these four
+    // questions are in flight together and go to different threads.
+    const answers = await Promise.all(texts.map((text) => pool.guess([text])));
+    expect(answers.map(([guess]) => guess?.language)).toEqual(['en', 'fr', 'de', 'es']);
+    expect(pool.threadsRunning).toBe(3);
+    await pool.close();
+    expect(pool.threadsRunning).toBe(0);
+  });
+
+  it('sizes its pool to the machine: one thread per free core, between one and four', () => {
+    expect(detectorThreadCount()).toBeGreaterThanOrEqual(1);
+    expect(detectorThreadCount()).toBeLessThanOrEqual(4);
   });
 
   it('maps detector codes and unsure guesses', () => {

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 
 /**
@@ -16,7 +17,7 @@ import { Worker } from 'node:worker_threads';
  * (`chinese.ts`), since the detector does not tell them apart.
  *
  * Detection costs tens of microseconds a text, as much as the rest of a send, so it runs
- * on a worker thread of its own, a batch of texts at a time: the thread that accepts and
+ * on worker threads of its own, a batch of texts at a time: the thread that accepts and
  * delivers messages never spends time on it (nor holds the detector's tables in its heap).
  */
 
@@ -112,22 +113,111 @@ interface Asked {
   reject: (error: unknown) => void;
 }
 
-/** After the thread fails, texts go unguessed this long before a new thread is tried. */
+/** After a thread fails, its share of texts goes unguessed this long before it is restarted. */
 const RESTART_AFTER_MS = 10_000;
 
-/** Detects languages on a worker thread, started on first use. */
-export class LanguageDetector {
+/**
+ * Threads a detector runs on: one per core the event loop leaves free (at least one, at
+ * most four: a thread detects tens of thousands of short texts a second).
+ */
+export function detectorThreadCount(): number {
+  return Math.max(1, Math.min(4, availableParallelism() - 1));
+}
+
+/** One detector thread, started on first use and restarted after it fails. */
+class DetectorThread {
   private worker: Worker | null = null;
   /** When the last thread failed (0: never). */
   private failedAt = 0;
   private readonly asked = new Map<number, Asked>();
   private nextId = 0;
-  /** Texts of this turn, sent to the thread together at its end. */
+
+  constructor(private readonly tablesUrl: string) {}
+
+  /** Questions waiting for their answers. */
+  get load(): number {
+    return this.asked.size;
+  }
+
+  get running(): boolean {
+    return this.worker !== null;
+  }
+
+  ask(texts: string[]): Promise<[string, boolean][]> {
+    const worker = this.start();
+    const id = (this.nextId += 1);
+    return new Promise((resolve, reject) => {
+      // A question waiting for its answer keeps the process alive; an idle thread does not.
+      if (this.asked.size === 0) worker.ref();
+      this.asked.set(id, { resolve, reject });
+      worker.postMessage({ id, texts });
+    });
+  }
+
+  /** Ends the thread; texts still being detected get no guess. */
+  async close(): Promise<void> {
+    const worker = this.worker;
+    this.worker = null;
+    this.failAll(new Error('the language detector was closed'));
+    if (worker) await worker.terminate();
+  }
+
+  private start(): Worker {
+    if (this.worker) return this.worker;
+    // A thread that cannot start (its tables missing, say) is not restarted for every text.
+    if (Date.now() - this.failedAt < RESTART_AFTER_MS) {
+      throw new Error('the language detector failed a moment ago');
+    }
+    const worker = new Worker(DETECTOR_SOURCE, {
+      eval: true,
+      workerData: { detector: this.tablesUrl },
+    });
+    worker.on('message', ({ id, guesses }: { id: number; guesses: [string, boolean][] }) => {
+      const asked = this.asked.get(id);
+      this.asked.delete(id);
+      if (this.asked.size === 0) worker.unref();
+      asked?.resolve(guesses);
+    });
+    // A thread that fails is replaced on the next question; the waiting ones fail.
+    const lost = (error: unknown) => {
+      if (this.worker !== worker) return;
+      this.worker = null;
+      this.failedAt = Date.now();
+      this.failAll(error);
+    };
+    worker.on('error', lost);
+    worker.on('exit', () => lost(new Error('the language detector stopped')));
+    worker.unref();
+    this.worker = worker;
+    return worker;
+  }
+
+  private failAll(error: unknown): void {
+    for (const asked of this.asked.values()) asked.reject(error);
+    this.asked.clear();
+  }
+}
+
+/**
+ * Detects languages on a pool of worker threads sized to the machine, each started on
+ * first use: a turn's texts go to the thread with the fewest questions waiting.
+ */
+export class LanguageDetector {
+  private readonly threads: DetectorThread[];
+  /** Texts of this turn, sent to a thread together at its end. */
   private turn: { text: string; resolve: (guess: Guess) => void; reject: (e: unknown) => void }[] =
     [];
 
-  /** `tablesUrl`: the detector module the thread imports (tests give a broken one). */
-  constructor(private readonly tablesUrl: string = detectorUrl()) {}
+  /**
+   * `tablesUrl`: the detector module the threads import (tests give a broken one);
+   * `threads`: how many threads at most.
+   */
+  constructor(tablesUrl: string = detectorUrl(), threads: number = detectorThreadCount()) {
+    this.threads = Array.from(
+      { length: Math.max(1, threads) },
+      () => new DetectorThread(tablesUrl),
+    );
+  }
 
   /**
    * The guess for one text. Texts asked for in the same turn of the event loop go to the
@@ -173,57 +263,19 @@ export class LanguageDetector {
     return languageOf(guess ?? null, fallback, script);
   }
 
-  /** Ends the thread; texts still being detected get no guess. */
+  /** How many of the pool's threads are running. */
+  get threadsRunning(): number {
+    return this.threads.filter((thread) => thread.running).length;
+  }
+
+  /** Ends the threads; texts still being detected get no guess. */
   async close(): Promise<void> {
-    const worker = this.worker;
-    this.worker = null;
-    this.failAll(new Error('the language detector was closed'));
-    if (worker) await worker.terminate();
+    await Promise.all(this.threads.map((thread) => thread.close()));
   }
 
   private ask(texts: string[]): Promise<[string, boolean][]> {
-    const worker = this.start();
-    const id = (this.nextId += 1);
-    return new Promise((resolve, reject) => {
-      // A question waiting for its answer keeps the process alive; an idle thread does not.
-      if (this.asked.size === 0) worker.ref();
-      this.asked.set(id, { resolve, reject });
-      worker.postMessage({ id, texts });
-    });
-  }
-
-  private start(): Worker {
-    if (this.worker) return this.worker;
-    // A thread that cannot start (its tables missing, say) is not restarted for every text.
-    if (Date.now() - this.failedAt < RESTART_AFTER_MS) {
-      throw new Error('the language detector failed a moment ago');
-    }
-    const worker = new Worker(DETECTOR_SOURCE, {
-      eval: true,
-      workerData: { detector: this.tablesUrl },
-    });
-    worker.on('message', ({ id, guesses }: { id: number; guesses: [string, boolean][] }) => {
-      const asked = this.asked.get(id);
-      this.asked.delete(id);
-      if (this.asked.size === 0) worker.unref();
-      asked?.resolve(guesses);
-    });
-    // A thread that fails is replaced on the next question; the waiting ones fail.
-    const lost = (error: unknown) => {
-      if (this.worker !== worker) return;
-      this.worker = null;
-      this.failedAt = Date.now();
-      this.failAll(error);
-    };
-    worker.on('error', lost);
-    worker.on('exit', () => lost(new Error('the language detector stopped')));
-    worker.unref();
-    this.worker = worker;
-    return worker;
-  }
-
-  private failAll(error: unknown): void {
-    for (const asked of this.asked.values()) asked.reject(error);
-    this.asked.clear();
+    let idlest = this.threads[0]!;
+    for (const thread of this.threads) if (thread.load < idlest.load) idlest = thread;
+    return idlest.ask(texts);
   }
 }
