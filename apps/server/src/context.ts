@@ -12,7 +12,9 @@ import { CodeService } from './modules/auth/codes.js';
 import { ContactRepo } from './modules/contacts/repo.js';
 import { ContactService } from './modules/contacts/service.js';
 import { EventService } from './modules/events/service.js';
+import { GroupDirectory } from './modules/groups/directory.js';
 import { GroupRepo } from './modules/groups/repo.js';
+import { GroupMembership } from './modules/messages/membership.js';
 import { GroupService } from './modules/groups/service.js';
 import { MessageRepo } from './modules/messages/repo.js';
 import { MessageService } from './modules/messages/service.js';
@@ -226,9 +228,12 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
   const contacts = new ContactService({ db, repo: new ContactRepo(db), users, events, clock });
   const detector = overrides.detector ?? new LanguageDetector();
   const scripts = new ChineseScripts();
+  const groupRepo = new GroupRepo(db);
   const messages = new MessageService({
     db,
     repo: new MessageRepo(db),
+    groups: new GroupDirectory(groupRepo),
+    users,
     clock,
     hub,
     events,
@@ -272,7 +277,8 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
   );
   const groups = new GroupService({
     db,
-    repo: new GroupRepo(db),
+    repo: groupRepo,
+    members: new GroupMembership(db),
     clock,
     events,
     messages,

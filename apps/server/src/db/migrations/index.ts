@@ -5,6 +5,7 @@ import * as m0003 from './0003-message-burn.js';
 import * as m0004 from './0004-groups.js';
 import * as m0005 from './0005-translation.js';
 import * as m0006 from './0006-notice-target.js';
+import * as m0007 from './0007-burn-index.js';
 
 /**
  * Every migration in order. A static list rather than a folder scan, so the compiled
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '0004-groups': m0004,
   '0005-translation': m0005,
   '0006-notice-target': m0006,
+  '0007-burn-index': m0007,
 };

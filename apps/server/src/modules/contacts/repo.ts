@@ -132,6 +132,18 @@ export class ContactRepo {
       .executeTakeFirst();
   }
 
+  /** Which of these users are friends of `userId`. */
+  async friendsAmong(userId: string, ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom('friendships')
+      .select('friend_id')
+      .where('user_id', '=', userId)
+      .where('friend_id', 'in', [...ids])
+      .execute();
+    return new Set(rows.map((row) => row.friend_id));
+  }
+
   friendships(userId: string): Promise<FriendshipRow[]> {
     return this.db.selectFrom('friendships').selectAll().where('user_id', '=', userId).execute();
   }

@@ -141,6 +141,15 @@ export class ContactService {
     return new Set(among.filter((id) => blocks.has(`${id}\n${userId}`)));
   }
 
+  /** Which of these users are friends of `userId`. */
+  friendsAmong(
+    userId: string,
+    ids: readonly string[],
+    db: Db = this.deps.db,
+  ): Promise<Set<string>> {
+    return this.deps.repo.in(db).friendsAmong(userId, ids);
+  }
+
   /** Which of these (blocker, blocked) pairs are blocks, as `blocker\nblocked` (one query). */
   blocksAmong(
     pairs: readonly (readonly [string, string])[],

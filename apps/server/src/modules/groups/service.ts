@@ -23,6 +23,8 @@ import {
   type UpdateGroupBody,
   type UpdateMyGroupBody,
   type UserCard,
+  groupConversationId,
+  groupIdOf,
 } from '@teltlk/protocol';
 import { randomInt } from 'node:crypto';
 import type { Insertable } from 'kysely';
@@ -42,7 +44,8 @@ import type { EventService, PendingEvent } from '../events/service.js';
 import type { FileStore } from '../files/store.js';
 import type { MessageService } from '../messages/service.js';
 import { toAvatarWebp } from '../users/avatar.js';
-import type { GroupRepo, MemberCursor, MemberListRow } from './repo.js';
+import type { GroupRepo } from './repo.js';
+import type { GroupMembership, MemberCursor, MemberListRow } from '../messages/membership.js';
 
 /** Roles in the order the member list shows them. */
 const ROLE_ORDER: readonly GroupRole[] = ['owner', 'admin', 'member'];
@@ -65,6 +68,7 @@ const SETTING_ACTIONS: Record<keyof UpdateGroupBody, GroupAction> = {
 interface Tx {
   trx: Db;
   repo: GroupRepo;
+  members: GroupMembership;
   events: PendingEvent[];
   after: (() => void)[];
   now: number;
@@ -82,6 +86,7 @@ export class GroupService {
     private readonly deps: {
       db: Db;
       repo: GroupRepo;
+      members: GroupMembership;
       clock: Clock;
       events: EventService;
       messages: MessageService;
@@ -101,28 +106,26 @@ export class GroupService {
       const cards = await this.deps.contacts.cards([userId, ...memberIds], tx.trx);
       if (cards.size !== memberIds.length + 1) throw new AppError('USER_NOT_FOUND');
       const id = newId();
-      const conversationId = conversationOf(id);
-      await tx.repo.insertGroup(
-        {
-          id,
-          group_no: await this.newGroupNo(tx.repo),
-          name: body.name ?? defaultName([userId, ...memberIds].map((m) => cards.get(m)!)),
-          avatar_path: null,
-          notice: '',
-          notice_at: null,
-          owner_id: userId,
-          member_count: memberIds.length + 1,
-          verification: 'approval',
-          private_chat: 1,
-          allowed_kinds: JSON.stringify(['text']),
-          all_muted: 0,
-          created_at: tx.now,
-          updated_at: tx.now,
-          dismissed_at: null,
-        },
-        conversationId,
-      );
-      await tx.repo.insertMembers([
+      const conversationId = groupConversationId(id);
+      await tx.repo.insertGroup({
+        id,
+        group_no: await this.newGroupNo(tx.repo),
+        name: body.name ?? defaultName([userId, ...memberIds].map((m) => cards.get(m)!)),
+        avatar_path: null,
+        notice: '',
+        notice_at: null,
+        owner_id: userId,
+        member_count: memberIds.length + 1,
+        verification: 'approval',
+        private_chat: 1,
+        allowed_kinds: JSON.stringify(['text']),
+        all_muted: 0,
+        created_at: tx.now,
+        updated_at: tx.now,
+        dismissed_at: null,
+      });
+      await tx.members.createConversation(conversationId, tx.now);
+      await tx.members.insertMembers([
         memberRow(conversationId, userId, 'owner', 0, tx.now),
         ...memberIds.map((m) => memberRow(conversationId, m, 'member', 0, tx.now)),
       ]);
@@ -135,33 +138,33 @@ export class GroupService {
   }
 
   async list(userId: string): Promise<{ groups: MyGroup[] }> {
-    const { repo } = this.deps;
-    const memberships = await repo.memberships(userId);
+    const { repo, members } = this.deps;
+    const memberships = await members.memberships(userId);
     const groups = new Map(
-      (await repo.groupsByIds(memberships.map((m) => groupIdOf(m.conversation_id)))).map((g) => [
-        g.id,
-        g,
-      ]),
+      (await repo.groupsByIds(memberships.flatMap((m) => groupIdOf(m.conversation_id) ?? []))).map(
+        (g) => [g.id, g],
+      ),
     );
     return {
       groups: memberships.flatMap((member) => {
-        const group = groups.get(groupIdOf(member.conversation_id));
+        const groupId = groupIdOf(member.conversation_id);
+        const group = groupId === null ? undefined : groups.get(groupId);
         return group ? [this.toMyGroup(group, member)] : [];
       }),
     };
   }
 
   async get(userId: string, groupId: string): Promise<MyGroup> {
-    const { group, member } = await this.memberOf(this.deps.repo, groupId, userId);
+    const { group, member } = await this.memberOf(this.deps, groupId, userId);
     return this.toMyGroup(group, member);
   }
 
   /** What anyone may see of a group, by its number. */
   async search(userId: string, groupNo: string): Promise<{ group: GroupSummary }> {
-    const { repo } = this.deps;
+    const { repo, members } = this.deps;
     const group = await repo.findGroupByNo(groupNo);
     if (!group) throw new AppError('GROUP_NOT_FOUND');
-    const member = await repo.findMember(conversationOf(group.id), userId);
+    const member = await members.findMember(groupConversationId(group.id), userId);
     return { group: this.toSummary(group, member !== undefined) };
   }
 
@@ -170,7 +173,7 @@ export class GroupService {
     const fields = Object.keys(body) as (keyof UpdateGroupBody)[];
     if (fields.length === 0) throw invalidField('', 'required');
     return this.transact(async (tx) => {
-      const { group, role } = await this.memberOf(tx.repo, groupId, userId);
+      const { group, role } = await this.memberOf(tx, groupId, userId);
       for (const field of fields) must(role, SETTING_ACTIONS[field]);
       const updated = await tx.repo.updateGroup(groupId, {
         ...(body.name === undefined ? {} : { name: body.name }),
@@ -202,8 +205,8 @@ export class GroupService {
 
   /** A new group avatar (owner and admins); the old file goes once the new one is in. */
   async setAvatar(userId: string, groupId: string, image: Buffer): Promise<Group> {
-    const { repo, files } = this.deps;
-    must((await this.memberOf(repo, groupId, userId)).role, 'setAvatar');
+    const { files } = this.deps;
+    must((await this.memberOf(this.deps, groupId, userId)).role, 'setAvatar');
     const webp = await toAvatarWebp(image);
     const key = `group-avatars/${newId()}.webp`;
     await files.put(key, webp);
@@ -211,7 +214,7 @@ export class GroupService {
     let updated: GroupRow;
     try {
       updated = await this.transact(async (tx) => {
-        const { group, role } = await this.memberOf(tx.repo, groupId, userId);
+        const { group, role } = await this.memberOf(tx, groupId, userId);
         must(role, 'setAvatar');
         previous = group.avatar_path;
         return tx.repo.updateGroup(groupId, { avatar_path: key, updated_at: tx.now });
@@ -230,8 +233,8 @@ export class GroupService {
       throw invalidField('', 'required');
     }
     return this.transact(async (tx) => {
-      const { group } = await this.memberOf(tx.repo, groupId, userId);
-      const member = await tx.repo.updateMember(conversationOf(groupId), userId, {
+      const { group } = await this.memberOf(tx, groupId, userId);
+      const member = await tx.members.updateMember(groupConversationId(groupId), userId, {
         ...(body.nickname === undefined ? {} : { group_nickname: body.nickname || null }),
         ...(body.remark === undefined ? {} : { group_remark: body.remark || null }),
         updated_at: tx.now,
@@ -243,9 +246,9 @@ export class GroupService {
   /** Dismisses the group: every member leaves, and each is told. */
   async dismiss(userId: string, groupId: string): Promise<void> {
     await this.transact(async (tx) => {
-      const { role } = await this.memberOf(tx.repo, groupId, userId);
+      const { role } = await this.memberOf(tx, groupId, userId);
       must(role, 'dismiss');
-      const memberIds = await tx.repo.deleteAllMembers(conversationOf(groupId));
+      const memberIds = await tx.members.deleteAllMembers(groupConversationId(groupId));
       await tx.repo.updateGroup(groupId, { dismissed_at: tx.now, updated_at: tx.now });
       await tx.repo.addMemberCount(groupId, -memberIds.length, tx.now);
       const left = await this.deps.events.appendToMany(tx.trx, memberIds, {
@@ -268,10 +271,10 @@ export class GroupService {
     groupId: string,
     query: { q?: string | undefined; cursor?: string | undefined; limit: number },
   ): Promise<GroupMembersResult> {
-    const { repo } = this.deps;
-    await this.memberOf(repo, groupId, userId);
+    const { members } = this.deps;
+    await this.memberOf(this.deps, groupId, userId);
     const cursor = query.cursor === undefined ? null : decodeCursor(query.cursor);
-    const conversationId = conversationOf(groupId);
+    const conversationId = groupConversationId(groupId);
     const q = query.q === undefined || query.q === '' ? undefined : query.q;
     const rows: MemberListRow[] = [];
     // One more than the page tells whether another follows.
@@ -280,7 +283,9 @@ export class GroupService {
     for (let index = Math.max(0, startAt); index < ROLE_ORDER.length; index += 1) {
       const role = ROLE_ORDER[index]!;
       const after = cursor && cursor.role === role ? cursor : null;
-      rows.push(...(await repo.memberPage(conversationId, role, after, q, wanted - rows.length)));
+      rows.push(
+        ...(await members.memberPage(conversationId, role, after, q, wanted - rows.length)),
+      );
       if (rows.length >= wanted) break;
     }
     const page = rows.slice(0, query.limit);
@@ -305,12 +310,12 @@ export class GroupService {
   /** Members invite their friends; they join at once, with history from now on. */
   async invite(userId: string, groupId: string, userIds: readonly string[]): Promise<number> {
     return this.transact(async (tx) => {
-      const { role } = await this.memberOf(tx.repo, groupId, userId);
+      const { role } = await this.memberOf(tx, groupId, userId);
       must(role, 'invite');
       const candidates = userIds.filter((id) => id !== userId);
       await this.checkFriends(tx, userId, candidates);
       const present = new Set(
-        await this.deps.messages.membersAmong(conversationOf(groupId), candidates, tx.trx),
+        await this.deps.messages.membersAmong(groupConversationId(groupId), candidates, tx.trx),
       );
       const added = candidates.filter((id) => !present.has(id));
       if (added.length === 0) return 0;
@@ -336,9 +341,12 @@ export class GroupService {
     targetId: string,
     greeting: string | undefined,
   ): Promise<FriendRequest> {
-    const { repo, contacts } = this.deps;
-    const { group, role } = await this.memberOf(repo, groupId, auth.userId);
-    if (targetId === auth.userId || !(await repo.findMember(conversationOf(groupId), targetId))) {
+    const { contacts, members } = this.deps;
+    const { group, role } = await this.memberOf(this.deps, groupId, auth.userId);
+    if (
+      targetId === auth.userId ||
+      !(await members.findMember(groupConversationId(groupId), targetId))
+    ) {
       throw invalidField('userId', 'groupMembers');
     }
     if (group.private_chat !== 1 && !mayInGroup(role, 'setPrivateChat')) {
@@ -350,7 +358,7 @@ export class GroupService {
   /** Removes a member of lower rank; they stop receiving at once, on every device. */
   async remove(userId: string, groupId: string, targetId: string): Promise<void> {
     await this.transact(async (tx) => {
-      const { role } = await this.memberOf(tx.repo, groupId, userId);
+      const { role } = await this.memberOf(tx, groupId, userId);
       must(role, 'removeMember');
       await this.target(tx, groupId, role, userId, targetId);
       await this.leave(tx, groupId, targetId, 'removed');
@@ -365,11 +373,11 @@ export class GroupService {
     newRole: 'admin' | 'member',
   ): Promise<void> {
     await this.transact(async (tx) => {
-      const { role } = await this.memberOf(tx.repo, groupId, userId);
+      const { role } = await this.memberOf(tx, groupId, userId);
       must(role, 'setRole');
       const target = await this.target(tx, groupId, role, userId, targetId);
       if (target.role === newRole) return;
-      await tx.repo.updateMember(conversationOf(groupId), targetId, {
+      await tx.members.updateMember(groupConversationId(groupId), targetId, {
         role: newRole,
         updated_at: tx.now,
       });
@@ -384,10 +392,10 @@ export class GroupService {
   /** Mutes a member of lower rank for `seconds` (0 lifts the mute). */
   async mute(userId: string, groupId: string, targetId: string, seconds: number): Promise<void> {
     await this.transact(async (tx) => {
-      const { role } = await this.memberOf(tx.repo, groupId, userId);
+      const { role } = await this.memberOf(tx, groupId, userId);
       must(role, 'muteMember');
       await this.target(tx, groupId, role, userId, targetId);
-      await tx.repo.updateMember(conversationOf(groupId), targetId, {
+      await tx.members.updateMember(groupConversationId(groupId), targetId, {
         muted_until: seconds === 0 ? null : tx.now + seconds * 1000,
         updated_at: tx.now,
       });
@@ -403,12 +411,15 @@ export class GroupService {
   /** Hands the group to another member; the old owner stays as an admin. */
   async transfer(userId: string, groupId: string, targetId: string): Promise<void> {
     await this.transact(async (tx) => {
-      const { role } = await this.memberOf(tx.repo, groupId, userId);
+      const { role } = await this.memberOf(tx, groupId, userId);
       must(role, 'transferOwnership');
       await this.target(tx, groupId, role, userId, targetId);
-      const conversationId = conversationOf(groupId);
-      await tx.repo.updateMember(conversationId, userId, { role: 'admin', updated_at: tx.now });
-      await tx.repo.updateMember(conversationId, targetId, { role: 'owner', updated_at: tx.now });
+      const conversationId = groupConversationId(groupId);
+      await tx.members.updateMember(conversationId, userId, { role: 'admin', updated_at: tx.now });
+      await tx.members.updateMember(conversationId, targetId, {
+        role: 'owner',
+        updated_at: tx.now,
+      });
       await tx.repo.updateGroup(groupId, { owner_id: targetId, updated_at: tx.now });
       await this.notice(tx, groupId, {
         event: 'ownerChanged',
@@ -420,7 +431,7 @@ export class GroupService {
 
   async quit(userId: string, groupId: string): Promise<void> {
     await this.transact(async (tx) => {
-      const { role } = await this.memberOf(tx.repo, groupId, userId);
+      const { role } = await this.memberOf(tx, groupId, userId);
       if (role === 'owner') throw new AppError('OWNER_CANNOT_QUIT');
       must(role, 'quit');
       await this.leave(tx, groupId, userId, 'quit');
@@ -442,7 +453,7 @@ export class GroupService {
     return this.transact(async (tx) => {
       const group = await tx.repo.findGroup(groupId);
       if (!group) throw new AppError('GROUP_NOT_FOUND');
-      if (await tx.repo.findMember(conversationOf(groupId), userId)) {
+      if (await tx.members.findMember(groupConversationId(groupId), userId)) {
         throw new AppError('ALREADY_IN_GROUP');
       }
       if (group.verification === 'invite') throw new AppError('GROUP_INVITE_ONLY');
@@ -481,12 +492,12 @@ export class GroupService {
   }
 
   async applications(userId: string): Promise<GroupApplicationListResult> {
-    const { repo } = this.deps;
-    const memberships = await repo.memberships(userId);
-    const joined = new Set(memberships.map((m) => groupIdOf(m.conversation_id)));
+    const { repo, members } = this.deps;
+    const memberships = await members.memberships(userId);
+    const joined = new Set(memberships.flatMap((m) => groupIdOf(m.conversation_id) ?? []));
     const reviewed = memberships
       .filter((m) => mayInGroup(roleOf(m), 'reviewApplications'))
-      .map((m) => groupIdOf(m.conversation_id));
+      .flatMap((m) => groupIdOf(m.conversation_id) ?? []);
     const [toReview, mine] = await Promise.all([
       repo.applicationsTo(reviewed, APPLICATIONS_MAX),
       repo.applicationsBy(userId, APPLICATIONS_MAX),
@@ -512,7 +523,7 @@ export class GroupService {
       const application = await tx.repo.findApplication(applicationId);
       if (!application) throw new AppError('GROUP_NOT_FOUND');
       const groupId = application.group_id;
-      const { role } = await this.memberOf(tx.repo, groupId, userId);
+      const { role } = await this.memberOf(tx, groupId, userId);
       must(role, 'reviewApplications');
       if (application.status !== 'pending') throw new AppError('GROUP_APPLICATION_HANDLED');
       await tx.repo.updateApplication(applicationId, {
@@ -521,7 +532,7 @@ export class GroupService {
         handled_by: userId,
       });
       const applicant = application.user_id;
-      if (accept && !(await tx.repo.findMember(conversationOf(groupId), applicant))) {
+      if (accept && !(await tx.members.findMember(groupConversationId(groupId), applicant))) {
         await this.addMembers(tx, groupId, [applicant]);
         await this.notice(tx, groupId, { event: 'joined', actorId: applicant, targetIds: [] });
       }
@@ -538,28 +549,23 @@ export class GroupService {
    * no such message). Counts leave out the sender and members who joined after it was sent.
    */
   async reads(userId: string, groupId: string, seq: number): Promise<MessageReadsResult> {
-    const { repo, db } = this.deps;
-    const { group, role, member } = await this.memberOf(repo, groupId, userId);
+    const { members } = this.deps;
+    const { group, role, member } = await this.memberOf(this.deps, groupId, userId);
     if (seq <= Number(member.min_seq)) throw new AppError('MESSAGE_NOT_FOUND');
-    const conversationId = conversationOf(groupId);
-    const message = await db
-      .selectFrom('messages')
-      .select(['sender_id', 'created_at'])
-      .where('conversation_id', '=', conversationId)
-      .where('seq', '=', seq)
-      .executeTakeFirst();
+    const conversationId = groupConversationId(groupId);
+    const message = await members.messageMeta(conversationId, seq);
     if (!message) throw new AppError('MESSAGE_NOT_FOUND');
     if (message.sender_id !== userId && GROUP_ROLE_RANK[role] < GROUP_ROLE_RANK.admin) {
       throw new AppError('GROUP_ROLE_REQUIRED');
     }
     const sentAt = Number(message.created_at);
-    const senderIn = await repo.findMember(conversationId, message.sender_id);
+    const senderIn = await members.findMember(conversationId, message.sender_id);
     const memberCount = Number(group.member_count) - (senderIn ? 1 : 0);
     if (group.member_count > GROUP_READERS_DETAIL_MAX) {
-      const readCount = await repo.readCount(conversationId, seq, sentAt, message.sender_id);
+      const readCount = await members.readCount(conversationId, seq, sentAt, message.sender_id);
       return { readCount, memberCount, readers: null };
     }
-    const ids = await repo.readerIds(conversationId, seq, sentAt, message.sender_id);
+    const ids = await members.readerIds(conversationId, seq, sentAt, message.sender_id);
     const cards = await this.deps.contacts.cards(ids);
     const readers = ids.flatMap((id) => cards.get(id) ?? []);
     return { readCount: ids.length, memberCount, readers };
@@ -569,12 +575,14 @@ export class GroupService {
 
   /** The group and the caller's membership; to anyone else the group does not exist. */
   private async memberOf(
-    repo: GroupRepo,
+    { repo, members }: { repo: GroupRepo; members: GroupMembership },
     groupId: string,
     userId: string,
   ): Promise<{ group: GroupRow; member: MemberRow; role: GroupRole }> {
     const group = await repo.findGroup(groupId);
-    const member = group ? await repo.findMember(conversationOf(groupId), userId) : undefined;
+    const member = group
+      ? await members.findMember(groupConversationId(groupId), userId)
+      : undefined;
     if (!group || !member) throw new AppError('GROUP_NOT_FOUND');
     return { group, member, role: roleOf(member) };
   }
@@ -591,7 +599,7 @@ export class GroupService {
     targetId: string,
   ): Promise<MemberRow> {
     if (targetId === actorId) throw invalidField('userId', 'groupMembers');
-    const target = await tx.repo.findMember(conversationOf(groupId), targetId);
+    const target = await tx.members.findMember(groupConversationId(groupId), targetId);
     if (!target) throw invalidField('userId', 'groupMembers');
     if (GROUP_ROLE_RANK[roleOf(target)] >= GROUP_ROLE_RANK[actorRole]) {
       throw new AppError('GROUP_OWNER_REQUIRED');
@@ -603,9 +611,9 @@ export class GroupService {
   private async addMembers(tx: Tx, groupId: string, userIds: readonly string[]): Promise<void> {
     const count = await tx.repo.addMemberCount(groupId, userIds.length, tx.now);
     if (count > GROUP_MAX_MEMBERS) throw new AppError('GROUP_FULL', { max: GROUP_MAX_MEMBERS });
-    const conversationId = conversationOf(groupId);
-    const joinSeq = await tx.repo.maxSeq(conversationId);
-    await tx.repo.insertMembers(
+    const conversationId = groupConversationId(groupId);
+    const joinSeq = await tx.members.maxSeq(conversationId);
+    await tx.members.insertMembers(
       userIds.map((id) => memberRow(conversationId, id, 'member', joinSeq, tx.now)),
     );
     for (const id of userIds) await this.event(tx, id, { type: 'groupJoined', groupId });
@@ -622,7 +630,7 @@ export class GroupService {
     userId: string,
     reason: 'quit' | 'removed',
   ): Promise<void> {
-    if (!(await tx.repo.deleteMember(conversationOf(groupId), userId))) return;
+    if (!(await tx.members.deleteMember(groupConversationId(groupId), userId))) return;
     await tx.repo.addMemberCount(groupId, -1, tx.now);
     await this.event(tx, userId, { type: 'groupLeft', groupId, reason });
   }
@@ -634,7 +642,7 @@ export class GroupService {
     applicantId: string,
     applicationId: string,
   ): Promise<void> {
-    const staff = await tx.repo.staffIds(conversationOf(groupId));
+    const staff = await tx.members.staffIds(groupConversationId(groupId));
     for (const id of new Set([applicantId, ...staff])) {
       await this.event(tx, id, { type: 'groupApplication', applicationId });
     }
@@ -647,7 +655,7 @@ export class GroupService {
   ): Promise<void> {
     await this.deps.messages.appendNotice(
       tx.trx,
-      conversationOf(groupId),
+      groupConversationId(groupId),
       { kind: 'system', ...content },
       tx.after,
     );
@@ -663,7 +671,7 @@ export class GroupService {
 
   /** Groups are made from and grow by the acting member's friends. */
   private async checkFriends(tx: Tx, userId: string, ids: readonly string[]): Promise<void> {
-    const friends = await tx.repo.friendsAmong(userId, ids);
+    const friends = await this.deps.contacts.friendsAmong(userId, ids, tx.trx);
     if (ids.some((id) => !friends.has(id))) throw new AppError('NOT_FRIENDS');
   }
 
@@ -685,7 +693,7 @@ export class GroupService {
   }
 
   private async myGroupIn(tx: Tx, groupId: string, userId: string): Promise<MyGroup> {
-    const { group, member } = await this.memberOf(tx.repo, groupId, userId);
+    const { group, member } = await this.memberOf(tx, groupId, userId);
     return this.toMyGroup(group, member);
   }
 
@@ -696,6 +704,7 @@ export class GroupService {
       work({
         trx,
         repo: this.deps.repo.in(trx),
+        members: this.deps.members.in(trx),
         events,
         after,
         now: this.deps.clock.now(),
@@ -783,14 +792,6 @@ function roleOf(member: MemberRow): GroupRole {
   const parsed = groupRoleSchema.safeParse(member.role);
   if (!parsed.success) throw new Error(`member ${member.user_id} has no group role`);
   return parsed.data;
-}
-
-export function conversationOf(groupId: string): string {
-  return `sg_${groupId}`;
-}
-
-function groupIdOf(conversationId: string): string {
-  return conversationId.slice(3);
 }
 
 function memberRow(

@@ -219,9 +219,11 @@ export class MessageRepo {
             eb('conversation_id', '=', mark.conversationId),
             eb('user_id', '=', mark.userId),
           ]);
+        // Values as parameters, so the statement's text (and its cached statement) depends
+        // on the batch's size only.
         const [first, ...rest] = marks;
-        let seq = eb.case().when(of(first!)).then(first!.seq);
-        for (const mark of rest) seq = seq.when(of(mark)).then(mark.seq);
+        let seq = eb.case().when(of(first!)).then(eb.val(first!.seq));
+        for (const mark of rest) seq = seq.when(of(mark)).then(eb.val(mark.seq));
         return { read_seq: seq.else(eb.ref('read_seq')).end(), updated_at: now };
       })
       .where((eb) =>
@@ -389,55 +391,6 @@ export class MessageRepo {
       .execute();
   }
 
-  /** The groups of these ids (for chat list views). */
-  groupsByIds(ids: readonly string[]): Promise<
-    {
-      id: string;
-      name: string;
-      avatar_path: string | null;
-      member_count: number;
-      owner_id: string;
-      all_muted: number;
-      allowed_kinds: string;
-    }[]
-  > {
-    if (ids.length === 0) return Promise.resolve([]);
-    return this.db
-      .selectFrom('groups')
-      .select([
-        'id',
-        'name',
-        'avatar_path',
-        'member_count',
-        'owner_id',
-        'all_muted',
-        'allowed_kinds',
-      ])
-      .where('id', 'in', [...ids])
-      .execute();
-  }
-
-  /** Each of these users' mother tongue (the fallback when a text's language is unclear). */
-  /** A group's member count (0 for none). */
-  async groupMemberCount(groupId: string): Promise<number> {
-    const row = await this.db
-      .selectFrom('groups')
-      .select('member_count')
-      .where('id', '=', groupId)
-      .executeTakeFirst();
-    return Number(row?.member_count ?? 0);
-  }
-
-  async motherTongues(userIds: readonly string[]): Promise<Map<string, string>> {
-    if (userIds.length === 0) return new Map();
-    const rows = await this.db
-      .selectFrom('users')
-      .select(['id', 'mother_tongue'])
-      .where('id', 'in', [...userIds])
-      .execute();
-    return new Map(rows.map((row) => [row.id, row.mother_tongue]));
-  }
-
   /**
    * The language each of these users reads a conversation in, for those who are members
    * with translation on: their choice for the conversation, else their mother tongue; and
@@ -510,19 +463,6 @@ export class MessageRepo {
       found.push(...rows);
     }
     return found;
-  }
-
-  /** Ids of users who are not official accounts, after `afterId` in id order. */
-  async regularUserIds(afterId: string, limit: number): Promise<string[]> {
-    const rows = await this.db
-      .selectFrom('users')
-      .select('id')
-      .where('official', '=', 0)
-      .where('id', '>', afterId)
-      .orderBy('id')
-      .limit(limit)
-      .execute();
-    return rows.map((row) => row.id);
   }
 
   // -------------------------------------------------------------------------- messages

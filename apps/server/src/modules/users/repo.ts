@@ -130,4 +130,28 @@ export class UserRepo {
       .where('id', '=', id)
       .execute();
   }
+
+  /** Each of these users' mother tongue. */
+  async motherTongues(userIds: readonly string[]): Promise<Map<string, string>> {
+    if (userIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('users')
+      .select(['id', 'mother_tongue'])
+      .where('id', 'in', [...userIds])
+      .execute();
+    return new Map(rows.map((row) => [row.id, row.mother_tongue]));
+  }
+
+  /** Ids of users who are not official accounts, after `afterId` in id order. */
+  async regularUserIds(afterId: string, limit: number): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('users')
+      .select('id')
+      .where('official', '=', 0)
+      .where('id', '>', afterId)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => row.id);
+  }
 }

@@ -82,6 +82,16 @@ export class UserService {
     }
   }
 
+  /** Each of these users' mother tongue (the fallback when a text's language is unclear). */
+  motherTongues(userIds: readonly string[]): Promise<Map<string, string>> {
+    return this.deps.repo.motherTongues(userIds);
+  }
+
+  /** Ids of users who are not official accounts, after `afterId` in id order. */
+  regularUserIds(afterId: string, limit: number): Promise<string[]> {
+    return this.deps.repo.regularUserIds(afterId, limit);
+  }
+
   async get(userId: string): Promise<UserRow> {
     const user = await this.deps.repo.findById(userId);
     // Sessions are deleted with their user, so this only happens in a race with a deletion.
