@@ -134,15 +134,16 @@ describe('ImEngine', () => {
     ]);
 
     server.push({ t: 'message', message: two });
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(texts(handle)).toEqual(['one', 'two', 'three', 'four']);
-    expect(arrived.map((message) => message.seq)).toEqual([2, 4]);
-    expect(engine.getSnapshot().conversations[0]).toMatchObject({ maxSeq: 4, unread: 4 });
+    // Frames are applied in order: once the next message is in, the duplicate was handled.
+    server.append({ kind: 'text', text: 'five' });
+    await vi.waitFor(() => expect(texts(handle)).toEqual(['one', 'two', 'three', 'four', 'five']));
+    expect(arrived.map((message) => message.seq)).toEqual([2, 4, 5]);
+    expect(engine.getSnapshot().conversations[0]).toMatchObject({ maxSeq: 5, unread: 5 });
 
     handle.markRead();
     await vi.waitFor(() => expect(engine.getSnapshot().totalUnread).toBe(0));
     await vi.waitFor(() =>
-      expect(server.frames).toContainEqual({ t: 'read', conversationId: CONV, seq: 4 }),
+      expect(server.frames).toContainEqual({ t: 'read', conversationId: CONV, seq: 5 }),
     );
   });
 
@@ -571,5 +572,32 @@ describe('ImEngine translation', () => {
     expect(
       server.requests.filter((path) => path.startsWith('GET /translations/info')),
     ).toHaveLength(1);
+  });
+});
+
+describe('engine status and background failures', () => {
+  it('says where it stands: starting, then up to date once synced', async () => {
+    const engine = makeEngine();
+    expect(engine.getSnapshot().status).toBe('starting');
+    const finished = record(engine, 'syncFinish');
+    await engine.start();
+    await vi.waitFor(() => expect(finished.length).toBeGreaterThan(0));
+    await vi.waitFor(() => expect(engine.getSnapshot().status).toBe('ready'));
+    expect(engine.getSnapshot().errors).toEqual([]);
+  });
+
+  it('shows a failed sync with its code, and clears it when a retry gets through', async () => {
+    server.failSync = true;
+    const engine = makeEngine();
+    const failed = record(engine, 'syncFailed');
+    await engine.start();
+    await vi.waitFor(() => expect(engine.getSnapshot().errors).toHaveLength(1));
+    expect(failed.length).toBeGreaterThan(0);
+    const [error] = engine.getSnapshot().errors;
+    expect(error).toMatchObject({ kind: 'sync', code: 'INTERNAL' });
+    server.failSync = false;
+    error!.retry();
+    await vi.waitFor(() => expect(engine.getSnapshot().errors).toEqual([]));
+    expect(engine.getSnapshot().conversations.map(({ id }) => id)).toEqual([CONV]);
   });
 });

@@ -54,6 +54,8 @@ export class FakeServer {
   frames: ClientFrame[] = [];
   /** Error codes to answer the next `send` frames with. */
   refuseNext: string[] = [];
+  /** Conversation sync answers a server error (the rest works). */
+  failSync = false;
   /** Whether new sockets get their hello (false: the server looks down). */
   up = true;
   /** Whether `send` frames get an answer (false: lost on the way). */
@@ -303,6 +305,7 @@ export class FakeServer {
         }),
       );
     if (path === '/sync/conversations') {
+      if (this.failSync) return json({ error: { code: 'INTERNAL', message: 'x' } }, 500);
       const since = query('since') ?? 0;
       const conversation = this.conversation();
       return json({

@@ -6,8 +6,10 @@ export type {
   ConversationHandle,
   ConversationSnapshot,
   ConversationView,
+  EngineError,
   EngineEvents,
   EngineSnapshot,
+  EngineStatus,
   LocalMessage,
 } from './types.js';
 export { newClientMsgId } from './outbox.js';

@@ -1,3 +1,4 @@
+import { Rerun } from './rerun.js';
 import type { ClientFrame, Message } from '@teltlk/protocol';
 import { backoffDelay } from './connection.js';
 import type { LocalStore } from './store.js';
@@ -41,8 +42,8 @@ export class OutboxSender {
   /** Answered, with the outbox row not yet removed: not to be sent again meanwhile. */
   private readonly settling = new Set<string>();
   private nextRid = 0;
-  private running: Promise<void> | null = null;
-  private again = false;
+  /** One pass over the queue at a time; asked during one, it looks once more. */
+  private readonly sends = new Rerun(() => this.sendQueued());
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private transientAttempt = 0;
 
@@ -50,21 +51,7 @@ export class OutboxSender {
 
   /** Sends every queued entry that is not on its way; safe to call often. */
   flush(): Promise<void> {
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = (async () => {
-      try {
-        do {
-          this.again = false;
-          await this.sendQueued();
-        } while (this.again);
-      } finally {
-        this.running = null;
-      }
-    })();
-    return this.running;
+    return this.sends.run();
   }
 
   private async sendQueued(): Promise<void> {

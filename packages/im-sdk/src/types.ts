@@ -36,7 +36,27 @@ export interface ConversationView extends Conversation {
   draft: string;
 }
 
+/**
+ * Where the engine stands, as one word: loading the local cache, offline (no socket),
+ * connecting, catching up, or up to date.
+ */
+export type EngineStatus = 'starting' | 'offline' | 'connecting' | 'syncing' | 'ready';
+
+/**
+ * Work the engine does on its own that failed, until it succeeds again: catching up with
+ * the server (`sync`), or writing the local copy on this device (`store`). `code` is the
+ * server's or the network's error code, or `UNKNOWN`; `retry` tries again at once.
+ */
+export interface EngineError {
+  kind: 'sync' | 'store';
+  code: string;
+  retry(): void;
+}
+
 export interface EngineSnapshot {
+  status: EngineStatus;
+  /** Failures of background work, at most one per kind; empty when all is well. */
+  errors: readonly EngineError[];
   /** The local cache is loaded. */
   ready: boolean;
   connection: ConnectionState;

@@ -30,6 +30,10 @@ export const en_US = {
     user: 'Me',
     badge: '{number} new',
   },
+  engine: {
+    syncFailed: 'Your chats could not be updated',
+    storeFailed: 'Your chats could not be saved on this device',
+  },
   error: {
     VALIDATION_FAILED: 'The request is not valid',
     MALFORMED_REQUEST: 'The request could not be read',

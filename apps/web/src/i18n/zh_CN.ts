@@ -29,6 +29,10 @@ export const zh_CN: Catalog = {
     user: '我的',
     badge: '{number} 条新提醒',
   },
+  engine: {
+    syncFailed: '聊天未能更新',
+    storeFailed: '聊天无法保存到此设备',
+  },
   error: {
     VALIDATION_FAILED: '提交的内容有误，请检查后重试',
     MALFORMED_REQUEST: '请求格式有误',

@@ -29,6 +29,10 @@ export const zh_TW: Catalog = {
     user: '我的',
     badge: '{number} 則新通知',
   },
+  engine: {
+    syncFailed: '聊天未能更新',
+    storeFailed: '聊天無法儲存到此裝置',
+  },
   error: {
     VALIDATION_FAILED: '送出的內容有誤，請檢查後重試',
     MALFORMED_REQUEST: '請求格式有誤',

@@ -1,7 +1,7 @@
 import i18next from 'i18next';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { en_US } from '../../i18n/en_US';
+import { initEnglish } from '../../i18n/english-for-tests';
 import { Composer } from './composer';
 
 const i18n = i18next.createInstance();
@@ -23,14 +23,7 @@ vi.mock('antd-mobile-icons', () => ({
 // The @ list loads group members; no group here.
 vi.mock('../groups/mention-picker', () => ({ MentionPicker: () => null }));
 
-beforeAll(async () => {
-  await i18n.init({
-    lng: 'en_US',
-    resources: { en_US: { translation: en_US } },
-    interpolation: { prefix: '{', suffix: '}', escapeValue: false },
-    showSupportNotice: false,
-  });
-});
+beforeAll(() => initEnglish(i18n));
 
 function render(draft: string): string {
   return renderToStaticMarkup(

@@ -2,7 +2,7 @@ import type { LocalMessage } from '@teltlk/im-sdk';
 import i18next from 'i18next';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { en_US } from '../../i18n/en_US';
+import { initEnglish } from '../../i18n/english-for-tests';
 import { setUnfolded } from './long-text';
 import { MessageRow, type MessageRowContext } from './message-row';
 import { buildRows, type ChatRow } from './messages';
@@ -24,14 +24,7 @@ vi.mock('antd-mobile-icons', () => ({
   RedoOutline: () => null,
 }));
 
-beforeAll(async () => {
-  await i18n.init({
-    lng: 'en_US',
-    resources: { en_US: { translation: en_US } },
-    interpolation: { prefix: '{', suffix: '}', escapeValue: false },
-    showSupportNotice: false,
-  });
-});
+beforeAll(() => initEnglish(i18n));
 
 function context(patch: Partial<MessageRowContext> = {}): MessageRowContext {
   return {

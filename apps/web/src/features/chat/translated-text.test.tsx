@@ -2,7 +2,7 @@ import type { LocalMessage } from '@teltlk/im-sdk';
 import i18next from 'i18next';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { en_US } from '../../i18n/en_US';
+import { initEnglish } from '../../i18n/english-for-tests';
 import { receivedText, storedTranslation as translation } from './test-fixtures';
 import { TranslatedText } from './translated-text';
 import type { TranslationRowContext } from './use-translation';
@@ -13,14 +13,7 @@ const i18n = i18next.createInstance();
 // run outside the app's bundler, which gives the app and its libraries one React).
 vi.mock('react-i18next', () => ({ useTranslation: () => ({ t: i18n.t.bind(i18n), i18n }) }));
 
-beforeAll(async () => {
-  await i18n.init({
-    lng: 'en_US',
-    resources: { en_US: { translation: en_US } },
-    interpolation: { prefix: '{', suffix: '}', escapeValue: false },
-    showSupportNotice: false,
-  });
-});
+beforeAll(() => initEnglish(i18n));
 
 const message = receivedText();
 

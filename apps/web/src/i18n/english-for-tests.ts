@@ -1,0 +1,15 @@
+import type { i18n as I18n } from 'i18next';
+import { en_US } from './en_US';
+
+/**
+ * Sets up an i18next instance with the English catalog and the app's `{name}`
+ * placeholders, for component tests that render outside the app.
+ */
+export async function initEnglish(i18n: I18n): Promise<void> {
+  await i18n.init({
+    lng: 'en_US',
+    resources: { en_US: { translation: en_US } },
+    interpolation: { prefix: '{', suffix: '}', escapeValue: false },
+    showSupportNotice: false,
+  });
+}
