@@ -7,6 +7,7 @@ const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 export const workspaceAlias = {
   '@teltlk/protocol': source('./packages/protocol/src/index.ts'),
   '@teltlk/im-sdk': source('./packages/im-sdk/src/index.ts'),
+  '@teltlk/test-kit': source('./packages/test-kit/src/index.ts'),
 };
 
 export default defineConfig({
@@ -37,6 +38,10 @@ export default defineConfig({
       {
         extends: true,
         test: { name: 'bench', include: ['bench/src/**/*.test.ts'] },
+      },
+      {
+        extends: true,
+        test: { name: 'test-kit', include: ['packages/test-kit/src/**/*.test.ts'] },
       },
       {
         extends: true,

@@ -1,7 +1,16 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 /** Browser tests drive the built app on a real server; one file at a time keeps 2 cores calm. */
 export default defineConfig({
+  // The shared test kit from its sources, like the other workspaces' tests.
+  resolve: {
+    alias: {
+      '@teltlk/test-kit': fileURLToPath(
+        new URL('../packages/test-kit/src/index.ts', import.meta.url),
+      ),
+    },
+  },
   test: {
     include: ['src/**/*.e2e.ts'],
     testTimeout: 120_000,

@@ -1,9 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  befriend as befriendAccounts,
+  callApi,
+  codeFor,
+  inTempDataDir,
+  registerAccount as registerThroughApi,
+  spawnServer,
+} from '@teltlk/test-kit';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 const serverEntry = fileURLToPath(new URL('../../apps/server/dist/main.js', import.meta.url));
@@ -14,76 +17,23 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === 'object' && address
-          ? resolve(address.port)
-          : reject(new Error('no port')),
-      );
-    });
-  });
-}
-
-async function waitForHealth(
-  baseUrl: string,
-  child: ChildProcess,
-  output: () => string,
-): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${output()}`);
-    try {
-      const response = await fetch(`${baseUrl}/healthz`);
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`server did not become healthy:\n${output()}`);
-}
-
 /** Starts the built server on a free loopback port with its own empty data folder. */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'teltlk-e2e-'));
-  const port = await freePort();
-  const child = spawn(process.execPath, [serverEntry], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      // Every person in these tests signs up and chats from one address (loopback), where
-      // real people come from many: per-address limits are raised, not switched off.
-      RATE_LIMIT_SCALE: '100',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let log = '';
-  child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  const baseUrl = `http://127.0.0.1:${port}`;
-  await waitForHealth(baseUrl, child, () => log);
-  return {
-    baseUrl,
-    dataDir,
-    async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
-      }
-      await rm(dataDir, { recursive: true, force: true });
-    },
-  };
+export function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  return inTempDataDir('teltlk-e2e-', (dataDir) =>
+    spawnServer({
+      args: [serverEntry],
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+        // Every person in these tests signs up and chats from one address (loopback), where
+        // real people come from many: per-address limits are raised, not switched off.
+        RATE_LIMIT_SCALE: '100',
+        ...env,
+      },
+    }),
+  );
 }
 
 export function launchBrowser(): Promise<Browser> {
@@ -103,28 +53,7 @@ export function newPhoneContext(browser: Browser): Promise<BrowserContext> {
   return browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-US' });
 }
 
-interface OutboxMessage {
-  destination: string;
-  purpose: string;
-  code: string;
-}
-
-/** The newest verification code the server wrote to its dev outbox for a destination. */
-export async function codeFor(
-  baseUrl: string,
-  destination: string,
-  purpose: string,
-): Promise<string> {
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    const response = await fetch(`${baseUrl}/api/v1/dev/outbox`);
-    const { messages } = (await response.json()) as { messages: OutboxMessage[] };
-    const found = messages.find((m) => m.destination === destination && m.purpose === purpose);
-    if (found) return found.code;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`no ${purpose} code for ${destination} in the outbox`);
-}
+export { codeFor };
 
 export interface ApiAccount {
   id: string;
@@ -135,28 +64,13 @@ export interface ApiAccount {
   password: string;
 }
 
-async function postJson(url: string, body?: unknown, token?: string): Promise<unknown> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${url} answered ${response.status}: ${text}`);
-  return text ? JSON.parse(text) : null;
-}
-
 /** Makes two accounts friends through the public API (a request and its acceptance). */
-export async function befriend(baseUrl: string, from: ApiAccount, to: ApiAccount): Promise<void> {
-  const request = (await postJson(
-    `${baseUrl}/api/v1/friend-requests`,
-    { userId: to.id },
-    from.token,
-  )) as { id: string };
-  await postJson(`${baseUrl}/api/v1/friend-requests/${request.id}/accept`, undefined, to.token);
+export function befriend(baseUrl: string, from: ApiAccount, to: ApiAccount): Promise<void> {
+  return befriendAccounts(
+    baseUrl,
+    { userId: from.id, token: from.token },
+    { userId: to.id, token: to.token },
+  );
 }
 
 /** Registers an account through the public API, for tests whose subject is not sign-up. */
@@ -166,24 +80,13 @@ export async function registerAccount(
   password = 'Passw0rdE2E',
   motherTongue = 'en',
 ): Promise<ApiAccount> {
-  const email = `${nickname.toLowerCase().replace(/\W/g, '') || 'person'}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
-  const destination = { channel: 'email', destination: email };
-  await postJson(`${baseUrl}/api/v1/auth/codes`, { purpose: 'register', ...destination });
-  const code = await codeFor(baseUrl, email, 'register');
-  const { ticket } = (await postJson(`${baseUrl}/api/v1/auth/codes/verify`, {
-    purpose: 'register',
-    code,
-    ...destination,
-  })) as { ticket: string };
-  const { user, token } = (await postJson(`${baseUrl}/api/v1/auth/register`, {
-    ticket,
+  const account = await registerThroughApi(baseUrl, {
     nickname,
     password,
-    country: 'GB',
     motherTongue,
     uiLanguage: 'en_US',
-  })) as { token: string; user: { id: string; teltlkId: string } };
-  return { id: user.id, token, teltlkId: user.teltlkId, nickname, email, password };
+  });
+  return { ...account, id: account.userId };
 }
 
 /**
@@ -279,9 +182,8 @@ export async function createGroup(
   name: string,
   members: ApiAccount[],
 ): Promise<void> {
-  await postJson(
-    `${baseUrl}/api/v1/groups`,
-    { name, memberIds: members.map((member) => member.id) },
-    owner.token,
-  );
+  await callApi(baseUrl, 'POST', '/groups', {
+    body: { name, memberIds: members.map((member) => member.id) },
+    token: owner.token,
+  });
 }

@@ -1,18 +1,22 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   singleConversationId,
-  type AuthResult,
-  type FriendRequest,
   type Message,
   type MessagePageResult,
-  type OutboxResult,
   type ServerFrame,
 } from '@teltlk/protocol';
+import {
+  befriend,
+  callApi,
+  freePort,
+  registerAccount,
+  spawnServer,
+  type Account,
+  type SpawnedServer,
+} from '@teltlk/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 
@@ -24,22 +28,9 @@ import { WebSocket } from 'ws';
 const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 /** The server as a child process, the way it runs in production (from source, via tsx). */
 class ServerProcess {
-  private child: ChildProcess | null = null;
-  private output = '';
+  private server: SpawnedServer | null = null;
 
   constructor(
     private readonly port: number,
@@ -53,8 +44,6 @@ class ServerProcess {
   async start(): Promise<void> {
     const env: NodeJS.ProcessEnv = {
       ...process.env,
-      PORT: String(this.port),
-      HOST: '127.0.0.1',
       DATA_DIR: this.dataDir,
       LOG_LEVEL: 'warn',
       NODE_ENV: 'development',
@@ -65,33 +54,17 @@ class ServerProcess {
     // This test is about one SQLite node; the environment of the test run must not leak in.
     delete env.DATABASE_URL;
     delete env.REDIS_URL;
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', '--conditions=source', 'apps/server/src/main.ts'],
-      { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    this.child = child;
-    child.stdout?.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
-    const deadline = Date.now() + 30_000;
-    while (Date.now() < deadline) {
-      if (child.exitCode !== null) break;
-      try {
-        if ((await fetch(`${this.base}/healthz`)).ok) return;
-      } catch {
-        // Not listening yet.
-      }
-      await sleep(100);
-    }
-    throw new Error(`server did not start:\n${this.output}`);
+    // The same port on every start: clients reconnect to the address they know.
+    this.server = await spawnServer({
+      args: ['--import', 'tsx', '--conditions=source', 'apps/server/src/main.ts'],
+      env,
+      cwd: REPO_ROOT,
+      port: this.port,
+    });
   }
 
   async kill(): Promise<void> {
-    const child = this.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGKILL');
-    await exited;
+    await this.server?.stop('SIGKILL');
   }
 }
 
@@ -195,61 +168,10 @@ class OutboxClient {
   }
 }
 
-async function api<T>(
-  base: string,
-  method: string,
-  path: string,
-  token?: string,
-  body?: unknown,
-): Promise<T> {
-  const response = await fetch(`${base}/api/v1${path}`, {
-    method,
-    headers: {
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
-  return (text ? JSON.parse(text) : null) as T;
-}
-
-async function register(base: string, name: string): Promise<AuthResult> {
-  const destination = `${name.toLowerCase()}.${Date.now()}@example.com`;
-  await api(base, 'POST', '/auth/codes', undefined, {
-    purpose: 'register',
-    channel: 'email',
-    destination,
-  });
-  const { messages } = await api<OutboxResult>(base, 'GET', '/dev/outbox');
-  const code = messages.find((m) => m.destination === destination)?.code;
-  const { ticket } = await api<{ ticket: string }>(base, 'POST', '/auth/codes/verify', undefined, {
-    purpose: 'register',
-    channel: 'email',
-    destination,
-    code,
-  });
-  return api<AuthResult>(base, 'POST', '/auth/register', undefined, {
-    ticket,
-    nickname: name,
-    password: 'Passw0rd!',
-    country: 'GB',
-    motherTongue: 'en',
-  });
-}
-
-async function befriend(base: string, a: AuthResult, b: AuthResult): Promise<void> {
-  const request = await api<FriendRequest>(base, 'POST', '/friend-requests', a.token, {
-    userId: b.user.id,
-  });
-  await api(base, 'POST', `/friend-requests/${request.id}/accept`, b.token);
-}
-
 /** Pulls a conversation with `after` pages only; returns every message pulled, in order. */
 async function catchUp(
   base: string,
-  user: AuthResult,
+  user: Account,
   conversationId: string,
   after: number,
   limit: number,
@@ -258,11 +180,11 @@ async function catchUp(
   let requests = 0;
   let last = after;
   for (;;) {
-    const page = await api<MessagePageResult>(
+    const page = await callApi<MessagePageResult>(
       base,
       'GET',
       `/conversations/${conversationId}/messages?after=${last}&limit=${limit}`,
-      user.token,
+      { token: user.token },
     );
     requests += 1;
     pulled.push(...page.messages);
@@ -295,13 +217,13 @@ describe('a server killed while clients send', () => {
   it('keeps every acknowledged message exactly once, in order, and offline clients catch up exactly', async () => {
     const { base } = server;
     const url = `ws://127.0.0.1:${new URL(base).port}/ws`;
-    const ada = await register(base, 'Ada');
-    const bob = await register(base, 'Bob');
-    const cat = await register(base, 'Cat');
+    const ada = await registerAccount(base, { nickname: 'Ada', password: 'Passw0rd!' });
+    const bob = await registerAccount(base, { nickname: 'Bob', password: 'Passw0rd!' });
+    const cat = await registerAccount(base, { nickname: 'Cat', password: 'Passw0rd!' });
     await befriend(base, ada, bob);
     await befriend(base, ada, cat);
-    const adaBob = singleConversationId(ada.user.id, bob.user.id);
-    const adaCat = singleConversationId(ada.user.id, cat.user.id);
+    const adaBob = singleConversationId(ada.userId, bob.userId);
+    const adaCat = singleConversationId(ada.userId, cat.userId);
 
     const adaClient = new OutboxClient(url, ada.token);
     const bobClient = new OutboxClient(url, bob.token);
