@@ -1,8 +1,11 @@
+import { callApi as call, registerAccount as registerThroughApi } from '@teltlk/test-kit';
+
 /**
- * Accounts on the real server, made through its public REST API as a person would:
- * a registration code to an email address (read back from the development outbox),
- * then the account; friends by application and acceptance.
+ * Accounts of the benchmarks on the real server, made through its public REST API (the
+ * test kit) from many client addresses, as many people would.
  */
+
+export { call };
 
 export interface Account {
   userId: string;
@@ -23,75 +26,18 @@ function nextAddress(): string {
   return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255 || 1}`;
 }
 
-export async function call<T>(
-  baseUrl: string,
-  method: string,
-  path: string,
-  options: { body?: unknown; token?: string; address?: string } = {},
-): Promise<T> {
-  const headers: Record<string, string> = {};
-  if (options.body !== undefined) headers['content-type'] = 'application/json';
-  if (options.token) headers.authorization = `Bearer ${options.token}`;
-  if (options.address) headers['x-forwarded-for'] = options.address;
-  const response = await fetch(`${baseUrl}/api/v1${path}`, {
-    method,
-    headers,
-    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
-  return (text ? JSON.parse(text) : null) as T;
-}
-
-interface OutboxMessage {
-  destination: string;
-  purpose: string;
-  code: string;
-}
-
-async function codeFor(baseUrl: string, destination: string): Promise<string> {
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    const { messages } = await call<{ messages: OutboxMessage[] }>(baseUrl, 'GET', '/dev/outbox');
-    const found = messages.find((m) => m.destination === destination && m.purpose === 'register');
-    if (found) return found.code;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`no register code for ${destination} in the outbox`);
-}
-
-let emailCounter = 0;
+let registered = 0;
 
 export async function registerAccount(baseUrl: string): Promise<Account> {
-  emailCounter += 1;
-  const destination = `bench${emailCounter}.${process.pid}@example.com`;
-  const address = nextAddress();
-  const channel = { channel: 'email', destination };
-  await call(baseUrl, 'POST', '/auth/codes', {
-    body: { purpose: 'register', ...channel },
-    address,
+  registered += 1;
+  const account = await registerThroughApi(baseUrl, {
+    nickname: `Bench ${registered}`,
+    password: PASSWORD,
+    country: 'CN',
+    motherTongue: 'zh',
+    address: nextAddress(),
   });
-  const code = await codeFor(baseUrl, destination);
-  const { ticket } = await call<{ ticket: string }>(baseUrl, 'POST', '/auth/codes/verify', {
-    body: { purpose: 'register', ...channel, code },
-    address,
-  });
-  const result = await call<{ token: string; user: { id: string } }>(
-    baseUrl,
-    'POST',
-    '/auth/register',
-    {
-      body: {
-        ticket,
-        nickname: `Bench ${emailCounter}`,
-        password: PASSWORD,
-        country: 'CN',
-        motherTongue: 'zh',
-      },
-      address,
-    },
-  );
-  return { userId: result.user.id, token: result.token, email: destination };
+  return { userId: account.userId, token: account.token, email: account.email };
 }
 
 /** A new session of the account, as a new device gets by signing in: its token. */
@@ -121,10 +67,4 @@ export async function registerAccounts(baseUrl: string, count: number): Promise<
   return accounts;
 }
 
-export async function befriend(baseUrl: string, a: Account, b: Account): Promise<void> {
-  const request = await call<{ id: string }>(baseUrl, 'POST', '/friend-requests', {
-    body: { userId: b.userId },
-    token: a.token,
-  });
-  await call(baseUrl, 'POST', `/friend-requests/${request.id}/accept`, { token: b.token });
-}
+export { befriend } from '@teltlk/test-kit';

@@ -1,3 +1,4 @@
+import { singleConversationId } from '@teltlk/protocol';
 import { befriend, registerAccounts } from './accounts.js';
 import { startLoadClient, type DmUser, type LoadClient, type LoadResult } from './load-protocol.js';
 import { startBareRelay, startTeltlk, type ServerProcess, type Target } from './server-process.js';
@@ -51,18 +52,13 @@ interface Side {
   load: LoadClient;
 }
 
-/** Same rule as singleConversationId of the protocol: `si_<a>_<b>`, ids sorted. */
-function conversationOf(a: string, b: string): string {
-  return a < b ? `si_${a}_${b}` : `si_${b}_${a}`;
-}
-
 function pairUp(accounts: { userId: string; token: string }[]): DmUser[] {
   return accounts.map((account, index) => {
     const peer = index ^ 1;
     return {
       ...account,
       peer,
-      conversationId: conversationOf(account.userId, accounts[peer]!.userId),
+      conversationId: singleConversationId(account.userId, accounts[peer]!.userId),
     };
   });
 }

@@ -1,5 +1,7 @@
+import { groupConversationId, singleConversationId } from '@teltlk/protocol';
 import { spawn, spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { befriend, call, registerAccounts, type Account } from './accounts.js';
 import { startGroupClient, type GroupClient, type SendResult } from './group-protocol.js';
@@ -14,10 +16,10 @@ import { fixed, median, quantile } from './stats.js';
  * How members are modelled: the group's creator (the sender) and `accounts` registered
  * accounts are real members; the rest are synthetic accounts bulk-inserted by the
  * operator command `bench:populate-group` (registration hashes a password per account,
- * far too slow for 100,000). Synthetic accounts cannot sign in, so they are the offline
- * members; the online sockets are the registered members' sockets, many per account
- * (several sockets may share one session token), and delivery is measured per socket.
- * The 1:1 peer is a friend outside the group with one socket.
+ * far too slow for 100,000). The first `sockets` synthetic members get a session each
+ * (`--online`) and are the online members, one socket per user, as in production; the
+ * others have none and stay offline. Delivery is measured per socket. The 1:1 peer is a
+ * friend outside the group with one socket.
  *
  * Figures: accept time (send to ack on the sender's socket) of each kind, one message in
  * flight at a time; for group messages the time until every online member socket has
@@ -30,7 +32,7 @@ export interface GroupOptions {
   members: number;
   /** Online member sockets. */
   sockets: number;
-  /** Registered member accounts the online sockets are spread over. */
+  /** Registered member accounts besides the sender (a group is made with friends). */
   accounts: number;
   /** Messages of each kind per repeat. */
   messages: number;
@@ -42,7 +44,7 @@ export interface GroupOptions {
 export const GROUP_DEFAULTS: GroupOptions = {
   members: 100_000,
   sockets: 5_000,
-  accounts: 10,
+  accounts: 1,
   messages: 20,
   repeats: 3,
   cpuMessages: 20,
@@ -67,11 +69,6 @@ const operatorEntry = fileURLToPath(new URL('../../apps/server/dist/operator.js'
 const SEND_TIMEOUT_MS = 10_000;
 const WARMUP_MESSAGES = 3;
 const SINGLE_CPU_FACTOR = 20;
-
-/** Same rule as singleConversationId of the protocol: `si_<a>_<b>`, ids sorted. */
-export function singleConversationOf(a: string, b: string): string {
-  return a < b ? `si_${a}_${b}` : `si_${b}_${a}`;
-}
 
 /** Clock ticks per second, the unit of /proc/<pid>/stat times (100 on most Linux). */
 const CLOCK_TICKS =
@@ -143,27 +140,38 @@ async function memberCountOf(server: ServerProcess, owner: Account, groupId: str
 
 export async function benchGroup(options: GroupOptions): Promise<GroupFigures> {
   const realMembers = 1 + options.accounts;
-  if (options.members < realMembers)
-    throw new Error(`--group-members must be at least ${realMembers} (the real members)`);
+  if (options.members < realMembers + options.sockets)
+    throw new Error(
+      `--group-members must be at least ${realMembers + options.sockets} (the real members and one per socket)`,
+    );
   const server = await startTeltlk();
   let client: GroupClient | null = null;
   try {
-    const [sender, peer, ...online] = await registerAccounts(server.baseUrl, 2 + options.accounts);
-    for (const account of [peer!, ...online]) await befriend(server.baseUrl, sender!, account);
-    const groupId = await createGroup(server, sender!, online);
+    const [sender, peer, ...registered] = await registerAccounts(
+      server.baseUrl,
+      2 + options.accounts,
+    );
+    for (const account of [peer!, ...registered]) await befriend(server.baseUrl, sender!, account);
+    const groupId = await createGroup(server, sender!, registered);
 
+    // The synthetic members: the first `sockets` of them online, each with a session of
+    // their own; the rest offline.
     const populateStart = performance.now();
     const synthetic = options.members - realMembers;
-    if (synthetic > 0) {
-      const said = await operator(server, [
-        'bench:populate-group',
-        '--group',
-        groupId,
-        '--members',
-        String(synthetic),
-      ]);
-      console.log(`  ${said}`);
-    }
+    const tokenFile = join(server.dataDir!, 'group-tokens.json');
+    const said = await operator(server, [
+      'bench:populate-group',
+      '--group',
+      groupId,
+      '--members',
+      String(synthetic),
+      '--online',
+      String(options.sockets),
+      '--out',
+      tokenFile,
+    ]);
+    console.log(`  ${said}`);
+    const tokens = JSON.parse(await readFile(tokenFile, 'utf8')) as string[];
     const populateSeconds = (performance.now() - populateStart) / 1000;
     const members = await memberCountOf(server, sender!, groupId);
     if (members !== options.members)
@@ -175,21 +183,23 @@ export async function benchGroup(options: GroupOptions): Promise<GroupFigures> {
       wsUrl: server.wsUrl,
       senderToken: sender!.token,
       peerToken: peer!.token,
-      tokens: online.map((account) => account.token),
-      sockets: options.sockets,
+      tokens,
+      sockets: tokens.length,
       concurrency: 50,
     });
+    if (opened !== tokens.length)
+      throw new Error(`only ${opened} of ${tokens.length} member sockets opened`);
     console.log(
-      `  ${members} members (${synthetic} synthetic, offline), ${opened} online sockets over ${online.length} accounts`,
+      `  ${members} members (${synthetic} synthetic), ${opened} online, one user per socket`,
     );
 
-    const groupConversationId = `sg_${groupId}`;
-    const peerConversationId = singleConversationOf(sender!.userId, peer!.userId);
+    const groupConversation = groupConversationId(groupId);
+    const peerConversationId = singleConversationId(sender!.userId, peer!.userId);
     const send = async (kind: 'group' | 'single'): Promise<SendResult> => {
       const { result } = await client!.send({
         cmd: 'send',
         kind,
-        groupConversationId,
+        groupConversationId: groupConversation,
         peerConversationId,
         timeoutMs: SEND_TIMEOUT_MS,
       });
@@ -245,7 +255,7 @@ export async function benchGroup(options: GroupOptions): Promise<GroupFigures> {
 
     return {
       members,
-      online: opened!,
+      online: opened,
       acceptRatio: median(ratios),
       groupAcceptMs: median(groupAccepts),
       singleAcceptMs: median(singleAccepts),

@@ -1,5 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { registerAccounts } from './accounts.js';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { operator } from './group-fanout.js';
 import { startLoadClient } from './load-protocol.js';
 import { startBareRelay, startTeltlk, type ServerProcess, type Target } from './server-process.js';
 import { fixed, median } from './stats.js';
@@ -11,13 +13,13 @@ import { fixed, median } from './stats.js';
  * with the inspector, and before each reading asked for a full garbage collection
  * through it (HeapProfiler.collectGarbage), then given a moment to settle. A first
  * batch of sockets is opened before the "before" reading, so code compiled and pools
- * grown on the first connections do not count per socket.
+ * grown on the first connections do not count per socket. Every socket is a user of its
+ * own (on the real server, synthetic accounts with a session each, `bench:sessions`), as
+ * in production, where a user's state is held once however many devices they have.
  */
 
 export interface IdleOptions {
   sockets: number;
-  /** Accounts whose tokens the sockets share (the real server; the relay takes any token). */
-  users: number;
   settleSeconds: number;
   /**
    * Fresh processes per repeat. One by default: a run of 10,000 sockets takes about
@@ -28,7 +30,6 @@ export interface IdleOptions {
 
 export const IDLE_DEFAULTS: IdleOptions = {
   sockets: 10_000,
-  users: 10,
   settleSeconds: 2,
   repeats: 1,
 };
@@ -78,25 +79,24 @@ async function measure(target: Target, options: IdleOptions): Promise<number> {
       : await startTeltlk({ inspect: true });
   const load = startLoadClient();
   try {
-    const tokens =
-      target === 'ws'
-        ? Array.from({ length: options.users }, (_, i) => `idle${i}`)
-        : (await registerAccounts(server.baseUrl, options.users)).map((account) => account.token);
-    const open = async (count: number) => {
+    // One user per socket: the relay takes any token as its user, the real server gets
+    // that many synthetic accounts with a session each.
+    const tokens = await tokensFor(server, WARM_SOCKETS + options.sockets);
+    const open = async (from: number, count: number) => {
       const { opened } = await load.send({
         cmd: 'idle',
         wsUrl: server.wsUrl,
-        tokens,
+        tokens: tokens.slice(from, from + count),
         count,
         concurrency: CONCURRENCY,
       });
       return opened!;
     };
     const settleMs = options.settleSeconds * 1000;
-    const warm = await open(WARM_SOCKETS);
+    const warm = await open(0, WARM_SOCKETS);
     const before = await settledRss(server, settleMs);
     const started = Date.now();
-    const total = await open(options.sockets);
+    const total = await open(WARM_SOCKETS, options.sockets);
     const opened = total - warm;
     if (opened < options.sockets)
       throw new Error(`${target}: only ${opened} of ${options.sockets} sockets opened`);
@@ -112,6 +112,14 @@ async function measure(target: Target, options: IdleOptions): Promise<number> {
     await load.stop();
     await server.stop();
   }
+}
+
+/** A token per socket, each a different user. */
+async function tokensFor(server: ServerProcess, count: number): Promise<string[]> {
+  if (server.target === 'ws') return Array.from({ length: count }, (_, i) => `idle${i}`);
+  const file = join(server.dataDir!, 'idle-tokens.json');
+  await operator(server, ['bench:sessions', '--users', String(count), '--out', file]);
+  return JSON.parse(await readFile(file, 'utf8')) as string[];
 }
 
 export async function benchIdle(options: IdleOptions): Promise<IdleFigures> {

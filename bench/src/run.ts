@@ -40,8 +40,8 @@ import {
  *   --web-chats=3                                                    web first load
  *   --lighthouse-runs=3                                              sign-in page audits
  *   --clients=32 --seconds=2 --warmup=0.5 --repeats=3 --window=8   messaging load
- *   --sockets=10000 --idle-users=10 --settle=2 --idle-repeats=1     idle sockets
- *   --group-members=100000 --group-sockets=5000 --group-accounts=10
+ *   --sockets=10000 --settle=2 --idle-repeats=1     idle sockets, one user each
+ *   --group-members=100000 --group-sockets=5000 --group-accounts=1
  *   --group-messages=20 --group-repeats=3 --group-cpu-messages=20    group fan-out
  *   --persistence-messages=5000 --persistence-senders=64 --persistence-rounds=3   persistence
  *     (SQLite, and PostgreSQL at TEST_DATABASE_URL when set)
@@ -95,7 +95,6 @@ const socketLimit = maxIdleSockets();
 const socketsFlag = flags.has('sockets');
 const idleOptions: IdleOptions = {
   sockets: numberFlag('sockets', Math.min(IDLE_DEFAULTS.sockets, socketLimit)),
-  users: numberFlag('idle-users', IDLE_DEFAULTS.users),
   settleSeconds: numberFlag('settle', IDLE_DEFAULTS.settleSeconds, 'seconds'),
   repeats: numberFlag('idle-repeats', IDLE_DEFAULTS.repeats),
 };
@@ -313,9 +312,7 @@ if (only.includes('idle')) {
     console.log(
       `  the open-file limit allows ${Math.max(0, idleOptions.sockets)} sockets; for ${IDLE_DEFAULTS.sockets}, ${raise}`,
     );
-  console.log(
-    `idle-memory: ${idleOptions.sockets} authenticated idle sockets over ${idleOptions.users} accounts`,
-  );
+  console.log(`idle-memory: ${idleOptions.sockets} authenticated idle sockets, one user each`);
   try {
     if (idleOptions.sockets < 1 || idleOptions.sockets > socketLimit)
       throw new Error(`${idleOptions.sockets} sockets do not fit the open-file limit: ${raise}`);
@@ -343,8 +340,8 @@ if (only.includes('idle')) {
 
 if (only.includes('group')) {
   console.log(
-    `group-fanout: ${groupOptions.members} members, ${groupOptions.sockets} online sockets over ` +
-      `${groupOptions.accounts} accounts, ${groupOptions.repeats} x ${groupOptions.messages} messages of each kind`,
+    `group-fanout: ${groupOptions.members} members, ${groupOptions.sockets} online, one user per socket, ` +
+      `${groupOptions.repeats} x ${groupOptions.messages} messages of each kind`,
   );
   try {
     if (groupOptions.sockets > socketLimit)

@@ -1,9 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { inTempDataDir, spawnServer } from '@teltlk/test-kit';
 import { WebSocket } from 'ws';
 
 const serverEntry = fileURLToPath(new URL('../../apps/server/dist/main.js', import.meta.url));
@@ -34,35 +31,6 @@ export interface StartOptions {
   inspect?: boolean;
   /** More environment for the server (Teltlk only), e.g. a translation provider. */
   env?: Record<string, string>;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === 'object' && address
-          ? resolve(address.port)
-          : reject(new Error('no port')),
-      );
-    });
-  });
-}
-
-async function waitForHealth(baseUrl: string, child: ChildProcess, output: () => string) {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${output()}`);
-    try {
-      if ((await fetch(`${baseUrl}/healthz`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`server did not become healthy:\n${output()}`);
 }
 
 async function rssOf(pid: number): Promise<number> {
@@ -102,50 +70,22 @@ async function start(
   env: Record<string, string>,
   options: StartOptions,
 ): Promise<ServerProcess> {
-  const port = await freePort();
-  const child = spawn(
-    process.execPath,
-    [...(options.inspect ? ['--inspect=127.0.0.1:0'] : []), ...serverNodeFlags(), ...args],
-    {
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let log = '';
-  child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  const baseUrl = `http://127.0.0.1:${port}`;
-  try {
-    await waitForHealth(baseUrl, child, () => log);
-  } catch (error) {
-    child.kill('SIGKILL');
-    throw error;
-  }
-  const inspectorUrl = /Debugger listening on (ws:\/\/\S+)/.exec(log)?.[1] ?? null;
+  const server = await spawnServer({
+    args: [...(options.inspect ? ['--inspect=127.0.0.1:0'] : []), ...serverNodeFlags(), ...args],
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+  });
+  const inspectorUrl = /Debugger listening on (ws:\/\/\S+)/.exec(server.output())?.[1] ?? null;
   return {
     target,
-    pid: child.pid!,
-    baseUrl,
-    wsUrl: `ws://127.0.0.1:${port}/ws`,
-    rss: () => rssOf(child.pid!),
+    pid: server.pid,
+    baseUrl: server.baseUrl,
+    wsUrl: server.wsUrl,
+    rss: () => rssOf(server.pid),
     async collectGarbage() {
       if (!inspectorUrl) throw new Error('started without inspect');
       await inspectorCall(inspectorUrl, 'HeapProfiler.collectGarbage');
     },
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
-    },
+    stop: () => server.stop(),
   };
 }
 
@@ -166,10 +106,9 @@ const UNCAPPED_SOCKETS = {
  * socket caps are lifted: the load generator opens thousands of sockets from one address
  * through a few accounts, which the caps exist to refuse.
  */
-export async function startTeltlk(options: StartOptions = {}): Promise<ServerProcess> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'teltlk-bench-'));
-  try {
-    const server = await start(
+export function startTeltlk(options: StartOptions = {}): Promise<ServerProcess> {
+  return inTempDataDir('teltlk-bench-', (dataDir) =>
+    start(
       'teltlk',
       [serverEntry],
       {
@@ -181,19 +120,8 @@ export async function startTeltlk(options: StartOptions = {}): Promise<ServerPro
         ...options.env,
       },
       options,
-    );
-    return {
-      ...server,
-      dataDir,
-      async stop() {
-        await server.stop();
-        await rm(dataDir, { recursive: true, force: true });
-      },
-    };
-  } catch (error) {
-    await rm(dataDir, { recursive: true, force: true });
-    throw error;
-  }
+    ),
+  );
 }
 
 /** The bare `ws` relay (bare-relay.ts), run through tsx like the rest of the bench. */

@@ -1,8 +1,10 @@
+import { groupConversationId } from '@teltlk/protocol';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { WebSocket } from 'ws';
 import { befriend, call, registerAccounts, type Account } from './accounts.js';
 import { operator } from './group-fanout.js';
-import { freePort, startTeltlk } from './server-process.js';
+import { freePort } from '@teltlk/test-kit';
+import { startTeltlk } from './server-process.js';
 import { median } from './stats.js';
 
 /** Messages one request may ask translations for (TRANSLATE_SEQS_MAX of the protocol). */
@@ -202,8 +204,8 @@ export async function benchTranslation(options: TranslationOptions): Promise<Tra
       token: sender!.token,
       body: { memberIds: accounts.map((account) => account.userId) },
     });
-    const conversationId = `sg_${group.id}`;
-    const synthetic = options.groupSize - (options.members + 1);
+    const conversationId = groupConversationId(group.id);
+    const synthetic = options.groupSize - (accounts.length + 1);
     if (synthetic > 0) {
       await operator(server, [
         'bench:populate-group',

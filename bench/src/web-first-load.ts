@@ -1,10 +1,10 @@
+import { singleConversationId } from '@teltlk/protocol';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { befriend, call, registerAccounts } from './accounts.js';
-import { singleConversationOf } from './group-fanout.js';
 import { startTeltlk } from './server-process.js';
 
 /** PERFORMANCE.md: gzipped JS a signed-in person downloads before the chat list shows its rows. */
@@ -56,7 +56,7 @@ export async function measureFirstLoad(options: FirstLoadOptions): Promise<First
       await call(base, 'POST', '/messages', {
         token: friend.token,
         body: {
-          conversationId: singleConversationOf(user!.userId, friend.userId),
+          conversationId: singleConversationId(user!.userId, friend.userId),
           clientMsgId: `first-load-${index}`,
           content: { kind: 'text', text: `Hello from friend number ${index + 1}` },
         },

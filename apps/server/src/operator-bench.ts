@@ -1,8 +1,10 @@
-import { GROUP_MAX_MEMBERS, singleConversationId } from '@teltlk/protocol';
+import { GROUP_MAX_MEMBERS, singleConversationId, groupConversationId } from '@teltlk/protocol';
+import { writeFile } from 'node:fs/promises';
 import { sql, type Insertable } from 'kysely';
 import type { AppContext } from './context.js';
 import type {
   ConversationMembersTable,
+  Db,
   ConversationsTable,
   MessagesTable,
   UsersTable,
@@ -30,22 +32,23 @@ const VALUES_PER_STATEMENT = 30_000;
 const POPULATE_BATCH = 5_000;
 
 const benchPopulateGroup: OperatorCommand = {
-  usage: 'bench:populate-group --group <groupId> --members <n>',
+  usage: 'bench:populate-group --group <groupId> --members <n> [--online <k> --out <file>]',
   summary:
-    'For benchmarks, never in production: add n synthetic accounts that cannot sign in to a group as members',
+    'For benchmarks, never in production: add n synthetic accounts that cannot sign in to a group as members; with --online, the first k also get a session each, whose tokens are written to the file as a JSON array',
   async run(args, open) {
-    const options = parseOptions(args, ['group', 'members'], ['group', 'members']);
+    const options = parseOptions(args, ['group', 'members', 'online', 'out'], ['group', 'members']);
     const groupId = options.get('group')!.trim();
     const count = Number(options.get('members'));
     if (!Number.isInteger(count) || count < 1 || count > GROUP_MAX_MEMBERS) {
       throw new UsageError(`--members must be a whole number from 1 to ${GROUP_MAX_MEMBERS}`);
     }
+    const online = onlineOption(options, count);
     const ctx = await open();
     if (ctx.config.production) {
       throw new UsageError('bench:populate-group is refused when NODE_ENV is production');
     }
     const { db } = ctx;
-    const conversationId = `sg_${groupId}`;
+    const conversationId = groupConversationId(groupId);
     const group = await db
       .selectFrom('groups')
       .select(['member_count', 'dismissed_at'])
@@ -66,6 +69,7 @@ const benchPopulateGroup: OperatorCommand = {
     }
     // New members see history from now on, as anyone who joins.
     const joinSeq = Number(conversation.max_seq);
+    const tokens: string[] = [];
     const { tag, seconds } = await inSyntheticBatches(ctx, count, async (users, now) => {
       const members: Insertable<ConversationMembersTable>[] = users.map((user) => ({
         conversation_id: conversationId,
@@ -89,10 +93,13 @@ const benchPopulateGroup: OperatorCommand = {
           .set((eb) => ({ member_count: eb('member_count', '+', users.length), updated_at: now }))
           .where('id', '=', groupId)
           .execute();
+        tokens.push(...(await sessionsFor(ctx, trx, users.slice(0, online.count - tokens.length))));
       });
     });
+    await writeTokens(online.out, tokens);
     return [
-      `added ${count} synthetic members to group ${groupId} (now ${group.member_count + count}) in ${seconds} s; Teltlk IDs b${tag}000000 onwards, none can sign in`,
+      `added ${count} synthetic members to group ${groupId} (now ${group.member_count + count}) in ${seconds} s; Teltlk IDs b${tag}000000 onwards, none can sign in` +
+        (tokens.length > 0 ? `; ${tokens.length} have a session (tokens in ${online.out})` : ''),
     ];
   },
 };
@@ -263,7 +270,7 @@ const benchPersistence: OperatorCommand = {
     if (ctx.config.production) {
       throw new UsageError('bench:persistence is refused when NODE_ENV is production');
     }
-    const conversationId = `sg_${options.get('group')!.trim()}`;
+    const conversationId = groupConversationId(options.get('group')!.trim());
     const members = await ctx.db
       .selectFrom('conversation_members')
       .select('user_id')
@@ -407,6 +414,76 @@ const benchReadChats: OperatorCommand = {
   },
 };
 
+/** `--online <k> --out <file>`: how many synthetic users get a session, and where their tokens go. */
+function onlineOption(options: Map<string, string>, most: number): { count: number; out: string } {
+  const given = options.get('online');
+  const out = options.get('out')?.trim() ?? '';
+  if (given === undefined) {
+    if (out) throw new UsageError('--out goes with --online');
+    return { count: 0, out };
+  }
+  const count = Number(given);
+  if (!Number.isInteger(count) || count < 1 || count > most) {
+    throw new UsageError(`--online must be a whole number from 1 to ${most}`);
+  }
+  if (!out) throw new UsageError('--online needs --out <file> for the tokens');
+  return { count, out };
+}
+
+/** A session for each of these synthetic users, as sign-in makes one; answers the tokens. */
+async function sessionsFor(
+  ctx: AppContext,
+  trx: Db,
+  users: readonly Insertable<UsersTable>[],
+): Promise<string[]> {
+  const tokens: string[] = [];
+  for (const user of users) {
+    const session = await ctx.services.sessions.create(
+      user.id,
+      { ip: '127.0.0.1', userAgent: 'teltlk-bench' },
+      trx,
+    );
+    tokens.push(session.token);
+  }
+  return tokens;
+}
+
+async function writeTokens(file: string, tokens: readonly string[]): Promise<void> {
+  if (tokens.length > 0) await writeFile(file, JSON.stringify(tokens), { mode: 0o600 });
+}
+
+const benchSessions: OperatorCommand = {
+  usage: 'bench:sessions --users <n> --out <file>',
+  summary:
+    'For benchmarks, never in production: n synthetic accounts, each with a session, whose tokens are written to the file as a JSON array',
+  async run(args, open) {
+    const options = parseOptions(args, ['users', 'out'], ['users', 'out']);
+    const count = Number(options.get('users'));
+    if (!Number.isInteger(count) || count < 1 || count > BENCH_SESSIONS_MAX) {
+      throw new UsageError(`--users must be a whole number from 1 to ${BENCH_SESSIONS_MAX}`);
+    }
+    const out = options.get('out')!.trim();
+    const ctx = await open();
+    if (ctx.config.production) {
+      throw new UsageError('bench:sessions is refused when NODE_ENV is production');
+    }
+    const tokens: string[] = [];
+    const { tag, seconds } = await inSyntheticBatches(ctx, count, async (users) => {
+      await ctx.db.transaction().execute(async (trx) => {
+        for (const rows of chunks(users)) await trx.insertInto('users').values(rows).execute();
+        tokens.push(...(await sessionsFor(ctx, trx, users)));
+      });
+    });
+    await writeTokens(out, tokens);
+    return [
+      `made ${count} synthetic accounts with a session each in ${seconds} s (Teltlk IDs b${tag}000000 onwards); tokens in ${out}`,
+    ];
+  },
+};
+
+/** More sessions than any benchmark opens sockets for. */
+const BENCH_SESSIONS_MAX = 100_000;
+
 /** More chats than any benchmark needs, far beyond what a person has. */
 const POPULATE_CHATS_MAX = 100_000;
 
@@ -424,4 +501,5 @@ export const benchCommands: Record<string, OperatorCommand> = {
   'bench:persistence': benchPersistence,
   'bench:populate-chats': benchPopulateChats,
   'bench:read-chats': benchReadChats,
+  'bench:sessions': benchSessions,
 };

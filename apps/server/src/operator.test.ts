@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from './lib/random.js';
 import { runOperator } from './operator.js';
@@ -132,6 +134,45 @@ describe.each(dialects)('operator bench:populate-group on $dialect', ({ dialect 
       }),
       'PASSWORD_INCORRECT',
     );
+  });
+
+  it('gives the first k synthetic members a session each, whose tokens open the app', async () => {
+    const file = join(t.dataDir, 'online-tokens.json');
+    const argv = ['bench:populate-group', '--group', groupId, '--members', '6'];
+    expect(await run([...argv, '--online', '4', '--out', file])).toBe(0);
+    expect(lines.join('\n')).toContain('4 have a session');
+    const tokens = JSON.parse(await readFile(file, 'utf8')) as string[];
+    expect(tokens).toHaveLength(4);
+    expect(new Set(tokens).size).toBe(4);
+    const ids = new Set<string>();
+    for (const token of tokens) {
+      const me = await t.call('GET', '/api/v1/me', { token });
+      expect(me.statusCode).toBe(200);
+      ids.add(me.json<{ id: string }>().id);
+      // Each one a member of the group: it reads the group.
+      expect((await t.call('GET', `/api/v1/groups/${groupId}`, { token })).statusCode).toBe(200);
+    }
+    expect(ids.size).toBe(4);
+    expect(await run([...argv, '--online', '7', '--out', file])).toBe(2);
+    expect(errors.join('\n')).toContain('--online must be a whole number from 1 to 6');
+    expect(await run([...argv, '--online', '2'])).toBe(2);
+    expect(errors.join('\n')).toContain('--online needs --out');
+  });
+
+  it('makes synthetic accounts with a session each (bench:sessions), one user per token', async () => {
+    const file = join(t.dataDir, 'session-tokens.json');
+    expect(await run(['bench:sessions', '--users', '3', '--out', file])).toBe(0);
+    const tokens = JSON.parse(await readFile(file, 'utf8')) as string[];
+    const ids = new Set<string>();
+    for (const token of tokens) {
+      const me = await t.call('GET', '/api/v1/me', { token });
+      expect(me.statusCode).toBe(200);
+      ids.add(me.json<{ id: string }>().id);
+    }
+    expect(ids.size).toBe(3);
+    expect(await run(['bench:sessions', '--users', '3', '--out', file], true)).toBe(2);
+    expect(errors.join('\n')).toContain('refused when NODE_ENV is production');
+    expect(await run(['bench:sessions', '--users', '0', '--out', file])).toBe(2);
   });
 
   it('refuses in production, and bad arguments, without writing anything', async () => {
