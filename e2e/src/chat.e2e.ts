@@ -101,6 +101,9 @@ describe('one-to-one chat in two browsers', () => {
     // A revokes a message: both see the notice instead of the text.
     await send(a.page, 'Oops, wrong chat');
     await bubble(b.page, 'Oops, wrong chat').waitFor();
+    // Revoke is offered once A's own copy is acknowledged (its tick), which may come a
+    // moment after B already shows the message.
+    await a.page.getByRole('img', { name: 'Sending' }).first().waitFor({ state: 'detached' });
     await messageAction(a.page, 'Oops, wrong chat', /^Revoke/);
     await a.page.getByText('You revoked a message').waitFor();
     await b.page.getByText('Ada revoked a message').waitFor();
