@@ -179,10 +179,13 @@ describe('ApiClient contacts', () => {
     expect(JSON.parse(groupInit?.body as string)).toEqual({ greeting: 'Hi' });
   });
 
-  it('rejects an answer that breaks the contract', async () => {
-    const fetch = vi.fn(() => Promise.resolve(jsonResponse(200, { friends: [{ user: card }] })));
-    const client = new ApiClient({ getToken: () => 'tok', fetch });
-    await expect(client.friends()).rejects.toThrow();
+  it('takes a cut-off answer for a network error, not for data', async () => {
+    const cutOff = () => new Response('{"friends":[{"user":', { status: 200 });
+    const client = new ApiClient({
+      getToken: () => 'tok',
+      fetch: vi.fn(() => Promise.resolve(cutOff())),
+    });
+    await expect(client.friends()).rejects.toMatchObject({ code: 'NETWORK_ERROR', status: 0 });
   });
 
   it('uses PATCH, PUT and DELETE for remarks, blocks and deletions', async () => {

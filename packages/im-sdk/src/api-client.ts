@@ -1,13 +1,4 @@
 import {
-  authResult,
-  blockListResult,
-  friendListResult,
-  friendRequestListResult,
-  friendRequestSchema,
-  friendSchema,
-  officialListResult,
-  userProfileSchema,
-  userSearchResult,
   type BlockListResult,
   type Friend,
   type FriendListResult,
@@ -18,14 +9,7 @@ import {
   type SendFriendRequestBody,
   type UpdateFriendBody,
   type UserProfile,
-  countryListResult,
   isErrorCode,
-  meSchema,
-  outboxResult,
-  sendCodeResult,
-  sessionListResult,
-  settingsSchema,
-  verifyCodeResult,
   type AuthResult,
   type ChangePasswordBody,
   type ChangeTeltlkIdBody,
@@ -48,11 +32,6 @@ import {
   type VerifyCodeResult,
 } from '@teltlk/protocol';
 import {
-  conversationSchema,
-  conversationSyncResult,
-  eventPageResult,
-  messagePageResult,
-  messageSchema,
   type Conversation,
   type ConversationSyncResult,
   type EventPageResult,
@@ -62,15 +41,6 @@ import {
   type UpdateConversationBody,
 } from '@teltlk/protocol';
 import {
-  groupApplicationListResult,
-  groupMembersResult,
-  groupSchema,
-  groupSearchResult,
-  inviteMembersResult,
-  joinGroupResult,
-  messageReadsResult,
-  myGroupListResult,
-  myGroupSchema,
   type CreateGroupBody,
   type Group,
   type GroupApplicationListResult,
@@ -82,16 +52,12 @@ import {
   type UpdateMyGroupBody,
 } from '@teltlk/protocol';
 import {
-  previewTranslationResult,
-  translateResult,
-  translationInfoResult,
   type PreviewTranslationBody,
   type PreviewTranslationResult,
   type TranslateBody,
   type TranslateResult,
   type TranslationInfoResult,
 } from '@teltlk/protocol';
-import type { z } from 'zod';
 import { ApiError } from './api-error.js';
 
 /** Request timeout of the product's HTTP client (spec §9). */
@@ -124,19 +90,12 @@ export class ApiClient {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   }
 
-  async request<S extends z.ZodType>(
-    method: Method,
-    path: string,
-    body: unknown,
-    schema: S,
-  ): Promise<z.infer<S>>;
-  async request(method: Method, path: string, body?: unknown): Promise<void>;
-  async request(
-    method: Method,
-    path: string,
-    body?: unknown,
-    schema?: z.ZodType,
-  ): Promise<unknown> {
+  /**
+   * One call of the API, its answer typed by the caller. The answer is not parsed again
+   * here: the server checks every answer against the protocol's schemas on its way out
+   * (its response serializer), so the browser does not download zod to repeat the check.
+   */
+  async request<T = void>(method: Method, path: string, body?: unknown): Promise<T> {
     const headers: Record<string, string> = { accept: 'application/json' };
     const token = this.options.getToken();
     if (token) headers.authorization = `Bearer ${token}`;
@@ -164,8 +123,20 @@ export class ApiClient {
     }
 
     if (!response.ok) throw await this.toError(response);
-    if (!schema || response.status === 204) return undefined;
-    return schema.parse(await response.json());
+    let text: string;
+    try {
+      text = await response.text();
+    } catch {
+      // The connection dropped or timed out while the answer was arriving.
+      throw new ApiError(signal.aborted ? 'TIMEOUT' : 'NETWORK_ERROR', 0);
+    }
+    if (!text) return undefined as T;
+    try {
+      return JSON.parse(text) as T;
+    } catch {
+      // A cut-off body (a proxy closing early) is no answer at all.
+      throw new ApiError('NETWORK_ERROR', 0);
+    }
   }
 
   private async toError(response: Response): Promise<ApiError> {
@@ -188,19 +159,19 @@ export class ApiClient {
   }
 
   sendCode(body: SendCodeBody): Promise<SendCodeResult> {
-    return this.request('POST', '/auth/codes', body, sendCodeResult);
+    return this.request('POST', '/auth/codes', body);
   }
   verifyCode(body: VerifyCodeBody): Promise<VerifyCodeResult> {
-    return this.request('POST', '/auth/codes/verify', body, verifyCodeResult);
+    return this.request('POST', '/auth/codes/verify', body);
   }
   register(body: RegisterBody): Promise<AuthResult> {
-    return this.request('POST', '/auth/register', body, authResult);
+    return this.request('POST', '/auth/register', body);
   }
   login(body: PasswordLoginBody): Promise<AuthResult> {
-    return this.request('POST', '/auth/login', body, authResult);
+    return this.request('POST', '/auth/login', body);
   }
   loginWithCode(body: CodeLoginBody): Promise<AuthResult> {
-    return this.request('POST', '/auth/login/code', body, authResult);
+    return this.request('POST', '/auth/login/code', body);
   }
   resetPassword(body: ResetPasswordBody): Promise<void> {
     return this.request('POST', '/auth/password/reset', body);
@@ -209,39 +180,39 @@ export class ApiClient {
     return this.request('POST', '/auth/logout');
   }
   sessions(): Promise<SessionListResult> {
-    return this.request('GET', '/sessions', undefined, sessionListResult);
+    return this.request('GET', '/sessions');
   }
   revokeSession(id: string): Promise<void> {
     return this.request('DELETE', `/sessions/${encodeURIComponent(id)}`);
   }
   me(): Promise<Me> {
-    return this.request('GET', '/me', undefined, meSchema);
+    return this.request('GET', '/me');
   }
   updateProfile(body: UpdateProfileBody): Promise<Me> {
-    return this.request('PATCH', '/me', body, meSchema);
+    return this.request('PATCH', '/me', body);
   }
   changeTeltlkId(body: ChangeTeltlkIdBody): Promise<Me> {
-    return this.request('PUT', '/me/teltlk-id', body, meSchema);
+    return this.request('PUT', '/me/teltlk-id', body);
   }
   uploadAvatar(file: Blob, name = 'avatar'): Promise<Me> {
     const form = new FormData();
     form.append('file', file, name);
-    return this.request('POST', '/me/avatar', form, meSchema);
+    return this.request('POST', '/me/avatar', form);
   }
   changePassword(body: ChangePasswordBody): Promise<void> {
     return this.request('PUT', '/me/password', body);
   }
   settings(): Promise<Settings> {
-    return this.request('GET', '/me/settings', undefined, settingsSchema);
+    return this.request('GET', '/me/settings');
   }
   updateSettings(body: UpdateSettingsBody): Promise<Settings> {
-    return this.request('PATCH', '/me/settings', body, settingsSchema);
+    return this.request('PATCH', '/me/settings', body);
   }
   countries(): Promise<CountryListResult> {
-    return this.request('GET', '/meta/countries', undefined, countryListResult);
+    return this.request('GET', '/meta/countries');
   }
   outbox(): Promise<OutboxResult> {
-    return this.request('GET', '/dev/outbox', undefined, outboxResult);
+    return this.request('GET', '/dev/outbox');
   }
 
   // Messaging
@@ -251,16 +222,11 @@ export class ApiClient {
     cursor?: string | null;
     limit?: number;
   }): Promise<ConversationSyncResult> {
-    return this.request(
-      'GET',
-      `/sync/conversations?${searchOf(query)}`,
-      undefined,
-      conversationSyncResult,
-    );
+    return this.request('GET', `/sync/conversations?${searchOf(query)}`);
   }
   /** The caller's user events after a seq, one page. */
   syncEvents(query: { after: number; limit?: number }): Promise<EventPageResult> {
-    return this.request('GET', `/sync/events?${searchOf(query)}`, undefined, eventPageResult);
+    return this.request('GET', `/sync/events?${searchOf(query)}`);
   }
   /** A page of a conversation's messages: after a seq, before a seq, or the newest. */
   messages(
@@ -268,24 +234,24 @@ export class ApiClient {
     query: { after?: number; before?: number; limit?: number } = {},
   ): Promise<MessagePageResult> {
     const path = `${conversationPath(conversationId)}/messages?${searchOf(query)}`;
-    return this.request('GET', path, undefined, messagePageResult);
+    return this.request('GET', path);
   }
   /** The REST form of the socket's `send`; a repeated clientMsgId returns the stored message. */
   sendMessage(body: SendMessageBody): Promise<Message> {
-    return this.request('POST', '/messages', body, messageSchema);
+    return this.request('POST', '/messages', body);
   }
   /** Member state: pin, mute, hide, and the translation switch and target language. */
   updateConversation(conversationId: string, body: UpdateConversationBody): Promise<Conversation> {
-    return this.request('PATCH', conversationPath(conversationId), body, conversationSchema);
+    return this.request('PATCH', conversationPath(conversationId), body);
   }
   clearConversation(conversationId: string): Promise<Conversation> {
     const path = `${conversationPath(conversationId)}/clear`;
-    return this.request('POST', path, undefined, conversationSchema);
+    return this.request('POST', path);
   }
   /** Sets burn after reading; answers with the `burn` notice. */
   setBurn(conversationId: string, seconds: number): Promise<Message> {
     const path = `${conversationPath(conversationId)}/burn`;
-    return this.request('PUT', path, { seconds }, messageSchema);
+    return this.request('PUT', path, { seconds });
   }
   markRead(conversationId: string, seq: number): Promise<void> {
     return this.request('POST', `${conversationPath(conversationId)}/read`, { seq });
@@ -293,7 +259,7 @@ export class ApiClient {
   /** Answers with the `revoke` notice. */
   revokeMessage(conversationId: string, seq: number): Promise<Message> {
     const path = `${conversationPath(conversationId)}/messages/${seq}/revoke`;
-    return this.request('POST', path, undefined, messageSchema);
+    return this.request('POST', path);
   }
   /** Deletes a message for the caller only. */
   hideMessage(conversationId: string, seq: number): Promise<void> {
@@ -303,56 +269,56 @@ export class ApiClient {
   // Translation
   /** Whether the server translates (`available: false`: no provider configured). */
   translationInfo(): Promise<TranslationInfoResult> {
-    return this.request('GET', '/translations/info', undefined, translationInfoResult);
+    return this.request('GET', '/translations/info');
   }
   /**
    * Translations of a conversation's messages; ones needing none are absent from the
    * answer, and `pending` ones follow as `translation` socket frames.
    */
   translate(body: TranslateBody): Promise<TranslateResult> {
-    return this.request('POST', '/translations', body, translateResult);
+    return this.request('POST', '/translations', body);
   }
   /** The caller's draft translated, waiting for the provider; nothing is stored. */
   previewTranslation(body: PreviewTranslationBody): Promise<PreviewTranslationResult> {
-    return this.request('POST', '/translations/preview', body, previewTranslationResult);
+    return this.request('POST', '/translations/preview', body);
   }
 
   // Contacts
   /** Finds one user by phone (+E.164), email or Teltlk ID; USER_NOT_FOUND when none. */
   searchUser(q: string): Promise<UserProfile> {
     const query = new URLSearchParams({ q }).toString();
-    return this.request('GET', `/users/search?${query}`, undefined, userSearchResult).then(
+    return this.request<{ user: UserProfile }>('GET', `/users/search?${query}`).then(
       (result) => result.user,
     );
   }
   user(id: string): Promise<UserProfile> {
-    return this.request('GET', `/users/${encodeURIComponent(id)}`, undefined, userProfileSchema);
+    return this.request('GET', `/users/${encodeURIComponent(id)}`);
   }
   friendRequests(): Promise<FriendRequestListResult> {
-    return this.request('GET', '/friend-requests', undefined, friendRequestListResult);
+    return this.request('GET', '/friend-requests');
   }
   sendFriendRequest(body: SendFriendRequestBody): Promise<FriendRequest> {
-    return this.request('POST', '/friend-requests', body, friendRequestSchema);
+    return this.request('POST', '/friend-requests', body);
   }
   acceptFriendRequest(id: string): Promise<FriendRequest> {
     const path = `/friend-requests/${encodeURIComponent(id)}/accept`;
-    return this.request('POST', path, undefined, friendRequestSchema);
+    return this.request('POST', path);
   }
   rejectFriendRequest(id: string): Promise<FriendRequest> {
     const path = `/friend-requests/${encodeURIComponent(id)}/reject`;
-    return this.request('POST', path, undefined, friendRequestSchema);
+    return this.request('POST', path);
   }
   friends(): Promise<FriendListResult> {
-    return this.request('GET', '/friends', undefined, friendListResult);
+    return this.request('GET', '/friends');
   }
   updateFriend(userId: string, body: UpdateFriendBody): Promise<Friend> {
-    return this.request('PATCH', `/friends/${encodeURIComponent(userId)}`, body, friendSchema);
+    return this.request('PATCH', `/friends/${encodeURIComponent(userId)}`, body);
   }
   deleteFriend(userId: string): Promise<void> {
     return this.request('DELETE', `/friends/${encodeURIComponent(userId)}`);
   }
   blocks(): Promise<BlockListResult> {
-    return this.request('GET', '/blocks', undefined, blockListResult);
+    return this.request('GET', '/blocks');
   }
   block(userId: string): Promise<void> {
     return this.request('PUT', `/blocks/${encodeURIComponent(userId)}`);
@@ -361,48 +327,48 @@ export class ApiClient {
     return this.request('DELETE', `/blocks/${encodeURIComponent(userId)}`);
   }
   officialAccounts(): Promise<OfficialListResult> {
-    return this.request('GET', '/official-accounts', undefined, officialListResult);
+    return this.request('GET', '/official-accounts');
   }
 
   // Groups
   createGroup(body: CreateGroupBody): Promise<MyGroup> {
-    return this.request('POST', '/groups', body, myGroupSchema);
+    return this.request('POST', '/groups', body);
   }
   /** Sets the group avatar from any image (admins); the server makes it a square WebP. */
   uploadGroupAvatar(groupId: string, file: Blob, name = 'avatar'): Promise<Group> {
     const form = new FormData();
     form.append('file', file, name);
-    return this.request('POST', `/groups/${encodeURIComponent(groupId)}/avatar`, form, groupSchema);
+    return this.request('POST', `/groups/${encodeURIComponent(groupId)}/avatar`, form);
   }
   myGroups(): Promise<MyGroup[]> {
-    return this.request('GET', '/groups', undefined, myGroupListResult).then((r) => r.groups);
+    return this.request<{ groups: MyGroup[] }>('GET', '/groups').then((r) => r.groups);
   }
   /** Finds a group by its number; GROUP_NOT_FOUND when none. */
   searchGroup(no: string): Promise<GroupSummary> {
     const query = new URLSearchParams({ no }).toString();
-    return this.request('GET', `/groups/search?${query}`, undefined, groupSearchResult).then(
+    return this.request<{ group: GroupSummary }>('GET', `/groups/search?${query}`).then(
       (result) => result.group,
     );
   }
   group(groupId: string): Promise<MyGroup> {
-    return this.request('GET', groupPath(groupId), undefined, myGroupSchema);
+    return this.request('GET', groupPath(groupId));
   }
   updateGroup(groupId: string, body: UpdateGroupBody): Promise<Group> {
-    return this.request('PATCH', groupPath(groupId), body, groupSchema);
+    return this.request('PATCH', groupPath(groupId), body);
   }
   updateMyGroup(groupId: string, body: UpdateMyGroupBody): Promise<MyGroup> {
-    return this.request('PATCH', `${groupPath(groupId)}/me`, body, myGroupSchema);
+    return this.request('PATCH', `${groupPath(groupId)}/me`, body);
   }
   groupMembers(
     groupId: string,
     query: { q?: string; cursor?: string | null; limit?: number } = {},
   ): Promise<GroupMembersResult> {
     const path = `${groupPath(groupId)}/members?${searchOf(query)}`;
-    return this.request('GET', path, undefined, groupMembersResult);
+    return this.request('GET', path);
   }
   inviteToGroup(groupId: string, userIds: string[]): Promise<number> {
     const path = `${groupPath(groupId)}/members`;
-    return this.request('POST', path, { userIds }, inviteMembersResult).then((r) => r.added);
+    return this.request<{ added: number }>('POST', path, { userIds }).then((r) => r.added);
   }
   removeGroupMember(groupId: string, userId: string): Promise<void> {
     return this.request('DELETE', groupMemberPath(groupId, userId));
@@ -421,7 +387,7 @@ export class ApiClient {
     body: GroupFriendRequestBody,
   ): Promise<FriendRequest> {
     const path = `${groupMemberPath(groupId, userId)}/friend-request`;
-    return this.request('POST', path, body, friendRequestSchema);
+    return this.request('POST', path, body);
   }
   transferGroup(groupId: string, userId: string): Promise<void> {
     return this.request('POST', `${groupPath(groupId)}/transfer`, { userId });
@@ -435,12 +401,14 @@ export class ApiClient {
   /** Joins at once (open groups) or files an application (approval). */
   joinGroup(groupId: string, message?: string): Promise<'joined' | 'pending'> {
     const body = message ? { message } : {};
-    return this.request('POST', `${groupPath(groupId)}/join`, body, joinGroupResult).then(
-      (result) => result.status,
-    );
+    return this.request<{ status: 'joined' | 'pending' }>(
+      'POST',
+      `${groupPath(groupId)}/join`,
+      body,
+    ).then((result) => result.status);
   }
   groupApplications(): Promise<GroupApplicationListResult> {
-    return this.request('GET', '/group-applications', undefined, groupApplicationListResult);
+    return this.request('GET', '/group-applications');
   }
   /** The lists are reloaded after: the answer's shape is not part of the contract. */
   answerGroupApplication(id: string, accept: boolean): Promise<void> {
@@ -450,7 +418,7 @@ export class ApiClient {
   /** How many members read a group message, and who in groups up to 500 members. */
   messageReads(groupId: string, seq: number): Promise<MessageReadsResult> {
     const path = `${groupPath(groupId)}/messages/${seq}/reads`;
-    return this.request('GET', path, undefined, messageReadsResult);
+    return this.request('GET', path);
   }
 }
 

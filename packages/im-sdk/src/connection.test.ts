@@ -73,6 +73,22 @@ describe('Connection', () => {
     expect(socket.closedByClient).toBe(true);
   });
 
+  it('ignores what is not a frame of a known kind, and stays connected', () => {
+    const { connection, calls } = setup();
+    connection.start();
+    const socket = FakeSocket.last;
+    socket.open();
+    socket.receiveNow(hello);
+    for (const data of ['not json', '42', 'null', '[]', '{"t":"sticker"}', '{"t":7}', '{}']) {
+      socket.onmessage?.({ data });
+    }
+    expect(calls.frames).toEqual([]);
+    socket.receiveNow({ t: 'read', conversationId: 'si_a_b', userId: 'bob', seq: 3 });
+    expect(calls.frames).toEqual([{ t: 'read', conversationId: 'si_a_b', userId: 'bob', seq: 3 }]);
+    expect(calls.states).toEqual(['connecting', 'connected']);
+    connection.stop();
+  });
+
   it('reconnects with growing jittered delays, and resets them after a success', () => {
     const { connection, calls } = setup();
     connection.start();

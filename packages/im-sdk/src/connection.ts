@@ -2,7 +2,7 @@ import {
   HEARTBEAT_INTERVAL_MS,
   SOCKET_AUTH_TIMEOUT_MS,
   SOCKET_CLOSE,
-  serverFrameSchema,
+  isKnownServerFrame,
   type ClientFrame,
   type ServerFrame,
 } from '@teltlk/protocol';
@@ -148,13 +148,15 @@ export class Connection {
   }
 
   private receive(data: unknown): void {
-    let frame: ServerFrame;
+    let decoded: unknown;
     try {
-      frame = serverFrameSchema.parse(JSON.parse(typeof data === 'string' ? data : String(data)));
+      decoded = JSON.parse(typeof data === 'string' ? data : String(data));
     } catch {
-      // A frame from a newer server this client does not know: ignore it.
       return;
     }
+    // A frame from a newer server this client does not know: ignore it.
+    if (!isKnownServerFrame(decoded)) return;
+    const frame: ServerFrame = decoded;
     if (frame.t === 'hello') {
       this.ready = true;
       this.attempt = 0;

@@ -563,3 +563,28 @@ export const serverFrameSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('translation'), translation: translationSchema }),
 ]);
 export type ServerFrame = z.infer<typeof serverFrameSchema>;
+
+/** Every kind of server frame; a kind added to the schema and not here fails to compile. */
+const SERVER_FRAME_TYPES: Record<ServerFrame['t'], true> = {
+  hello: true,
+  pong: true,
+  ack: true,
+  error: true,
+  message: true,
+  event: true,
+  typing: true,
+  read: true,
+  translation: true,
+};
+
+/**
+ * Whether a decoded frame is of a kind this protocol knows. Clients read frames by this
+ * check, not by parsing them with `serverFrameSchema`: the server builds every frame
+ * from these types and its tests hold every frame it sends to the schema, and a browser
+ * on a slow phone neither downloads zod nor spends a parse on every message for it.
+ */
+export function isKnownServerFrame(value: unknown): value is ServerFrame {
+  if (typeof value !== 'object' || value === null) return false;
+  const type = (value as { t?: unknown }).t;
+  return typeof type === 'string' && Object.hasOwn(SERVER_FRAME_TYPES, type);
+}
