@@ -25,6 +25,12 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     target: 'es2022',
+    rolldownOptions: {
+      // The protocol's schemas are built by calls (`z.object(...)`) that have no effect
+      // besides their value: a module that only needs a constant or a helper from the
+      // protocol must not pull zod into its chunk for schemas it never uses.
+      treeshake: { manualPureFunctions: ['z'] },
+    },
   },
   server: {
     proxy: {
