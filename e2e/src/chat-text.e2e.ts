@@ -108,5 +108,18 @@ describe('text in a one-to-one chat', () => {
 
     // Ada's newest message now carries the read mark.
     await a.getByRole('img', { name: 'Read' }).last().waitFor({ timeout: 30_000 });
+
+    // Bob's chat list: the row's menu (a right click here, a long press on a phone) loads
+    // with its first use and pins the chat; opened again, it offers to unpin.
+    await b.goto(`${server.baseUrl}/#/pages/home/home`);
+    const row = b.getByRole('link', { name: /Ada/ }).first();
+    await row.click({ button: 'right' });
+    await b.getByText('Actions for Ada').waitFor();
+    // The sheet, not the row's swipe buttons, which carry the same words.
+    const sheet = b.locator('.adm-action-sheet');
+    await sheet.getByText('Pin', { exact: true }).click();
+    await b.getByText('Actions for Ada').waitFor({ state: 'hidden' });
+    await row.click({ button: 'right' });
+    await sheet.getByText('Unpin', { exact: true }).waitFor();
   });
 });

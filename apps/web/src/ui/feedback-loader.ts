@@ -1,4 +1,5 @@
 import type * as AntdFeedback from './antd-feedback';
+import { onFirstUse } from './first-use';
 
 type Feedback = typeof AntdFeedback;
 
@@ -10,21 +11,7 @@ export function loadFeedback(): Promise<Feedback> {
   return loading;
 }
 
-const FIRST_USE_EVENTS = ['pointerdown', 'keydown', 'focusin'] as const;
-
-/**
- * Fetches Toast and Dialog at the first sign of use (a touch, a key, a focus), well before
- * any answer could need a toast; a page that is only looked at never parses them, which
- * on a slow phone keeps the first seconds free for the page itself. Returns the cleanup.
- */
+/** Fetches Toast and Dialog at the first sign of use, well before an answer could need a toast. */
 export function preloadFeedback(): () => void {
-  const start = () => {
-    stop();
-    void loadFeedback();
-  };
-  const stop = () => {
-    for (const type of FIRST_USE_EVENTS) window.removeEventListener(type, start, true);
-  };
-  for (const type of FIRST_USE_EVENTS) window.addEventListener(type, start, true);
-  return stop;
+  return onFirstUse(() => void loadFeedback());
 }

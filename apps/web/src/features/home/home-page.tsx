@@ -1,18 +1,20 @@
 import type { ConversationView } from '@teltlk/im-sdk';
-import { ActionSheet } from 'antd-mobile';
 import { MessageOutline, UserAddOutline } from 'antd-mobile-icons';
-import { useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useEngine, useEngineSnapshot, useSelfId } from '../../app/engine';
 import { paths } from '../../app/paths';
 import { EmptyState } from '../../ui/empty-state';
 import { PageSpinner } from '../../ui/spinner';
-import { conversationName } from '../chat/messages';
 import { useRemarks } from '../chat/use-remarks';
 import { orderConversations } from './chat-list';
-import { ConversationRow, rowActions, type RowAction } from './conversation-row';
+import { ConversationRow, type RowAction } from './conversation-row';
 import { toastModifyFailure } from '../../ui/failure-toast';
+import { onFirstUse } from '../../ui/first-use';
+
+const loadRowMenu = () => import('./row-menu');
+const RowMenu = lazy(() => loadRowMenu().then((module) => ({ default: module.RowMenu })));
 
 /** Row times ("14:05", "Yesterday") move on by themselves. */
 const CLOCK_TICK_MS = 60_000;
@@ -24,6 +26,13 @@ function useNow(): number {
     return () => window.clearInterval(timer);
   }, []);
   return now;
+}
+
+/** Whether the menu has been opened at least once. */
+function useMenuUsed(open: boolean): boolean {
+  const [used, setUsed] = useState(open);
+  if (open && !used) setUsed(true);
+  return used || open;
 }
 
 /** The tab's header: the title, and the add-friend button as an icon. */
@@ -56,6 +65,10 @@ export function HomePage() {
   const now = useNow();
   const remarks = useRemarks();
   const [menuFor, setMenuFor] = useState<ConversationView | null>(null);
+  // Mounted from the first opening on, so later closings animate.
+  const menuUsed = useMenuUsed(menuFor !== null);
+  // The menu's code is fetched at the first touch, before a long press can ask for it.
+  useEffect(() => onFirstUse(() => void loadRowMenu()), []);
   const conversations = useMemo(
     () => orderConversations(snapshot?.conversations ?? []),
     [snapshot?.conversations],
@@ -106,29 +119,16 @@ export function HomePage() {
     <div className="tt-page">
       <HomeHeader />
       <main className="tt-content-flush">{body}</main>
-      <ActionSheet
-        visible={menuFor !== null}
-        extra={
-          menuFor
-            ? t('home.actions', { name: conversationName(menuFor, remarks) ?? t('chat.title') })
-            : null
-        }
-        cancelText={t('common.cancel')}
-        actions={
-          menuFor
-            ? rowActions(menuFor, t).map((action) => ({
-                key: action.key,
-                text: action.text,
-                danger: action.key === 'delete',
-                onClick: () => {
-                  setMenuFor(null);
-                  act(menuFor, action.key);
-                },
-              }))
-            : []
-        }
-        onClose={() => setMenuFor(null)}
-      />
+      {menuUsed ? (
+        <Suspense fallback={null}>
+          <RowMenu
+            conversation={menuFor}
+            remarks={remarks}
+            onAction={act}
+            onClose={() => setMenuFor(null)}
+          />
+        </Suspense>
+      ) : null}
     </div>
   );
 }

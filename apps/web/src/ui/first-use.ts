@@ -1,0 +1,19 @@
+const FIRST_USE_EVENTS = ['pointerdown', 'keydown', 'focusin'] as const;
+
+/**
+ * Runs `start` once, at the first sign of use (a touch, a key, a focus): the moment to
+ * fetch code the page only needs once someone acts, so a page that is only looked at
+ * never downloads or parses it, which on a slow phone keeps the first seconds free for
+ * the page itself. Returns the cleanup, for an effect.
+ */
+export function onFirstUse(start: () => void): () => void {
+  const run = () => {
+    stop();
+    start();
+  };
+  const stop = () => {
+    for (const type of FIRST_USE_EVENTS) window.removeEventListener(type, run, true);
+  };
+  for (const type of FIRST_USE_EVENTS) window.addEventListener(type, run, true);
+  return stop;
+}
