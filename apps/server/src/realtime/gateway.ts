@@ -9,6 +9,7 @@ import {
   type ClientFrame,
   type ServerFrame,
 } from '@teltlk/protocol';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
@@ -88,7 +89,8 @@ class Connection implements LocalSocket {
   private queue: Promise<void> = Promise.resolve();
   private pending = 0;
   private corked = false;
-  private readonly authTimer: NodeJS.Timeout;
+  /** Until the auth frame is checked; dropped then, so an open socket holds no spent timer. */
+  private authTimer: NodeJS.Timeout | null;
   private expiryTimer: NodeJS.Timeout | null = null;
 
   constructor(
@@ -166,10 +168,15 @@ class Connection implements LocalSocket {
   private closed(): void {
     if (this.state === 'closed') return;
     this.state = 'closed';
-    clearTimeout(this.authTimer);
+    this.stopAuthTimer();
     if (this.expiryTimer) clearTimeout(this.expiryTimer);
     this.deps.hub.remove(this);
     this.deps.connections.delete(this);
+  }
+
+  private stopAuthTimer(): void {
+    if (this.authTimer) clearTimeout(this.authTimer);
+    this.authTimer = null;
   }
 
   /** Closes the socket when its session expires (the clock may say later than the timer). */
@@ -287,7 +294,7 @@ class Connection implements LocalSocket {
             this.close(SOCKET_CLOSE.tooManySockets, 'too many sockets');
             return;
           }
-          clearTimeout(this.authTimer);
+          this.stopAuthTimer();
           this.userId = auth.userId;
           this.sessionId = auth.sessionId;
           this.state = 'open';
@@ -351,6 +358,29 @@ function rawText(data: RawData): string | null {
   return null;
 }
 
+/**
+ * Lets go of the HTTP request a socket was upgraded from, which would otherwise live as
+ * long as the socket (a few kilobytes each: headers, the request and reply objects, a
+ * child logger), through two holders: the response the upgrade was routed with stays
+ * attached to the TCP socket, and the plugin's error listener on the WebSocket closes
+ * over the request and reply. The response is detached, and that listener replaced by
+ * one that holds nothing of the request.
+ */
+function forgetUpgradeRequest(
+  socket: WebSocket,
+  request: IncomingMessage,
+  response: ServerResponse,
+  log: FastifyBaseLogger,
+): void {
+  if (request.socket) response.detachSocket(request.socket);
+  socket.removeAllListeners('error');
+  socket.on('error', (error) => {
+    // Broken clients (oversized frames, bad frames) are theirs, not the server's, to fix.
+    log.debug({ err: error }, 'socket error');
+    socket.terminate();
+  });
+}
+
 /** The request id of a frame that failed validation, if it carried a usable one. */
 function ridOf(raw: unknown): string | null {
   if (typeof raw !== 'object' || raw === null) return null;
@@ -369,7 +399,11 @@ export async function gatewayRoutes(app: App, ctx: AppContext): Promise<void> {
   const limits = ctx.socketLimits;
   const connections = new Set<Connection>();
   const slots = new AddressSlots(limits);
-  const slotOf = new WeakMap<object, SocketSlot>();
+  /** What the upgrade of a request needs from its hooks: its slot, and its response. */
+  const upgrades = new WeakMap<IncomingMessage, { slot: SocketSlot; response: ServerResponse }>();
+  // One set of dependencies for every connection: a socket holds no logger or object of
+  // its own for them (idle sockets are most of a chat server's memory).
+  const deps: GatewayDeps = { ctx, hub, log: ctx.logger, timings, limits, connections };
   await hub.ready();
 
   await app.register(websocket, {
@@ -434,7 +468,7 @@ export async function gatewayRoutes(app: App, ctx: AppContext): Promise<void> {
     schema: { hide: true },
     // Counted before the upgrade, so a socket over its address's caps is refused with a
     // status before ws sets anything up for it; the count ends with the TCP socket.
-    onRequest: (request, _reply, done) => {
+    onRequest: (request, reply, done) => {
       if (!request.ws) return done();
       const tcp = request.raw.socket;
       try {
@@ -442,7 +476,7 @@ export async function gatewayRoutes(app: App, ctx: AppContext): Promise<void> {
         tcp.once('close', () => slot.release());
         // Gone while its headers were read: its close may have passed already.
         if (tcp.destroyed) slot.release();
-        slotOf.set(request.raw, slot);
+        upgrades.set(request.raw, { slot, response: reply.raw });
         done();
       } catch (error) {
         done(error as Error);
@@ -451,10 +485,11 @@ export async function gatewayRoutes(app: App, ctx: AppContext): Promise<void> {
     // A plain GET (no upgrade) is answered like an unknown path, in the API's error shape.
     handler: handleNotFound,
     wsHandler: (socket, request) => {
-      const slot = slotOf.get(request.raw);
-      if (!slot) return socket.terminate();
-      const deps = { ctx, hub, log: request.log, timings, limits, connections };
-      connections.add(new Connection(socket, deps, slot));
+      const upgrade = upgrades.get(request.raw);
+      upgrades.delete(request.raw);
+      if (!upgrade) return socket.terminate();
+      forgetUpgradeRequest(socket, request.raw, upgrade.response, deps.log);
+      connections.add(new Connection(socket, deps, upgrade.slot));
     },
   });
 }
