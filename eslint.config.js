@@ -43,4 +43,42 @@ export default tseslint.config(
       'react-hooks/exhaustive-deps': 'error',
     },
   },
+  {
+    // A feature is its screens and what only they use: it never reaches into another
+    // feature. What several features use lives in ui/ (views and their rules), api/ (the
+    // server's data, with one query-key factory per area) or app/ (the shell).
+    files: ['apps/web/src/features/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./(?!\\.\\./)',
+              message:
+                'A feature does not import another feature; move what both use to ui/, api/ or app/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The shared layers never depend on a feature (the router in app/ loads the pages).
+    files: ['apps/web/src/{ui,api,i18n}/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '/features/',
+              message: 'ui/, api/ and i18n/ do not depend on features.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -1,6 +1,6 @@
 import { ApiClient } from '@teltlk/im-sdk';
 import { useAuthStore } from '../app/auth-store';
-import { currentUiLanguage } from '../i18n';
+import { currentUiLanguage } from '../i18n/index';
 import { intlLocale } from '../i18n/language';
 import { showToast } from '../ui/toast';
 import { messageText } from '../ui/use-message';

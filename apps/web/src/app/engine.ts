@@ -9,7 +9,7 @@ import { api } from '../api/client';
 import { useMe } from '../api/queries';
 import { showToast } from '../ui/toast';
 import { messageText } from '../ui/use-message';
-import { i18n } from '../i18n';
+import { i18n } from '../i18n/index';
 import { useAuthStore } from './auth-store';
 import { useTabBadges } from './tab-badges';
 import { emitUserEvent } from './user-events';

@@ -2,7 +2,7 @@ import { unstableSetRender } from 'antd-mobile/es/utils/unstable-render';
 import { startTransition, StrictMode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
-import { initI18n } from '../i18n';
+import { initI18n } from '../i18n/index';
 import { followOtherTabs } from './auth-store';
 import { Providers } from './providers';
 import { createAppRouter } from './router';

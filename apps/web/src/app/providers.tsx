@@ -3,7 +3,7 @@ import { ApiError } from '@teltlk/im-sdk';
 import ConfigProvider, { setDefaultConfig } from 'antd-mobile/es/components/config-provider';
 import { useEffect, type ReactNode } from 'react';
 import { I18nextProvider, useTranslation } from 'react-i18next';
-import { i18n } from '../i18n';
+import { i18n } from '../i18n/index';
 import { resolveUiLanguage } from '../i18n/language';
 import { antdLocales } from './antd-locale';
 import { useAuthStore } from './auth-store';

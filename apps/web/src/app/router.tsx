@@ -60,10 +60,7 @@ const HomeAddFriendPage = page(
   () => import('../features/contacts/add-friend-page'),
   'HomeAddFriendPage',
 );
-const GroupChatsPage = page(
-  () => import('../features/contacts/group-chats-page'),
-  'GroupChatsPage',
-);
+const GroupChatsPage = page(() => import('../features/groups/group-chats-page'), 'GroupChatsPage');
 const CreateGroupPage = page(
   () => import('../features/groups/create-group-page'),
   'CreateGroupPage',

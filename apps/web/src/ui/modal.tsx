@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { i18n } from '../i18n';
+import { i18n } from '../i18n/index';
 import { loadFeedback } from './feedback-loader';
 
 export interface ModalOptions {

@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
-import { i18n } from '../i18n';
+import { i18n } from '../i18n/index';
 import type { Message } from './error-message';
 
 /** Translates a message descriptor outside React (toasts after a call). */

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { api } from '../../api/client';
 import { paths } from '../../app/paths';
-import { currentUiLanguage } from '../../i18n';
+import { currentUiLanguage } from '../../i18n/index';
 import { Button } from '../../ui/button';
 import { errorMessage, isSessionError, ruleMessage, type Message } from '../../ui/error-message';
 import { TextField } from '../../ui/text-field';

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
 import { paths } from '../../app/paths';
-import { currentUiLanguage, i18n, setUiLanguage } from '../../i18n';
+import { currentUiLanguage, i18n, setUiLanguage } from '../../i18n/index';
 import { mountLoginView } from './login-view';
 import { useApplyAuth } from './use-apply-auth';
 

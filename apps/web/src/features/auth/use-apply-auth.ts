@@ -3,7 +3,7 @@ import type { AuthResult } from '@teltlk/protocol';
 import { useCallback } from 'react';
 import { queryKeys } from '../../api/query-keys';
 import { useAuthStore } from '../../app/auth-store';
-import { setUiLanguage } from '../../i18n';
+import { setUiLanguage } from '../../i18n/index';
 
 /** Starts a session from a sign-in or registration answer. */
 export function useApplyAuth(): (result: AuthResult) => Promise<void> {

@@ -28,24 +28,30 @@ import { useGoBack } from '../../ui/page-header';
 import { useUiLocale } from '../../ui/pickers';
 import { PageSpinner } from '../../ui/spinner';
 import { showToast } from '../../ui/toast';
-import { usePerson } from '../contacts/use-contacts';
-import type { Mentionable } from '../groups/mentions';
-import { GroupNoticeBanner } from '../groups/notice-banner';
-import { useGroupChat } from '../groups/use-group-chat';
-import { orderConversations } from '../home/chat-list';
+import { usePerson } from '../../api/use-contacts';
+import type { Mentionable } from './mentions';
+import { GroupNoticeBanner } from './notice-banner';
+import { useGroupChat } from './use-group-chat';
+import { orderConversations } from '../../ui/conversation/chat-list';
 import { Composer, type ReplyTarget } from './composer';
 import { ConnectionBanner } from './connection-banner';
 import { deviceTranslator } from './device-translator';
 import { ForwardPicker } from './forward-picker';
 import { MessageList } from './message-list';
 import type { MessageRowContext, Person } from './message-row';
-import { buildRows, canRevoke, isBlank, messageText, peerName } from './messages';
-import { formatDuration } from './time-labels';
+import {
+  buildRows,
+  canRevoke,
+  isBlank,
+  messageText,
+  peerName,
+} from '../../ui/conversation/messages';
+import { formatDuration } from '../../ui/conversation/time-labels';
 import type { PreviewOptions } from './translation-preview';
-import { toggleSwitched, translationSource } from './translation-view';
+import { toggleSwitched, translationSource } from '../../ui/conversation/translation-view';
 import { useConversationParam } from './use-conversation-param';
 import { usePageVisible } from './use-page-visible';
-import { useRemarks } from './use-remarks';
+import { useRemarks } from '../../api/use-remarks';
 import { shownTranslation, type TranslationRowContext } from './use-translation';
 import { toastFailure } from '../../ui/failure-toast';
 

@@ -12,11 +12,15 @@ import { toastModifyFailure } from '../../ui/failure-toast';
 import { Page } from '../../ui/page';
 import { useUiLocale } from '../../ui/pickers';
 import { PageSpinner } from '../../ui/spinner';
-import { ClearHistoryRow, ConversationRows, Section } from './conversation-settings';
-import { peerName } from './messages';
-import { formatDuration } from './time-labels';
+import {
+  ClearHistoryRow,
+  ConversationRows,
+  Section,
+} from '../../ui/conversation/conversation-settings';
+import { peerName } from '../../ui/conversation/messages';
+import { formatDuration } from '../../ui/conversation/time-labels';
 import { useConversationParam } from './use-conversation-param';
-import { useRemarks } from './use-remarks';
+import { useRemarks } from '../../api/use-remarks';
 
 /**
  * `/pages/home/chatSetting?conversationId=…`: pin, mute, translation, burn after reading,

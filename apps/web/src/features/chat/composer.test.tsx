@@ -21,7 +21,7 @@ vi.mock('antd-mobile-icons', () => ({
 }));
 
 // The @ list loads group members; no group here.
-vi.mock('../groups/mention-picker', () => ({ MentionPicker: () => null }));
+vi.mock('./mention-picker', () => ({ MentionPicker: () => null }));
 
 beforeAll(() => initEnglish(i18n));
 

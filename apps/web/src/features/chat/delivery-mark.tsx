@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { DeliveryState } from './messages';
+import type { DeliveryState } from '../../ui/conversation/messages';
 
 /** The strokes of each mark, drawn in a 16×12 box: a clock, one tick, two ticks. */
 const STROKES: Record<DeliveryState, string> = {

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { CheckList } from '../../ui/check-list';
 import { Sheet } from '../../ui/sheet';
 import { showToast } from '../../ui/toast';
-import { conversationName } from './messages';
+import { conversationName } from '../../ui/conversation/messages';
 
 interface ForwardPickerProps {
   visible: boolean;

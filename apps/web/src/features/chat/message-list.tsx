@@ -1,7 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ChatRow } from './messages';
+import type { ChatRow } from '../../ui/conversation/messages';
 import { DayRow, MessageRow, type MessageRowContext } from './message-row';
 
 /**

@@ -5,8 +5,8 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { initEnglish } from '../../i18n/english-for-tests';
 import { setUnfolded } from './long-text';
 import { MessageRow, type MessageRowContext } from './message-row';
-import { buildRows, type ChatRow } from './messages';
-import { receivedText } from './test-fixtures';
+import { buildRows, type ChatRow } from '../../ui/conversation/messages';
+import { receivedText } from '../../ui/conversation/test-fixtures';
 
 const i18n = i18next.createInstance();
 

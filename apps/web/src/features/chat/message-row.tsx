@@ -9,14 +9,14 @@ import { errorMessage } from '../../ui/error-message';
 import { useMessageText } from '../../ui/use-message';
 import { ApiError } from '@teltlk/im-sdk';
 import { isErrorCode, isQuoteAvailable } from '@teltlk/protocol';
-import { splitMentions } from '../groups/mentions';
+import { splitMentions } from './mentions';
 import { DeliveryMark } from './delivery-mark';
 import { largeEmojiCount } from './emoji';
 import { isLongText, isUnfolded, setUnfolded } from './long-text';
-import { deliveryState, type ChatRow } from './messages';
-import { clockTime, dayLabel, formatDuration } from './time-labels';
+import { deliveryState, type ChatRow } from '../../ui/conversation/messages';
+import { clockTime, dayLabel, formatDuration } from '../../ui/conversation/time-labels';
 import { TranslatedText } from './translated-text';
-import { useLongPress } from './use-long-press';
+import { useLongPress } from '../../ui/use-long-press';
 import type { TranslationRowContext } from './use-translation';
 
 export interface Person {

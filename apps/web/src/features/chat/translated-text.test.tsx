@@ -3,7 +3,10 @@ import i18next from 'i18next';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { initEnglish } from '../../i18n/english-for-tests';
-import { receivedText, storedTranslation as translation } from './test-fixtures';
+import {
+  receivedText,
+  storedTranslation as translation,
+} from '../../ui/conversation/test-fixtures';
 import { TranslatedText } from './translated-text';
 import type { TranslationRowContext } from './use-translation';
 

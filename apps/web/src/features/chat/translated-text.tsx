@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { intlLocale, resolveUiLanguage } from '../../i18n/language';
 import { languageName } from '../../ui/languages';
-import { messageKey } from './messages';
+import { messageKey } from '../../ui/conversation/messages';
 import {
   isTranslationFirst,
   useBubbleTranslation,

@@ -8,7 +8,7 @@ import { languageOptions, optionLabel } from '../../ui/languages';
 import { useUiLocale } from '../../ui/pickers';
 import { useMessageText } from '../../ui/use-message';
 import { deviceTranslator } from './device-translator';
-import type { TranslationSource } from './translation-view';
+import type { TranslationSource } from '../../ui/conversation/translation-view';
 
 /** The draft is translated this long after the last keystroke, not on every one. */
 export const PREVIEW_DEBOUNCE_MS = 600;

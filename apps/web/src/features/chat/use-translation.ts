@@ -2,7 +2,7 @@ import { needsTranslation, type LocalMessage, type TranslationScope } from '@tel
 import type { Translation } from '@teltlk/protocol';
 import { useEffect, useState } from 'react';
 import { deviceTranslator } from './device-translator';
-import { messageKey, messageText } from './messages';
+import { messageKey, messageText } from '../../ui/conversation/messages';
 import {
   bubbleTranslation,
   deviceTakesOver,
@@ -10,7 +10,7 @@ import {
   type BubbleTranslation,
   type DeviceOutcome,
   type TranslationSource,
-} from './translation-view';
+} from '../../ui/conversation/translation-view';
 
 /** What message rows need to show translations. */
 export interface TranslationRowContext {

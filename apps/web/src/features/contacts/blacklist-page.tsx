@@ -9,7 +9,7 @@ import { QueryError } from '../../ui/query-error';
 import { PageSpinner } from '../../ui/spinner';
 import { showToast } from '../../ui/toast';
 import { PersonLink } from './person-link';
-import { useBlocks, useContactEvents, useSetBlocked } from './use-contacts';
+import { useBlocks, useContactEvents, useSetBlocked } from '../../api/use-contacts';
 import { toastModifyFailure } from '../../ui/failure-toast';
 
 function BlockedRow({ user }: { user: UserCard }) {

@@ -42,7 +42,7 @@ const lists: { friends: FriendListResult; requests: FriendRequestListResult } = 
   requests: { received: [], sent: [] },
 }));
 
-vi.mock('./use-contacts', () => ({
+vi.mock('../../api/use-contacts', () => ({
   useFriends: () => ({ data: lists.friends, error: null, refetch: () => {} }),
   useFriendRequests: () => ({ data: lists.requests, error: null, refetch: () => {} }),
 }));

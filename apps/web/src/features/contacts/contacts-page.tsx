@@ -14,10 +14,10 @@ import { LinkRow } from '../../ui/list-row';
 import { Page } from '../../ui/page';
 import { QueryError } from '../../ui/query-error';
 import { PageSpinner } from '../../ui/spinner';
-import { pendingReceivedCount } from './contact-cache';
+import { pendingReceivedCount } from '../../api/contact-cache';
 import { PersonLink } from './person-link';
 import { friendName, sectionFriends, type FriendSection } from './sections';
-import { useFriendRequests, useFriends } from './use-contacts';
+import { useFriendRequests, useFriends } from '../../api/use-contacts';
 
 /** The top panel of the index bar: its letter is the "back to top" mark. */
 const TOP_INDEX = '↑';

@@ -1,8 +1,8 @@
 import { useEffect } from 'react';
 import { useTabBadges } from '../../app/tab-badges';
-import { useGroupEvents, usePendingReviewCount } from '../groups/use-groups';
-import { pendingReceivedCount } from './contact-cache';
-import { useContactEvents, useFriendRequests } from './use-contacts';
+import { useGroupEvents, usePendingReviewCount } from '../../api/use-groups';
+import { pendingReceivedCount } from '../../api/contact-cache';
+import { useContactEvents, useFriendRequests } from '../../api/use-contacts';
 
 /**
  * Mounted with the tab bar: loads the friend applications as soon as the signed-in shell

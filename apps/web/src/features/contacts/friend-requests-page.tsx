@@ -8,7 +8,11 @@ import { QueryError } from '../../ui/query-error';
 import { PageSpinner } from '../../ui/spinner';
 import { showToast } from '../../ui/toast';
 import { PersonLink } from './person-link';
-import { useAnswerFriendRequest, useContactEvents, useFriendRequests } from './use-contacts';
+import {
+  useAnswerFriendRequest,
+  useContactEvents,
+  useFriendRequests,
+} from '../../api/use-contacts';
 import { toastFailure } from '../../ui/failure-toast';
 
 type Direction = 'received' | 'sent';

@@ -7,7 +7,7 @@ import { Page } from '../../ui/page';
 import { QueryError } from '../../ui/query-error';
 import { PageSpinner } from '../../ui/spinner';
 import { PersonLink } from './person-link';
-import { useOfficialAccounts } from './use-contacts';
+import { useOfficialAccounts } from '../../api/use-contacts';
 
 /** `/pages/contacts/officialAccounts`: the product's official accounts; each opens its chat. */
 export function OfficialAccountsPage() {

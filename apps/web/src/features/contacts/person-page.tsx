@@ -29,7 +29,7 @@ import { TextField } from '../../ui/text-field';
 import { showToast } from '../../ui/toast';
 import { messageText, useMessageText } from '../../ui/use-message';
 import { checkField } from '../../ui/validation';
-import { readGroupId } from '../groups/use-groups';
+import { readGroupId } from '../../api/use-groups';
 import { OfficialTag } from './person-link';
 import {
   useAnswerFriendRequest,
@@ -40,7 +40,7 @@ import {
   useSendFriendRequest,
   useSetBlocked,
   useUpdateRemark,
-} from './use-contacts';
+} from '../../api/use-contacts';
 import { toastModifyFailure } from '../../ui/failure-toast';
 
 function AddForm({ person, me, groupId }: { person: UserProfile; me: Me; groupId: string | null }) {

@@ -19,7 +19,7 @@ import { TextField } from '../../ui/text-field';
 import { showToast } from '../../ui/toast';
 import { messageText, useMessageText } from '../../ui/use-message';
 import { checkField } from '../../ui/validation';
-import { groupKeys } from './use-groups';
+import { groupKeys } from '../../api/use-groups';
 import { toastFailure } from '../../ui/failure-toast';
 
 /**

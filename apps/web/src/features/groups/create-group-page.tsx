@@ -19,9 +19,9 @@ import { TextField } from '../../ui/text-field';
 import { showToast } from '../../ui/toast';
 import { messageText, useMessageText } from '../../ui/use-message';
 import { checkField } from '../../ui/validation';
-import { useFriends } from '../contacts/use-contacts';
+import { useFriends } from '../../api/use-contacts';
 import { FriendPicker } from './friend-picker';
-import { groupKeys, readGroupId } from './use-groups';
+import { groupKeys, readGroupId } from '../../api/use-groups';
 
 /**
  * `/pages/home/groupChat`: create a group from friends. With `?groupId=` it is the group's

@@ -11,7 +11,7 @@ import { useUiLocale } from '../../ui/pickers';
 import { QueryError } from '../../ui/query-error';
 import { PageSpinner } from '../../ui/spinner';
 import { relativeTime } from '../../ui/time';
-import { groupKeys, useGroupApplications, useGroupEvents } from './use-groups';
+import { groupKeys, useGroupApplications, useGroupEvents } from '../../api/use-groups';
 import { toastFailure } from '../../ui/failure-toast';
 
 function StatusText({ status }: { status: GroupApplication['status'] }) {

@@ -21,7 +21,7 @@ import { TextField } from '../../ui/text-field';
 import { showToast } from '../../ui/toast';
 import { messageText, useMessageText } from '../../ui/use-message';
 import { checkField } from '../../ui/validation';
-import { readGroupId, useGroup, useUpdateGroup, useUpdateMyGroup } from './use-groups';
+import { readGroupId, useGroup, useUpdateGroup, useUpdateMyGroup } from '../../api/use-groups';
 
 type Field = 'name' | 'notice' | 'nickname' | 'remark';
 

@@ -15,7 +15,12 @@ import { EmptyState } from '../../ui/empty-state';
 import { LinkRow } from '../../ui/list-row';
 import { QueryError } from '../../ui/query-error';
 import { PageSpinner } from '../../ui/spinner';
-import { groupTitle, useGroupEvents, useMyGroups, usePendingReviewCount } from './use-groups';
+import {
+  groupTitle,
+  useGroupEvents,
+  useMyGroups,
+  usePendingReviewCount,
+} from '../../api/use-groups';
 
 function ReviewCount({ count }: { count: number }) {
   const { t } = useTranslation();

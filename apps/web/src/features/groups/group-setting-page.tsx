@@ -24,10 +24,14 @@ import { Sheet } from '../../ui/sheet';
 import { PageSpinner } from '../../ui/spinner';
 import { SwitchRow } from '../../ui/switch-row';
 import { showToast } from '../../ui/toast';
-import { ClearHistoryRow, ConversationRows, Section } from '../chat/conversation-settings';
-import { useFriends } from '../contacts/use-contacts';
+import {
+  ClearHistoryRow,
+  ConversationRows,
+  Section,
+} from '../../ui/conversation/conversation-settings';
+import { useFriends } from '../../api/use-contacts';
 import { FriendPicker } from './friend-picker';
-import { settingControls } from './group-controls';
+import { settingControls } from '../../ui/conversation/group-controls';
 import { MembersPanel } from './members-panel';
 import {
   groupKeys,
@@ -39,7 +43,7 @@ import {
   usePendingReviewCount,
   useUpdateGroup,
   useUploadGroupAvatar,
-} from './use-groups';
+} from '../../api/use-groups';
 import { toastModifyFailure } from '../../ui/failure-toast';
 
 /** The link that opens the join page of a group, for sharing and for the QR code. */

@@ -7,7 +7,7 @@ import { withQuery } from '../../app/route-params';
 import { Button } from '../../ui/button';
 import { EmptyState } from '../../ui/empty-state';
 import { Page } from '../../ui/page';
-import { readGroupId } from './use-groups';
+import { readGroupId } from '../../api/use-groups';
 
 /** `/pages/home/groupTip?groupId=…&status=joined|pending`: the outcome of joining a group. */
 export function GroupTipPage() {

@@ -19,19 +19,12 @@ import { QueryError } from '../../ui/query-error';
 import { PageSpinner } from '../../ui/spinner';
 import { TextField } from '../../ui/text-field';
 import { showToast } from '../../ui/toast';
-import { formatDuration } from '../chat/time-labels';
-import { useRemarks } from '../chat/use-remarks';
-import { memberActions, type MemberAction } from './group-controls';
-import { useGroupMembers, useMemberChange } from './use-groups';
+import { formatDuration } from '../../ui/conversation/time-labels';
+import { useRemarks } from '../../api/use-remarks';
+import { memberActions, type MemberAction } from '../../ui/conversation/group-controls';
+import { useGroupMembers, useMemberChange } from '../../api/use-groups';
+import { memberName } from '../../api/use-people';
 import { toastModifyFailure } from '../../ui/failure-toast';
-
-/** A member's name as the caller sees it: remark, group nickname, then nickname. */
-export function memberName(
-  member: Pick<GroupMember, 'user' | 'nickname'>,
-  remarks: ReadonlyMap<string, string | null>,
-): string {
-  return remarks.get(member.user.id) || member.nickname || member.user.nickname;
-}
 
 /** The searchable, paged member list of the group settings, with per-member actions. */
 export function MembersPanel({ group, selfId }: { group: MyGroup; selfId: string }) {

@@ -9,12 +9,12 @@ import { withQuery } from '../../app/route-params';
 import { badgeText } from '../../app/tab-badges';
 import { Avatar } from '../../ui/avatar';
 import { useUiLocale } from '../../ui/pickers';
-import { conversationName } from '../chat/messages';
-import { SenderPrefix, SystemPreview } from '../groups/system-preview';
-import { useGroupRemarks } from '../groups/use-groups';
-import { formatDuration, listTime } from '../chat/time-labels';
-import { useLongPress } from '../chat/use-long-press';
-import { activityTime, hasUnreadMention, previewOf } from './chat-list';
+import { conversationName } from '../../ui/conversation/messages';
+import { SenderPrefix, SystemPreview } from '../../ui/conversation/system-preview';
+import { useGroupRemarks } from '../../api/use-groups';
+import { formatDuration, listTime } from '../../ui/conversation/time-labels';
+import { useLongPress } from '../../ui/use-long-press';
+import { activityTime, hasUnreadMention, previewOf } from '../../ui/conversation/chat-list';
 
 export type RowAction = 'pin' | 'mute' | 'delete';
 

@@ -1,7 +1,7 @@
 import type { ConversationView } from '@teltlk/im-sdk';
 import { ActionSheet } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
-import { conversationName } from '../chat/messages';
+import { conversationName } from '../../ui/conversation/messages';
 import { rowActions, type RowAction } from './conversation-row';
 
 interface RowMenuProps {

@@ -19,7 +19,7 @@ import { api } from '../../api/client';
 import { useSettings } from '../../api/queries';
 import { queryKeys } from '../../api/query-keys';
 import { paths } from '../../app/paths';
-import { setUiLanguage } from '../../i18n';
+import { setUiLanguage } from '../../i18n/index';
 import { isUiLanguage, resolveUiLanguage } from '../../i18n/language';
 import { Button } from '../../ui/button';
 import { ChoiceList } from '../../ui/choice-list';
@@ -28,7 +28,7 @@ import { Page } from '../../ui/page';
 import { QueryError } from '../../ui/query-error';
 import { PageSpinner } from '../../ui/spinner';
 import { SwitchRow } from '../../ui/switch-row';
-import { useLogout } from '../user/use-logout';
+import { useLogout } from '../../app/use-logout';
 import { applyPatch, revertPatch } from './settings-patch';
 import { toastModifyFailure } from '../../ui/failure-toast';
 

@@ -17,7 +17,7 @@ import { relativeTime } from '../../ui/time';
 import { showToast } from '../../ui/toast';
 import { useMessageText } from '../../ui/use-message';
 import { checkPasswordPair, hasErrors } from '../../ui/validation';
-import { useLogout } from './use-logout';
+import { useLogout } from '../../app/use-logout';
 import { summariseUserAgent } from './user-agent';
 import { toastModifyFailure } from '../../ui/failure-toast';
 

@@ -3,11 +3,11 @@ import { DeleteOutline } from 'antd-mobile-icons';
 import { useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useEngine, useEngineSnapshot } from '../../app/engine';
-import { toastModifyFailure } from '../../ui/failure-toast';
-import { ButtonRow } from '../../ui/list-row';
-import { confirmModal } from '../../ui/modal';
-import { SwitchRow } from '../../ui/switch-row';
-import { showToast } from '../../ui/toast';
+import { toastModifyFailure } from '../failure-toast';
+import { ButtonRow } from '../list-row';
+import { confirmModal } from '../modal';
+import { SwitchRow } from '../switch-row';
+import { showToast } from '../toast';
 import { TranslationSettingRow } from './translation-setting-row';
 
 /** A block of settings, named by its heading when it has one. */

@@ -7,9 +7,9 @@ import {
 } from '@tanstack/react-query';
 import type { MyGroup, UpdateGroupBody, UpdateMyGroupBody, UserEvent } from '@teltlk/protocol';
 import { useMemo } from 'react';
-import { api } from '../../api/client';
-import { useAuthStore } from '../../app/auth-store';
-import { useUserEvents } from '../../app/user-events';
+import { api } from './client';
+import { useAuthStore } from '../app/auth-store';
+import { useUserEvents } from '../app/user-events';
 
 /** Query keys of group data; under `me` like all the user's data, so sign-out clears them. */
 export const groupKeys = {

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { useFriends } from '../contacts/use-contacts';
+import { useFriends } from './use-contacts';
 
 /** The user's remarks for friends, by user id: a chat is titled by the remark first. */
 export function useRemarks(): ReadonlyMap<string, string | null> {

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useMe } from '../../api/queries';
 import { paths } from '../../app/paths';
 import { withQuery } from '../../app/route-params';
-import { LinkRow } from '../../ui/list-row';
+import { LinkRow } from '../list-row';
 import { translationSummary } from './translation-view';
 
 /** The "Translation" row of chat and group settings: off, or the language, opening `tongue`. */

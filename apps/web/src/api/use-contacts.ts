@@ -1,9 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { BlockListResult, FriendListResult, UserProfile } from '@teltlk/protocol';
-import { api } from '../../api/client';
-import { queryKeys } from '../../api/query-keys';
-import { useAuthStore } from '../../app/auth-store';
-import { useUserEvents } from '../../app/user-events';
+import { api } from './client';
+import { queryKeys } from './query-keys';
+import { useAuthStore } from '../app/auth-store';
+import { useUserEvents } from '../app/user-events';
 import { applyBlockEvent, applyFriendEvent } from './contact-cache';
 import { applyUserEvent, refreshPeople, storeRequest } from './contact-events';
 

@@ -1,4 +1,4 @@
-import { formatDate } from '../../ui/time';
+import { formatDate } from '../time';
 
 const DAY_MS = 24 * 3600 * 1000;
 

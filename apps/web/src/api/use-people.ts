@@ -1,13 +1,21 @@
 import { useQueries } from '@tanstack/react-query';
 import type { GroupMember, UserProfile } from '@teltlk/protocol';
 import { useMemo, useRef } from 'react';
-import { api } from '../../api/client';
-import { queryKeys } from '../../api/query-keys';
-import { useRemarks } from '../chat/use-remarks';
+import { api } from './client';
+import { queryKeys } from './query-keys';
+import { useRemarks } from './use-remarks';
 import { useGroupMembers } from './use-groups';
 
 /** People looked up one by one at most: a timeline names only a few at a time. */
 const LOOKUPS_MAX = 40;
+
+/** A member's name as the caller sees it: remark, group nickname, then nickname. */
+export function memberName(
+  member: Pick<GroupMember, 'user' | 'nickname'>,
+  remarks: ReadonlyMap<string, string | null>,
+): string {
+  return remarks.get(member.user.id) || member.nickname || member.user.nickname;
+}
 
 export interface PersonInfo {
   name: string;
@@ -65,7 +73,7 @@ export function useGroupPeople(
       if (member) {
         const nickname = member.user.nickname;
         return {
-          name: remark || member.nickname || nickname,
+          name: memberName(member, remarks),
           avatarUrl: member.user.avatarUrl,
           aliases: [remark, member.nickname, nickname].filter((name): name is string => !!name),
         };

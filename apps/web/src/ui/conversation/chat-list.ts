@@ -1,6 +1,6 @@
 import type { ConversationView } from '@teltlk/im-sdk';
 import type { SystemContent } from '@teltlk/protocol';
-import { isRevoked } from '../chat/messages';
+import { isRevoked } from './messages';
 
 /** Latest activity of a conversation: its last message, or the member's own change. */
 export function activityTime(conversation: ConversationView): number {

@@ -1,9 +1,9 @@
 import type { SystemContent } from '@teltlk/protocol';
 import { useTranslation } from 'react-i18next';
-import { useUiLocale } from '../../ui/pickers';
-import { formatDuration } from '../chat/time-labels';
+import { useUiLocale } from '../pickers';
+import { formatDuration } from './time-labels';
 import { noticePeople, systemNotice } from './system-notice';
-import { useGroupPeople } from './use-people';
+import { useGroupPeople } from '../../api/use-people';
 
 /** A system notice as the last message of a chat list row, in the reader's language. */
 export function SystemPreview({

@@ -7,15 +7,15 @@ import { ApiError } from '@teltlk/im-sdk';
 import { paths } from '../../app/paths';
 import { withQuery } from '../../app/route-params';
 import { useUiLocale } from '../../ui/pickers';
-import type { MentionSupport } from '../chat/composer';
-import type { GroupRowContext, Person } from '../chat/message-row';
-import { clockTime, formatDuration } from '../chat/time-labels';
+import type { MentionSupport } from './composer';
+import type { GroupRowContext, Person } from './message-row';
+import { clockTime, formatDuration } from '../../ui/conversation/time-labels';
 import { GroupReadState } from './group-reads';
-import { sendBlock } from './group-controls';
+import { sendBlock } from '../../ui/conversation/group-controls';
 import { collectMentions, type Mentionable } from './mentions';
-import { noticePeople, systemNotice } from './system-notice';
-import { groupKeys, groupTitle, useGroup } from './use-groups';
-import { useGroupPeople } from './use-people';
+import { noticePeople, systemNotice } from '../../ui/conversation/system-notice';
+import { groupKeys, groupTitle, useGroup } from '../../api/use-groups';
+import { useGroupPeople } from '../../api/use-people';
 
 export interface GroupChat {
   group: MyGroup | undefined;

@@ -1,11 +1,11 @@
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { api } from '../../api/client';
-import { useAuthStore } from '../../app/auth-store';
-import { forgetLocalData } from '../../app/engine';
-import { paths } from '../../app/paths';
-import { confirmModal } from '../../ui/modal';
+import { api } from '../api/client';
+import { useAuthStore } from './auth-store';
+import { forgetLocalData } from './engine';
+import { paths } from './paths';
+import { confirmModal } from '../ui/modal';
 
 /** Log out after a confirmation: the server ends the session, this device forgets it. */
 export function useLogout() {

@@ -1,10 +1,10 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Avatar } from '../../ui/avatar';
-import { useRemarks } from '../chat/use-remarks';
-import { memberName } from './members-panel';
+import { useRemarks } from '../../api/use-remarks';
+import { memberName } from '../../api/use-people';
 import type { Mentionable } from './mentions';
-import { useGroupMembers } from './use-groups';
+import { useGroupMembers } from '../../api/use-groups';
 
 /** Rows the picker shows at most; typing more letters narrows the search. */
 const SHOWN_MAX = 8;

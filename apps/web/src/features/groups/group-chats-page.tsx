@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Page } from '../../ui/page';
-import { GroupList } from '../groups/group-list';
+import { GroupList } from './group-list';
 
 /** `/pages/contacts/groupChat`: the group chats entry of the contacts tab. */
 export function GroupChatsPage() {

@@ -7,7 +7,7 @@ import type {
   Me,
   UserEvent,
 } from '@teltlk/protocol';
-import { queryKeys } from '../../api/query-keys';
+import { queryKeys } from './query-keys';
 import {
   applyBlockEvent,
   applyFriendEvent,

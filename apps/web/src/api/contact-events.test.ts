@@ -7,7 +7,7 @@ import type {
   UserEventData,
 } from '@teltlk/protocol';
 import { describe, expect, it } from 'vitest';
-import { queryKeys } from '../../api/query-keys';
+import { queryKeys } from './query-keys';
 import { pendingReceivedCount } from './contact-cache';
 import { applyUserEvent } from './contact-events';
 

@@ -6,7 +6,7 @@ import { api } from '../../api/client';
 import { Avatar } from '../../ui/avatar';
 import { Sheet } from '../../ui/sheet';
 import { PageSpinner } from '../../ui/spinner';
-import { groupKeys } from './use-groups';
+import { groupKeys } from '../../api/use-groups';
 
 /**
  * "n read" under an own group message; a tap lists who read it (groups up to
