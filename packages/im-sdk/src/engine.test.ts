@@ -2,10 +2,12 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { SOCKET_CLOSE } from '@teltlk/protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiClient } from './api-client.js';
+import { BACKOFF_CAP_MS } from './connection.js';
 import { ImEngine } from './engine.js';
 import { FakeServer } from './fake-server.js';
 import { FakeSocket, FakeWebSocket } from './fake-socket.js';
 import { CONV, ME, PEER } from './test-fixtures.js';
+import type { TranslateBody } from '@teltlk/protocol';
 import type { ConversationHandle, EngineEvents, LocalMessage } from './types.js';
 
 let server: FakeServer;
@@ -241,8 +243,10 @@ describe('ImEngine', () => {
       expect(engine.getSnapshot().conversations[0]).toMatchObject({ pinned: false, muted: true }),
     );
     server.push({ t: 'event', event: server.events[0]! });
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(events.map((event) => event.seq)).toEqual([1, 2, 3]);
+    // Events apply in order: once a newer one is in, the replayed first one has been seen.
+    server.memberChange({ muted: false });
+    await vi.waitFor(() => expect(engine.getSnapshot().conversations[0]?.muted).toBe(false));
+    expect(events.map((event) => event.seq)).toEqual([1, 2, 3, 4]);
     expect(engine.getSnapshot().conversations[0]?.pinned).toBe(false);
   });
 
@@ -295,9 +299,15 @@ describe('ImEngine', () => {
   it('stops for good when kicked offline', async () => {
     const engine = await started();
     const kicked = record(engine, 'kickedOffline');
-    FakeSocket.last.drop(SOCKET_CLOSE.kicked);
-    expect(kicked).toHaveLength(1);
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    // The clock jumps past the longest reconnect delay: no new socket is tried.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      FakeSocket.last.drop(SOCKET_CLOSE.kicked);
+      expect(kicked).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(BACKOFF_CAP_MS * 2);
+    } finally {
+      vi.useRealTimers();
+    }
     expect(FakeSocket.instances).toHaveLength(1);
     expect(engine.getSnapshot().connection).toBe('disconnected');
   });
@@ -408,6 +418,20 @@ describe('ImEngine translation', () => {
   const status = (handle: ConversationHandle, seq: number) =>
     handle.getSnapshot().translations.get(seq)?.status;
 
+  /**
+   * The translation requests made before a new message's: requests leave in the order
+   * they are asked for, so any that earlier asks were going to make have arrived by then.
+   */
+  async function askedBefore(handle: ConversationHandle): Promise<TranslateBody[]> {
+    const message = server.append(bonjour, { lang: 'fr' });
+    await vi.waitFor(() =>
+      expect(handle.getSnapshot().messages.some((row) => row.seq === message.seq)).toBe(true),
+    );
+    handle.translate([message.seq]);
+    await vi.waitFor(() => expect(server.translateBodies.at(-1)?.seqs).toEqual([message.seq]));
+    return server.translateBodies.slice(0, -1);
+  }
+
   it('shows the translation a frame brings, and keeps the map between other changes', async () => {
     server.append(bonjour, { push: false, lang: 'fr' });
     const { engine, handle } = await translating();
@@ -449,10 +473,8 @@ describe('ImEngine translation', () => {
     await vi.waitFor(() => expect(status(handle, 1)).toBe('failed'));
     // Done, pending, failed, and answered as needing none: nothing is asked again.
     handle.translate([1, 2, 3, 4, 5]);
-    await new Promise((resolve) => setTimeout(resolve, 30));
     handle.translate([1, 3]);
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(server.translateBodies).toHaveLength(1);
+    expect(await askedBefore(handle)).toHaveLength(1);
   });
 
   it('splits a long batch into requests of at most 50 seqs', async () => {
@@ -484,8 +506,15 @@ describe('ImEngine translation', () => {
     server.append(bonjour, { push: false, lang: 'fr' });
     const { engine, handle } = await translating();
     await goOffline(engine);
+    const tried = server.requests.length;
     handle.translate([1]);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The request is tried and fails with the network; its failure is handled in the same
+    // turn, so by the next look it has been taken for "ask again later", not a failure.
+    await vi.waitFor(() =>
+      expect(server.requests.slice(tried).some((request) => request === 'POST /translations')).toBe(
+        true,
+      ),
+    );
     expect(handle.getSnapshot().translations.get(1)).toBeUndefined();
     server.up = true;
     await vi.waitFor(() => expect(status(handle, 1)).toBe('done'), { timeout: 3000 });
@@ -552,13 +581,13 @@ describe('ImEngine translation', () => {
     await engine.updateConversation(CONV, { translate: false });
     await vi.waitFor(() => expect(handle.getSnapshot().translations.size).toBe(0));
     handle.translate([1]);
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(server.translateBodies).toHaveLength(2);
 
     await engine.updateConversation(CONV, { translate: true });
     await vi.waitFor(() => expect(status(handle, 1)).toBe('done'));
     server.revoke(1);
     await vi.waitFor(() => expect(handle.getSnapshot().translations.size).toBe(0));
+    // The English and the German one: nothing was asked for while translation was off.
+    expect(await askedBefore(handle)).toHaveLength(2);
   });
 
   it('asks a server without a translation provider, which answers unavailable', async () => {

@@ -226,7 +226,11 @@ describe.each(dialects)('the client engine against the server on $dialect', ({ d
     for (const socket of adaLink.sockets) socket.terminate();
     await waitFor(() => expect(adaEngine.getSnapshot().connection).not.toBe('connected'));
     const queued = await adaChat.send({ kind: 'text', text: 'written offline' });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // A reconnect is tried and fails after the send: the message waits, not failed or lost.
+    const tries = adaLink.sockets.length;
+    await waitFor(() => expect(adaLink.sockets.length).toBeGreaterThan(tries));
+    const attempt = adaLink.sockets.at(-1)!;
+    await waitFor(() => expect(attempt.readyState).toBe(WebSocket.CLOSED));
     expect(adaChat.getSnapshot().messages.at(-1)).toMatchObject({
       clientMsgId: queued.clientMsgId,
       status: 'sending',
