@@ -1,6 +1,5 @@
 import {
   isQuoteAvailable,
-  sendableContentSchema,
   type Message,
   type SendableContent,
   type ServerFrame,
@@ -8,6 +7,7 @@ import {
   type UserEvent,
 } from '@teltlk/protocol';
 import type { ApiClient } from './api-client.js';
+import type * as ContentCheckModule from './content-check.js';
 import { ApiError } from './api-error.js';
 import { Connection, type EndReason } from './connection.js';
 import { Emitter } from './emitter.js';
@@ -68,6 +68,18 @@ const END_EVENTS: Record<EndReason, keyof EngineEvents> = {
   tokenExpired: 'tokenExpired',
   kickedOffline: 'kickedOffline',
 };
+
+type ContentCheck = typeof ContentCheckModule;
+let contentCheck: Promise<ContentCheck> | null = null;
+
+/** The send check, fetched once; a fetch that failed (offline) is tried again next time. */
+function loadContentCheck(): Promise<ContentCheck> {
+  contentCheck ??= import('./content-check.js').catch((error: unknown) => {
+    contentCheck = null;
+    throw error;
+  });
+  return contentCheck;
+}
 
 /**
  * The client messaging engine: a local IndexedDB copy of the user's conversations and
@@ -258,6 +270,9 @@ export class ImEngine implements HandleHost {
     }
     set.add(handle);
     void handle.reload();
+    // A conversation on screen is where sending starts: its check is fetched now, in the
+    // background, so the first send does not wait for it.
+    loadContentCheck().catch(() => {});
     if (this.connection.isReady)
       void this.syncer.catchUp(conversationId).catch(this.backgroundFailed);
     return handle;
@@ -304,12 +319,16 @@ export class ImEngine implements HandleHost {
 
   /** @internal Stores a message for sending and queues it. */
   async send(conversationId: string, content: SendableContent): Promise<LocalMessage> {
-    const parsed = sendableContentSchema.safeParse(content);
-    if (!parsed.success) {
-      const blank = parsed.error.issues.some((issue) => issue.message === 'blankMessage');
-      throw new ApiError(blank ? 'BLANK_MESSAGE' : 'VALIDATION_FAILED', 400);
+    let sendable: SendableContent;
+    try {
+      sendable = (await loadContentCheck()).checkSendable(content);
+    } catch (error) {
+      if (error instanceof ApiError) throw error;
+      // The check could not be fetched (offline before it ever loaded): the message is
+      // kept and sent all the same, and the server, which checks every send, refuses it
+      // with its reason if it breaks a rule.
+      sendable = content;
     }
-    const sendable = parsed.data;
     const createdAt = Date.now();
     const row = await this.writer.serial((store) =>
       store.transaction('rw', store.messages, store.outbox, async () => {

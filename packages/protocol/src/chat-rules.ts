@@ -1,0 +1,135 @@
+import type { Quote, ServerFrame } from './chat.js';
+
+/**
+ * The chat's limits, conversation ids and rules, without schemas: what a client needs on
+ * its first screen, where zod would only cost download (`chat.ts` re-exports all of it).
+ */
+
+// ---------------------------------------------------------------------------- limits
+
+export const MESSAGE_TEXT_MAX_LENGTH = 5000;
+export const GREETING_MAX_LENGTH = 100;
+export const REMARK_MAX_LENGTH = 32;
+/** A sender may revoke a message this long after sending it (stated in the menu). */
+export const REVOKE_WINDOW_SECONDS = 120;
+/** Burn-after-reading choices for a private chat, in seconds; 0 is off. */
+export const BURN_DURATIONS = [0, 10, 30, 60, 300, 3600, 86400] as const;
+/** Largest page of messages or events one pull returns. */
+export const PULL_LIMIT_MAX = 200;
+/** Largest page of conversations one sync call returns. */
+export const SYNC_CONVERSATIONS_LIMIT_MAX = 1000;
+/** Conversations one forward may go to at once. */
+export const FORWARD_MAX_TARGETS = 9;
+/** The client pings this often; the server drops a socket silent for 2.5 intervals. */
+export const HEARTBEAT_INTERVAL_MS = 25_000;
+/** The socket's first frame must be `auth` within this time. */
+export const SOCKET_AUTH_TIMEOUT_MS = 10_000;
+/** Largest frame the server reads. */
+export const SOCKET_FRAME_MAX_BYTES = 16 * 1024;
+/** A user looks others up at most this often (phone, email and ID enumeration). */
+export const USER_SEARCHES_PER_MINUTE = 30;
+/** Typing hints are sent at most this often per conversation, and shown this long. */
+export const TYPING_THROTTLE_MS = 3_000;
+export const TYPING_SHOW_MS = 6_000;
+
+/** Mentions one message may carry. */
+export const MENTIONS_MAX = 20;
+/** Longest group name or notice a system notice carries (the group notice limit). */
+export const GROUP_TEXT_MAX_LENGTH = 1000;
+
+/** Close codes of the socket (4000–4999 are the application's). */
+export const SOCKET_CLOSE = {
+  /** The token is unknown or malformed: sign in again. */
+  tokenInvalid: 4001,
+  /** The session expired: sign in again. */
+  tokenExpired: 4002,
+  /** The session was signed out elsewhere (kicked offline). */
+  kicked: 4003,
+  /** No auth frame in time, or a frame that breaks the protocol. */
+  protocol: 4004,
+  /**
+   * The client did not read its frames and too many were waiting for it: reconnect and
+   * catch up by sync (what was queued is dropped).
+   */
+  slowConsumer: 4005,
+  /** The session or user has as many sockets open on this server as it may: retry later. */
+  tooManySockets: 4006,
+  /** The server is shutting down; reconnect. */
+  goingAway: 1001,
+} as const;
+
+// ---------------------------------------------------------------------------- ids
+
+/** The one conversation of two users: `si_<a>_<b>` with the ids sorted. */
+export function singleConversationId(userA: string, userB: string): string {
+  return userA < userB ? `si_${userA}_${userB}` : `si_${userB}_${userA}`;
+}
+
+const GROUP_CONVERSATION_PREFIX = 'sg_';
+
+/** The conversation of a group: `sg_<groupId>`. */
+export function groupConversationId(groupId: string): string {
+  return `${GROUP_CONVERSATION_PREFIX}${groupId}`;
+}
+
+/** The group of a group conversation; null for any other conversation. */
+export function groupIdOf(conversationId: string): string | null {
+  return conversationId.startsWith(GROUP_CONVERSATION_PREFIX)
+    ? conversationId.slice(GROUP_CONVERSATION_PREFIX.length)
+    : null;
+}
+
+/** Both people of a single conversation, from its id; null for any other conversation. */
+export function singleMembersOf(conversationId: string): [string, string] | null {
+  const match = /^si_([^_]+)_([^_]+)$/.exec(conversationId);
+  return match ? [match[1]!, match[2]!] : null;
+}
+
+/** The other member of a single conversation, or null if `userId` is not in it. */
+export function peerOf(conversationId: string, userId: string): string | null {
+  const pair = singleMembersOf(conversationId);
+  if (!pair) return null;
+  if (pair[0] === userId) return pair[1];
+  if (pair[1] === userId) return pair[0];
+  return null;
+}
+
+/** Longest excerpt a quote shows of the message it quotes. */
+export const QUOTE_EXCERPT_MAX_LENGTH = 200;
+
+/** The excerpt a quote shows of a text: one line, at most `max` characters. */
+export function quoteExcerpt(text: string, max = QUOTE_EXCERPT_MAX_LENGTH): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  const chars = Array.from(flat);
+  return chars.length <= max ? flat : `${chars.slice(0, max - 1).join('')}…`;
+}
+
+/** A quote that shows what it quotes (not unavailable). */
+export function isQuoteAvailable(quote: Quote): quote is Extract<Quote, { senderId: string }> {
+  return !('unavailable' in quote);
+}
+
+/** Every kind of server frame; a kind added to the schema and not here fails to compile. */
+const SERVER_FRAME_TYPES: Record<ServerFrame['t'], true> = {
+  hello: true,
+  pong: true,
+  ack: true,
+  error: true,
+  message: true,
+  event: true,
+  typing: true,
+  read: true,
+  translation: true,
+};
+
+/**
+ * Whether a decoded frame is of a kind this protocol knows. Clients read frames by this
+ * check, not by parsing them with `serverFrameSchema`: the server builds every frame
+ * from these types and its tests hold every frame it sends to the schema, and a browser
+ * on a slow phone neither downloads zod nor spends a parse on every message for it.
+ */
+export function isKnownServerFrame(value: unknown): value is ServerFrame {
+  if (typeof value !== 'object' || value === null) return false;
+  const type = (value as { t?: unknown }).t;
+  return typeof type === 'string' && Object.hasOwn(SERVER_FRAME_TYPES, type);
+}
