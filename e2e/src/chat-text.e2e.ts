@@ -121,5 +121,19 @@ describe('text in a one-to-one chat', () => {
     await b.getByText('Actions for Ada').waitFor({ state: 'hidden' });
     await row.click({ button: 'right' });
     await sheet.getByText('Unpin', { exact: true }).waitFor();
+    await sheet.getByText('Cancel', { exact: true }).click();
+    await sheet.waitFor({ state: 'hidden' });
+
+    // Swiping the row left (its swipe code arrives after the list shows) offers the same
+    // actions: mute.
+    const bounds = (await row.boundingBox())!;
+    const y = bounds.y + bounds.height / 2;
+    await b.mouse.move(bounds.x + bounds.width - 20, y);
+    await b.mouse.down();
+    await b.mouse.move(bounds.x + bounds.width - 120, y, { steps: 8 });
+    await b.mouse.move(bounds.x + 40, y, { steps: 8 });
+    await b.mouse.up();
+    await b.locator('.adm-swipe-action-actions-right').getByText('Mute', { exact: true }).click();
+    await row.getByText('Notifications muted').waitFor();
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readDestination, readPurpose, withQuery } from './route-params';
+import { readDestination, readPurpose } from './route-params';
+import { withQuery } from './paths';
 
 describe('withQuery', () => {
   it('encodes values, including the plus of a phone number', () => {

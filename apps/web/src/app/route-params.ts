@@ -5,16 +5,6 @@ import {
   type CodePurpose,
 } from '@teltlk/protocol';
 
-/** A path with query parameters; empty values are left out. */
-export function withQuery(path: string, params: Record<string, string | null | undefined>): string {
-  const query = new URLSearchParams();
-  for (const [name, value] of Object.entries(params)) {
-    if (value !== undefined && value !== null && value !== '') query.set(name, value);
-  }
-  const text = query.toString();
-  return text ? `${path}?${text}` : path;
-}
-
 export interface DestinationParams {
   channel: Channel;
   destination: string;

@@ -4,8 +4,7 @@ import { isQuoteAvailable, mayInGroup, type MyGroup, type SystemContent } from '
 import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '@teltlk/im-sdk';
-import { paths } from '../../app/paths';
-import { withQuery } from '../../app/route-params';
+import { paths, withQuery } from '../../app/paths';
 import { useUiLocale } from '../../ui/pickers';
 import type { MentionSupport } from './composer';
 import type { GroupRowContext, Person } from './message-row';

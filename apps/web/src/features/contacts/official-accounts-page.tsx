@@ -1,8 +1,7 @@
 import { singleConversationId } from '@teltlk/protocol';
 import { useTranslation } from 'react-i18next';
 import { useMe } from '../../api/queries';
-import { paths } from '../../app/paths';
-import { withQuery } from '../../app/route-params';
+import { paths, withQuery } from '../../app/paths';
 import { Page } from '../../ui/page';
 import { QueryError } from '../../ui/query-error';
 import { PageSpinner } from '../../ui/spinner';

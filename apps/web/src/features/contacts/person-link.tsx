@@ -2,8 +2,7 @@ import type { UserCard } from '@teltlk/protocol';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { paths } from '../../app/paths';
-import { withQuery } from '../../app/route-params';
+import { paths, withQuery } from '../../app/paths';
 import { Avatar } from '../../ui/avatar';
 
 /** The profile page (seeMeans) of a user. */

@@ -7,8 +7,7 @@ import {
 } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { paths } from '../../app/paths';
-import { withQuery } from '../../app/route-params';
+import { paths, withQuery } from '../../app/paths';
 import { badgeText } from '../../app/tab-badges';
 import { Avatar } from '../../ui/avatar';
 import { EmptyState } from '../../ui/empty-state';

@@ -1,11 +1,10 @@
 import type { ConversationView } from '@teltlk/im-sdk';
-import { SwipeAction } from 'antd-mobile';
 import { BellMuteOutline } from 'antd-mobile-icons';
 import type { ReactNode } from 'react';
+import type { RowSwipe } from './row-swipe';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { paths } from '../../app/paths';
-import { withQuery } from '../../app/route-params';
+import { paths, withQuery } from '../../app/paths';
 import { badgeText } from '../../app/tab-badges';
 import { Avatar } from '../../ui/avatar';
 import { useUiLocale } from '../../ui/pickers';
@@ -25,6 +24,8 @@ interface ConversationRowProps {
   onAction: (conversation: ConversationView, action: RowAction) => void;
   /** Opens the same actions as a sheet (long press, right click, menu key). */
   onMenu: (conversation: ConversationView) => void;
+  /** The swipe actions' wrapper, once loaded (`useRowSwipe`); rows show without it first. */
+  Swipe: typeof RowSwipe | null;
   remarks: ReadonlyMap<string, string | null>;
 }
 
@@ -104,6 +105,7 @@ export function ConversationRow({
   onAction,
   onMenu,
   remarks,
+  Swipe,
 }: ConversationRowProps) {
   const { t } = useTranslation();
   const locale = useUiLocale();
@@ -126,64 +128,70 @@ export function ConversationRow({
     );
   }
 
+  const row = (
+    <Link
+      className="tt-chat-row"
+      to={withQuery(paths.chat, { conversationId: conversation.id })}
+      {...longPress}
+    >
+      <span className="tt-chat-avatar">
+        <Avatar
+          id={conversation.peer?.id ?? conversation.group?.id ?? conversation.id}
+          name={name}
+          url={conversation.peer?.avatarUrl ?? conversation.group?.avatarUrl}
+          size={48}
+        />
+        {badge}
+      </span>
+      <span className="tt-chat-main">
+        <span className="tt-chat-line">
+          <span className="tt-chat-name" dir="auto">
+            {name}
+          </span>
+          {time ? (
+            <time className="tt-chat-time" dateTime={new Date(time).toISOString()}>
+              {listTime(time, now, locale, t('home.yesterday'))}
+            </time>
+          ) : null}
+        </span>
+        <span className="tt-chat-line">
+          <span className="tt-chat-preview" dir="auto">
+            {mentioned ? <span className="tt-chat-mention">{t('groups.mentioned')} </span> : null}
+            <PreviewText conversation={conversation} selfId={selfId} name={name} />
+          </span>
+          {conversation.muted ? (
+            <span className="tt-chat-muted">
+              <BellMuteOutline aria-hidden />
+              <span className="tt-visually-hidden">{t('home.muted')}</span>
+            </span>
+          ) : null}
+        </span>
+        {unread ? (
+          <span className="tt-visually-hidden">
+            {t('home.unread', { count: conversation.unread })}
+          </span>
+        ) : null}
+        {conversation.pinned ? (
+          <span className="tt-visually-hidden">{t('home.pinned')}</span>
+        ) : null}
+      </span>
+    </Link>
+  );
+
   return (
     <li className={conversation.pinned ? 'tt-chat-item tt-chat-pinned' : 'tt-chat-item'}>
-      <SwipeAction
-        rightActions={actions.map((action) => ({
-          ...action,
-          onClick: () => onAction(conversation, action.key),
-        }))}
-      >
-        <Link
-          className="tt-chat-row"
-          to={withQuery(paths.chat, { conversationId: conversation.id })}
-          {...longPress}
+      {Swipe ? (
+        <Swipe
+          actions={actions.map((action) => ({
+            ...action,
+            onClick: () => onAction(conversation, action.key),
+          }))}
         >
-          <span className="tt-chat-avatar">
-            <Avatar
-              id={conversation.peer?.id ?? conversation.group?.id ?? conversation.id}
-              name={name}
-              url={conversation.peer?.avatarUrl ?? conversation.group?.avatarUrl}
-              size={48}
-            />
-            {badge}
-          </span>
-          <span className="tt-chat-main">
-            <span className="tt-chat-line">
-              <span className="tt-chat-name" dir="auto">
-                {name}
-              </span>
-              {time ? (
-                <time className="tt-chat-time" dateTime={new Date(time).toISOString()}>
-                  {listTime(time, now, locale, t('home.yesterday'))}
-                </time>
-              ) : null}
-            </span>
-            <span className="tt-chat-line">
-              <span className="tt-chat-preview" dir="auto">
-                {mentioned ? (
-                  <span className="tt-chat-mention">{t('groups.mentioned')} </span>
-                ) : null}
-                <PreviewText conversation={conversation} selfId={selfId} name={name} />
-              </span>
-              {conversation.muted ? (
-                <span className="tt-chat-muted">
-                  <BellMuteOutline aria-hidden />
-                  <span className="tt-visually-hidden">{t('home.muted')}</span>
-                </span>
-              ) : null}
-            </span>
-            {unread ? (
-              <span className="tt-visually-hidden">
-                {t('home.unread', { count: conversation.unread })}
-              </span>
-            ) : null}
-            {conversation.pinned ? (
-              <span className="tt-visually-hidden">{t('home.pinned')}</span>
-            ) : null}
-          </span>
-        </Link>
-      </SwipeAction>
+          {row}
+        </Swipe>
+      ) : (
+        row
+      )}
     </li>
   );
 }

@@ -10,6 +10,7 @@ import { PageSpinner } from '../../ui/spinner';
 import { useRemarks } from '../../api/use-remarks';
 import { orderConversations } from '../../ui/conversation/chat-list';
 import { ConversationRow, type RowAction } from './conversation-row';
+import type { RowSwipe } from './row-swipe';
 import { toastModifyFailure } from '../../ui/failure-toast';
 import { onFirstUse } from '../../ui/first-use';
 
@@ -26,6 +27,45 @@ function useNow(): number {
     return () => window.clearInterval(timer);
   }, []);
   return now;
+}
+
+/** How long the browser may stay busy before the swipe actions are fetched anyway. */
+const SWIPE_IDLE_TIMEOUT_MS = 2_000;
+
+/**
+ * The rows' swipe actions, fetched once the list has shown rows (when the browser is idle, or
+ * at the first touch, whichever comes first); null until then, and for good if the fetch
+ * fails (offline): the rows work without them, and the long-press menu does the same.
+ */
+function useRowSwipe(rowsShown: boolean): typeof RowSwipe | null {
+  const [swipe, setSwipe] = useState<{ component: typeof RowSwipe } | null>(null);
+  useEffect(() => {
+    if (!rowsShown) return;
+    let active = true;
+    let started = false;
+    const load = () => {
+      if (started) return;
+      started = true;
+      import('./row-swipe')
+        .then((module) => {
+          if (active) setSwipe({ component: module.RowSwipe });
+        })
+        .catch(() => {});
+    };
+    const idle =
+      typeof window.requestIdleCallback === 'function'
+        ? window.requestIdleCallback(load, { timeout: SWIPE_IDLE_TIMEOUT_MS })
+        : null;
+    const timer = idle === null ? window.setTimeout(load, SWIPE_IDLE_TIMEOUT_MS) : null;
+    const stopWatching = onFirstUse(load);
+    return () => {
+      active = false;
+      if (idle !== null) window.cancelIdleCallback(idle);
+      if (timer !== null) window.clearTimeout(timer);
+      stopWatching();
+    };
+  }, [rowsShown]);
+  return swipe?.component ?? null;
 }
 
 /** Whether the menu has been opened at least once. */
@@ -73,6 +113,7 @@ export function HomePage() {
     () => orderConversations(snapshot?.conversations ?? []),
     [snapshot?.conversations],
   );
+  const swipe = useRowSwipe(Boolean(snapshot?.ready) && conversations.length > 0);
 
   const act = (conversation: ConversationView, action: RowAction) => {
     if (!engine) return;
@@ -109,6 +150,7 @@ export function HomePage() {
             onAction={act}
             onMenu={setMenuFor}
             remarks={remarks}
+            Swipe={swipe}
           />
         ))}
       </ul>

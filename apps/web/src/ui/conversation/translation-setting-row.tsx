@@ -1,8 +1,7 @@
 import type { ConversationView } from '@teltlk/im-sdk';
 import { useTranslation } from 'react-i18next';
 import { useMe } from '../../api/queries';
-import { paths } from '../../app/paths';
-import { withQuery } from '../../app/route-params';
+import { paths, withQuery } from '../../app/paths';
 import { LinkRow } from '../list-row';
 import { translationSummary } from './translation-view';
 
