@@ -139,7 +139,8 @@ function rememberUser(token: string, userId: string): void {
 /**
  * Signing out on purpose: stop the engine and delete what this device keeps of the user
  * (chats, drafts, unsent messages), as a person expects on a shared phone. A session
- * that merely expired keeps its cache for the next sign-in.
+ * that merely expired keeps its cache for the next sign-in. The engine is let go of
+ * before the first await: from the call on, nothing it hears can end the session.
  */
 export async function forgetLocalData(): Promise<void> {
   const previous = active;

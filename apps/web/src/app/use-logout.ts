@@ -13,16 +13,18 @@ export function useLogout() {
   const navigate = useNavigate();
   const logout = useMutation({
     mutationFn: async () => {
+      // The engine stops first, at once: ending the session makes the server close this
+      // very session's socket, and that must not read as being signed out elsewhere
+      // (which keeps the chats on the device) before they are deleted.
+      const forgetting = forgetLocalData().catch(() => {
+        // A cache that cannot be deleted now (blocked by another tab) is no reason to stay.
+      });
       try {
         await api.logout();
       } catch {
         // Signed out here either way; an unreachable server lets the token expire on its own.
       }
-      try {
-        await forgetLocalData();
-      } catch {
-        // A cache that cannot be deleted now (blocked by another tab) is no reason to stay.
-      }
+      await forgetting;
     },
     onSettled: () => {
       useAuthStore.getState().signOut();
