@@ -401,6 +401,33 @@ describe('ImEngine', () => {
     await vi.waitFor(() => expect(server.messages).toHaveLength(2));
     expect(server.messages[1]?.content).toEqual({ kind: 'text', text: 'fwd me', forwarded: true });
   });
+
+  it('sends and forwards a location, and quotes it by its place name', async () => {
+    const engine = await started();
+    const handle = engine.conversation(CONV);
+    const place = {
+      kind: 'location',
+      latitude: -33.8568,
+      longitude: 151.2153,
+      name: 'Opera',
+    } as const;
+    await handle.send(place);
+    await vi.waitFor(() => expect(handle.getSnapshot().messages[0]?.status).toBe('sent'));
+    expect(server.messages[0]?.content).toEqual(place);
+    await engine.forward(handle.getSnapshot().messages[0] as LocalMessage, [CONV]);
+    await vi.waitFor(() => expect(server.messages).toHaveLength(2));
+    expect(server.messages[1]?.content).toEqual({ ...place, forwarded: true });
+    await handle.send({ kind: 'text', text: 'See you there', quote: { seq: 1 } });
+    // Shown from the local copy before the server's arrives, then as the server filled it in.
+    await vi.waitFor(() => expect(handle.getSnapshot().messages).toHaveLength(3));
+    expect(handle.getSnapshot().messages.at(-1)?.content).toMatchObject({
+      quote: { seq: 1, senderId: ME, text: 'Opera', kind: 'location' },
+    });
+    await vi.waitFor(() => expect(server.messages).toHaveLength(3));
+    expect(server.messages[2]?.content).toMatchObject({
+      quote: { seq: 1, senderId: ME, text: 'Opera', kind: 'location' },
+    });
+  });
 });
 
 describe('ImEngine translation', () => {

@@ -309,9 +309,12 @@ export class ImEngine implements HandleHost {
   /** Sends a copy of a text message, marked forwarded, to each conversation. */
   async forward(message: LocalMessage, conversationIds: string[]): Promise<void> {
     const { content } = message;
-    if (content.kind !== 'text') throw new ApiError('VALIDATION_FAILED', 400);
+    let forwarded: SendableContent;
+    if (content.kind === 'text') forwarded = { kind: 'text', text: content.text, forwarded: true };
+    else if (content.kind === 'location') forwarded = { ...content, forwarded: true };
+    else throw new ApiError('VALIDATION_FAILED', 400);
     for (const conversationId of conversationIds) {
-      await this.send(conversationId, { kind: 'text', text: content.text, forwarded: true });
+      await this.send(conversationId, forwarded);
     }
   }
 
@@ -332,9 +335,8 @@ export class ImEngine implements HandleHost {
     const createdAt = Date.now();
     const row = await this.writer.serial((store) =>
       store.transaction('rw', store.messages, store.outbox, async () => {
-        const [quoted] = sendable.quote
-          ? await store.bySeqs(conversationId, [sendable.quote.seq])
-          : [];
+        const quote = sendable.kind === 'text' ? sendable.quote : undefined;
+        const [quoted] = quote ? await store.bySeqs(conversationId, [quote.seq]) : [];
         const stored: StoredMessage = {
           id: null,
           conversationId,

@@ -1,5 +1,5 @@
 import {
-  quoteExcerpt,
+  quotedPart,
   type ClientFrame,
   type Conversation,
   type Message,
@@ -121,14 +121,16 @@ export class FakeServer {
 
   /** A send as stored: a reply's quote filled in from the quoted message, as the server does. */
   resolved(content: SendableContent): MessageContent {
+    if (content.kind !== 'text') return content;
     const { quote, ...rest } = content;
     if (!quote) return rest;
     const quoted = this.messages.find((message) => message.seq === quote.seq);
+    const part = quoted && quoted.revokedAt === null ? quotedPart(quoted.content) : null;
     return {
       ...rest,
       quote:
-        quoted?.content.kind === 'text' && quoted.revokedAt === null
-          ? { seq: quote.seq, senderId: quoted.senderId, text: quoteExcerpt(quoted.content.text) }
+        quoted && part
+          ? { seq: quote.seq, senderId: quoted.senderId, ...part }
           : { seq: quote.seq, unavailable: true },
     };
   }

@@ -1,6 +1,6 @@
 import {
   isQuoteAvailable,
-  quoteExcerpt,
+  quotedPart,
   type Conversation,
   type Message,
   type MessageContent,
@@ -325,21 +325,23 @@ export function shownContent(
   quoted: StoredMessage | undefined,
   now: number,
 ): MessageContent {
+  if (content.kind !== 'text') return content;
   const { quote, ...rest } = content;
   if (!quote) return rest;
+  const part =
+    quoted && quoted.seq === quote.seq && quoted.revokedAt === null && !isBurnt(quoted, now)
+      ? quotedPart(quoted.content)
+      : null;
   const shown =
-    quoted &&
-    quoted.seq === quote.seq &&
-    quoted.content.kind === 'text' &&
-    quoted.revokedAt === null &&
-    !isBurnt(quoted, now)
-      ? { seq: quote.seq, senderId: quoted.senderId, text: quoteExcerpt(quoted.content.text) }
+    quoted && part
+      ? { seq: quote.seq, senderId: quoted.senderId, ...part }
       : { seq: quote.seq, unavailable: true as const };
   return { ...rest, quote: shown };
 }
 
 /** What a stored send goes out as again: a reply names its quoted message by seq only. */
 export function sendableOf(content: MessageContent): SendableContent {
+  if (content.kind === 'location') return content;
   if (content.kind !== 'text') throw new Error(`a ${content.kind} cannot be sent`);
   const { quote, ...rest } = content;
   return quote ? { ...rest, quote: { seq: quote.seq } } : rest;

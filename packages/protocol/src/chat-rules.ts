@@ -1,4 +1,4 @@
-import type { Quote, ServerFrame } from './chat.js';
+import type { LocationContent, MessageContent, Quote, ServerFrame } from './chat.js';
 
 /**
  * The chat's limits, conversation ids and rules, without schemas: what a client needs on
@@ -94,6 +94,9 @@ export function peerOf(conversationId: string, userId: string): string | null {
   return null;
 }
 
+/** Longest place name a shared location carries. */
+export const PLACE_NAME_MAX_LENGTH = 100;
+
 /** Longest excerpt a quote shows of the message it quotes. */
 export const QUOTE_EXCERPT_MAX_LENGTH = 200;
 
@@ -102,6 +105,23 @@ export function quoteExcerpt(text: string, max = QUOTE_EXCERPT_MAX_LENGTH): stri
   const flat = text.replace(/\s+/g, ' ').trim();
   const chars = Array.from(flat);
   return chars.length <= max ? flat : `${chars.slice(0, max - 1).join('')}…`;
+}
+
+/** What a person sends (text, a location), as opposed to the notices the server writes. */
+export function isSentContent(
+  content: MessageContent,
+): content is Extract<MessageContent, { kind: 'text' }> | LocationContent {
+  return content.kind === 'text' || content.kind === 'location';
+}
+
+/**
+ * What a reply shows of the message it quotes: an excerpt of a text, or a location's
+ * place name with its kind (the reader's app labels it); null for what cannot be quoted.
+ */
+export function quotedPart(content: MessageContent): { text: string; kind?: 'location' } | null {
+  if (content.kind === 'text') return { text: quoteExcerpt(content.text) };
+  if (content.kind === 'location') return { text: quoteExcerpt(content.name), kind: 'location' };
+  return null;
 }
 
 /** A quote that shows what it quotes (not unavailable). */

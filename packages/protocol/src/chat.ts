@@ -5,6 +5,7 @@ import {
   GREETING_MAX_LENGTH,
   GROUP_TEXT_MAX_LENGTH,
   MENTIONS_MAX,
+  PLACE_NAME_MAX_LENGTH,
   MESSAGE_TEXT_MAX_LENGTH,
   PULL_LIMIT_MAX,
   QUOTE_EXCERPT_MAX_LENGTH,
@@ -143,8 +144,10 @@ export const quoteSchema = z.union([
   z.object({
     seq: z.number().int().min(1),
     senderId: z.string(),
-    /** quoteExcerpt of the quoted text, as shown above the reply. */
+    /** quoteExcerpt of the quoted text (of a location: its place name), shown above the reply. */
     text: z.string().max(QUOTE_EXCERPT_MAX_LENGTH),
+    /** The quoted message's kind when it is not text, for the reader's label ("[Location]"). */
+    kind: z.literal('location').optional(),
   }),
   z.object({ seq: z.number().int().min(1), unavailable: z.literal(true) }),
 ]);
@@ -169,10 +172,40 @@ export const sendableTextContentSchema = z.object({
   ...textFields,
   quote: quoteRefSchema.optional(),
 });
-/** What a client may send. More kinds (image, card, …) join this union later. */
-export const sendableContentSchema = z.discriminatedUnion('kind', [sendableTextContentSchema], {
-  error: 'content',
+/** A place's name as its sender wrote it: one line, like a name. */
+export const placeNameSchema = z
+  .string()
+  .trim()
+  .min(1, { error: 'placeName' })
+  .max(PLACE_NAME_MAX_LENGTH, { error: 'placeName' })
+  .refine(isPlainName, { error: 'nameCharacters' });
+
+/**
+ * A shared location: a point (WGS 84 degrees, as the Geolocation API gives them) and the
+ * name its sender gave it. Sent and stored alike; readers open it in a map site.
+ */
+export const locationContentSchema = z.object({
+  kind: z.literal('location'),
+  latitude: z
+    .number({ error: 'location' })
+    .min(-90, { error: 'location' })
+    .max(90, { error: 'location' }),
+  longitude: z
+    .number({ error: 'location' })
+    .min(-180, { error: 'location' })
+    .max(180, { error: 'location' }),
+  name: placeNameSchema,
+  /** Sent with "forward": shown with a forwarded label. */
+  forwarded: z.boolean().optional(),
 });
+export type LocationContent = z.infer<typeof locationContentSchema>;
+
+/** What a client may send. More kinds (image, card, …) join this union later. */
+export const sendableContentSchema = z.discriminatedUnion(
+  'kind',
+  [sendableTextContentSchema, locationContentSchema],
+  { error: 'content' },
+);
 export type SendableContent = z.infer<typeof sendableContentSchema>;
 
 /** Group events written into the timeline; `targetIds` are the members acted on. */
@@ -214,6 +247,7 @@ export type SystemContent = z.infer<typeof systemContentSchema>;
  */
 export const messageContentSchema = z.discriminatedUnion('kind', [
   textContentSchema,
+  locationContentSchema,
   z.object({ kind: z.literal('revoke'), targetSeq: z.number().int().min(1) }),
   z.object({ kind: z.literal('burn'), seconds: z.number().int().min(0) }),
   z.object({ kind: z.literal('revoked') }),

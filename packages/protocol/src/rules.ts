@@ -75,6 +75,8 @@ export const RULE_KEYS = [
   'greeting',
   'remark',
   'messageLength',
+  'placeName',
+  'location',
   'blankMessage',
   'content',
   'burn',

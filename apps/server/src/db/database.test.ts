@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
+import type { Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SECOND } from '../lib/clock.js';
 import { createTestApp, dialects, PASSWORD, uniqueEmail, type TestApp } from '../test/harness.js';
@@ -15,6 +16,7 @@ import {
   uniqueViolationColumn,
 } from './database.js';
 import type { NewUser } from './schema.js';
+import * as locationKind from './migrations/0008-location-kind.js';
 
 describe.each(dialects)('database on $dialect', ({ dialect }) => {
   let t: TestApp;
@@ -49,6 +51,42 @@ describe.each(dialects)('database on $dialect', ({ dialect }) => {
     created_at: 1,
     updated_at: 1,
     ...overrides,
+  });
+
+  it('lets groups that allowed text allow locations too (0008), and leaves the others', async () => {
+    await t.ctx.db.insertInto('users').values(row('g1')).execute();
+    const group = (id: string, kinds: string[]) => ({
+      id,
+      group_no: id.padStart(8, '0'),
+      name: id,
+      owner_id: 'g1',
+      verification: 'open',
+      allowed_kinds: JSON.stringify(kinds),
+      notice: '',
+      notice_at: null,
+      avatar_path: null,
+      member_count: 0,
+      private_chat: 1,
+      all_muted: 0,
+      created_at: 1,
+      updated_at: 1,
+      dismissed_at: null,
+    });
+    await t.ctx.db
+      .insertInto('groups')
+      .values([group('11', ['text']), group('12', [])])
+      .execute();
+    await locationKind.up(t.ctx.db as unknown as Kysely<unknown>);
+    const kinds = await t.ctx.db
+      .selectFrom('groups')
+      .select(['id', 'allowed_kinds'])
+      .where('id', 'in', ['11', '12'])
+      .orderBy('id')
+      .execute();
+    expect(kinds.map((k) => [k.id, JSON.parse(k.allowed_kinds) as unknown])).toEqual([
+      ['11', ['text', 'location']],
+      ['12', []],
+    ]);
   });
 
   it('runs migrations idempotently and reads times back as numbers', async () => {

@@ -564,6 +564,21 @@ describe.each(dialects)('groups on $dialect', ({ dialect }) => {
     ok(await call(admin, 'PATCH', `/groups/${group.id}`, { allMuted: true }));
     expectError(await send(member, group.id, 'hm'), 'GROUP_ALL_MUTED');
     ok(await send(admin, group.id, 'admins speak'));
+    // A new group allows every kind; each can be turned off on its own.
+    expect(group.allowedKinds).toEqual(['text', 'location']);
+    ok(await call(admin, 'PATCH', `/groups/${group.id}`, { allMuted: false }));
+    const place = { kind: 'location', latitude: 1.5, longitude: 103.8, name: 'Marina' };
+    const sendPlace = (from: RegisteredUser) =>
+      call(from, 'POST', '/messages', {
+        conversationId: `sg_${group.id}`,
+        clientMsgId: clientId(),
+        content: place,
+      });
+    ok(await sendPlace(member));
+    ok(await call(admin, 'PATCH', `/groups/${group.id}`, { allowedKinds: ['text'] }));
+    expectError(await sendPlace(member), 'MESSAGE_KIND_NOT_ALLOWED');
+    ok(await send(member, group.id, 'text still goes'));
+    ok(await sendPlace(admin));
     ok(await call(admin, 'PATCH', `/groups/${group.id}`, { allMuted: false, allowedKinds: [] }));
     expectError(await send(member, group.id, 'text'), 'MESSAGE_KIND_NOT_ALLOWED');
     ok(await send(owner, group.id, 'owners too'));

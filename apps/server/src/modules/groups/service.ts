@@ -25,6 +25,7 @@ import {
   type UserCard,
   groupConversationId,
   groupIdOf,
+  GROUP_MESSAGE_KINDS,
 } from '@teltlk/protocol';
 import { randomInt } from 'node:crypto';
 import type { Insertable } from 'kysely';
@@ -118,7 +119,7 @@ export class GroupService {
         member_count: memberIds.length + 1,
         verification: 'approval',
         private_chat: 1,
-        allowed_kinds: JSON.stringify(['text']),
+        allowed_kinds: JSON.stringify(GROUP_MESSAGE_KINDS),
         all_muted: 0,
         created_at: tx.now,
         updated_at: tx.now,

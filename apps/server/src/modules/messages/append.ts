@@ -4,6 +4,7 @@ import {
   type Quote,
   type SystemContent,
   groupIdOf,
+  isSentContent,
 } from '@teltlk/protocol';
 import type { Db, MemberRow, MessageRow } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
@@ -168,7 +169,7 @@ export class Appender {
               revoked_at: null,
               burn_at: null,
               // Notices never burn: they are how both sides learn of a change.
-              burn_seconds: content.kind === 'text' ? burnSeconds : 0,
+              burn_seconds: isSentContent(content) ? burnSeconds : 0,
               lang: lang ?? null,
               target_seq: content.kind === 'revoke' ? content.targetSeq : null,
             } satisfies MessageRow,

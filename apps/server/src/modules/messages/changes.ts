@@ -4,6 +4,7 @@ import {
   type Message,
   type MessageContent,
   type UpdateConversationBody,
+  isSentContent,
 } from '@teltlk/protocol';
 import type { Db, MemberRow, MessageRow } from '../../db/schema.js';
 import { AppError, invalidField } from '../../errors.js';
@@ -86,7 +87,7 @@ export class ChatChanges {
       const now = this.deps.clock.now();
       const { member, target } = await this.visibleTarget(trx, conversationId, userId, seq, now);
       const content = JSON.parse(target.content) as MessageContent;
-      if (target.sender_id !== userId || content.kind !== 'text') {
+      if (target.sender_id !== userId || !isSentContent(content)) {
         throw new AppError('REVOKE_NOT_ALLOWED');
       }
       // One notice per message, keyed like a client id, so a repeated revoke returns it.

@@ -195,6 +195,55 @@ describe.each(dialects)('messages on $dialect', ({ dialect }) => {
     ]);
   });
 
+  it('shares a location: stored as sent, not translated, quoted by its name, revocable', async () => {
+    const [a, b, id] = await pair();
+    const place = { kind: 'location', latitude: 48.8584, longitude: 2.2945, name: 'Tour Eiffel' };
+    const sendPlace = (content: unknown, from = a) =>
+      t.call('POST', '/api/v1/messages', {
+        token: from.token,
+        body: { conversationId: id, clientMsgId: clientId(), content },
+      });
+    const response = await sendPlace({ ...place, name: '  Tour Eiffel ' });
+    expect(response.statusCode, response.body).toBe(200);
+    const message = response.json<Message>();
+    expect(message).toMatchObject({ seq: 1, content: place, lang: null });
+    expect((await pull(b, id)).messages.at(-1)).toMatchObject({ content: place, lang: null });
+
+    // Out of range, nameless, or with a line break in the name: refused with the rule.
+    const refused = [
+      [{ ...place, latitude: 91 }, 'location'],
+      [{ ...place, longitude: -180.5 }, 'location'],
+      [{ ...place, name: '   ' }, 'placeName'],
+      [{ ...place, name: 'x'.repeat(101) }, 'placeName'],
+      [{ ...place, name: 'Line\nbreak' }, 'nameCharacters'],
+    ] as const;
+    for (const [content, rule] of refused) {
+      const error = expectError(await sendPlace(content), 'VALIDATION_FAILED');
+      expect(error.issues?.map((issue) => issue.rule)).toContain(rule);
+    }
+    const { latitude: _latitude, ...noLatitude } = place;
+    expectError(await sendPlace(noLatitude), 'VALIDATION_FAILED');
+
+    // A reply quotes the place by its name, with its kind for the reader's label.
+    const reply = await t.call('POST', '/api/v1/messages', {
+      token: b.token,
+      body: {
+        conversationId: id,
+        clientMsgId: clientId(),
+        content: { kind: 'text', text: 'On my way', quote: { seq: message.seq } },
+      },
+    });
+    expect(reply.json<Message>().content).toMatchObject({
+      quote: { seq: 1, senderId: a.user.id, text: 'Tour Eiffel', kind: 'location' },
+    });
+
+    const revoked = await t.call('POST', `/api/v1/conversations/${id}/messages/1/revoke`, {
+      token: a.token,
+    });
+    expect(revoked.statusCode, revoked.body).toBe(200);
+    expect((await pull(b, id)).messages[0]?.content).toEqual({ kind: 'revoked' });
+  });
+
   it('pages: newest first page, before, after, hasMore and limits', async () => {
     const [a, b, id] = await pair();
     for (let i = 1; i <= 7; i += 1) await sent(i % 2 ? a : b, id, `m${i}`);

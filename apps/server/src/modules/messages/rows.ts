@@ -1,6 +1,6 @@
 import {
   peerOf,
-  quoteExcerpt,
+  quotedPart,
   singleConversationId,
   type Conversation,
   type GroupBrief,
@@ -55,16 +55,16 @@ export function isBurnt(row: { burn_at: number | null }, now: number): boolean {
 
 /**
  * The quote of the message at `seq`, from its stored row: its sender and an excerpt of a
- * text still there; unavailable when there is no such row (or none the quoting side may
- * see), or it is revoked, burnt, or not a text.
+ * text (or a location's place name) still there; unavailable when there is no such row
+ * (or none the quoting side may see), or it is revoked, burnt, or a notice.
  */
 export function quoteOf(target: MessageRow | undefined, seq: number, now: number): Quote {
   if (!target || target.revoked_at !== null || isBurnt(target, now)) {
     return { seq, unavailable: true };
   }
-  const content = JSON.parse(target.content) as MessageContent;
-  if (content.kind !== 'text') return { seq, unavailable: true };
-  return { seq, senderId: target.sender_id, text: quoteExcerpt(content.text) };
+  const part = quotedPart(JSON.parse(target.content) as MessageContent);
+  if (!part) return { seq, unavailable: true };
+  return { seq, senderId: target.sender_id, ...part };
 }
 
 /** A stored message for a retried send; the same client id in another conversation is a client bug. */

@@ -33,8 +33,8 @@ const GROUP_SIZES_REMEMBERED = 10_000;
 export interface SendRequest {
   userId: string;
   body: SendMessageBody;
-  /** The detector's guess at the text's language. */
-  guess: Guess;
+  /** The detector's guess at the text's language; null for what is not text. */
+  guess: Guess | null;
   /** Which Chinese script the text is written in, if any. */
   script: ChineseScript;
 }
@@ -136,11 +136,15 @@ export class SendPipeline {
     // Detection runs on the detector's threads before the send joins a batch, so a batch
     // never waits for it: while one send's text is detected, earlier ones are written. A
     // detector that fails costs the guess, never the send (the text counts as unsure).
+    const { content } = body;
+    if (content.kind !== 'text') {
+      return this.commits.submit({ userId, body, guess: null, script: 'either' });
+    }
     const [guess, script] = await Promise.all([
       this.deps.detector
-        .guessOne(body.content.text)
+        .guessOne(content.text)
         .catch((): Guess => ({ language: '', reliable: false })),
-      this.deps.scripts.scriptOf(body.content.text),
+      this.deps.scripts.scriptOf(content.text),
     ]);
     return this.commits.submit({ userId, body, guess, script });
   }
@@ -296,16 +300,31 @@ export class SendPipeline {
   ): Promise<Composed[]> {
     const mentioned = sends.flatMap(({ send }) => {
       const { userId, body } = send.request;
-      return (body.content.mentions ?? []).map((id) => [id, userId] as const);
+      const mentions = body.content.kind === 'text' ? body.content.mentions : undefined;
+      return (mentions ?? []).map((id) => [id, userId] as const);
     });
     const blocks = await this.deps.contacts.blocksAmong(mentioned, trx);
     return sends.map(({ send, writer }) => {
       const { userId, body } = send.request;
+      const { guess, script } = send.request;
+      if (body.content.kind !== 'text') {
+        // Not text: nothing to mention, quote or translate.
+        return {
+          send,
+          conversationId: body.conversationId,
+          entry: {
+            senderId: userId,
+            readSeq: writer.readSeq,
+            clientMsgId: body.clientMsgId,
+            content: body.content,
+            lang: null,
+          },
+        };
+      }
       const { quote, mentions, ...rest } = body.content;
       const allowed = mentions?.filter((id) => !blocks.has(`${id}\n${userId}`));
       const content: MessageContent = allowed?.length ? { ...rest, mentions: allowed } : rest;
-      const { guess, script } = send.request;
-      const lang = languageOf(guess, languages.tongues.get(userId) ?? null, script);
+      const lang = guess ? languageOf(guess, languages.tongues.get(userId) ?? null, script) : null;
       return {
         send,
         conversationId: body.conversationId,
@@ -499,7 +518,7 @@ function groupContentRefusal(
   if (!privileged && !group.allowedKinds.includes(content.kind)) {
     return new AppError('MESSAGE_KIND_NOT_ALLOWED');
   }
-  if (content.mentionAll && !mayInGroup(group.role, 'mentionAll')) {
+  if (content.kind === 'text' && content.mentionAll && !mayInGroup(group.role, 'mentionAll')) {
     return new AppError('GROUP_ROLE_REQUIRED');
   }
   return null;
