@@ -136,4 +136,52 @@ describe('text in a one-to-one chat', () => {
     await b.locator('.adm-swipe-action-actions-right').getByText('Mute', { exact: true }).click();
     await row.getByText('Notifications muted').waitFor();
   });
+
+  it('shares the current position as a named place, which opens in a map site', async () => {
+    const [ada, bob] = await Promise.all([
+      registerAccount(server.baseUrl, 'Ada'),
+      registerAccount(server.baseUrl, 'Bob'),
+    ]);
+    await befriend(server.baseUrl, ada, bob);
+    const a = await signedIn(ada);
+    const b = await signedIn(bob);
+    await a.context().grantPermissions(['geolocation'], { origin: server.baseUrl });
+    await a.context().setGeolocation({ latitude: 48.85837, longitude: 2.294481 });
+
+    await a.goto(`${server.baseUrl}/#/pages/contacts/contacts`);
+    await a.getByRole('link', { name: /Bob/ }).first().click();
+    await a.getByRole('button', { name: 'Send message' }).click();
+    await a.getByRole('button', { name: 'Share a location' }).click();
+    const sheet = a.getByRole('dialog', { name: 'Share a location' });
+    // Without a point, nothing goes: the fields say why.
+    await sheet.getByRole('button', { name: 'Send' }).click();
+    await sheet
+      .getByText('Enter a latitude from −90 to 90 and a longitude from −180 to 180')
+      .first()
+      .waitFor();
+    await sheet.getByRole('button', { name: 'Use my current position' }).click();
+    await expect
+      .poll(() => sheet.getByRole('textbox', { name: 'Latitude' }).inputValue())
+      .toBe('48.858370');
+    expect(await sheet.getByRole('textbox', { name: 'Longitude' }).inputValue()).toBe('2.294481');
+    const name = sheet.getByRole('textbox', { name: 'Place name' });
+    expect(await name.inputValue()).toBe('My location');
+    await name.fill('Tour Eiffel');
+    await sheet.getByRole('button', { name: 'Send' }).click();
+    await sheet.waitFor({ state: 'hidden' });
+    await a.getByRole('log').getByText('Tour Eiffel', { exact: true }).waitFor();
+
+    // Bob sees it in his list and in the chat, with the point and a link to a map site.
+    await b.goto(`${server.baseUrl}/#/pages/home/home`);
+    await b.getByText('[Location] Tour Eiffel').waitFor();
+    await b.getByRole('link', { name: /Ada/ }).first().click();
+    const log = b.getByRole('log');
+    await log.getByText('Tour Eiffel', { exact: true }).waitFor();
+    await log.getByText('48.85837, 2.294481').waitFor();
+    const map = log.getByRole('link', { name: 'Open in map' });
+    expect(await map.getAttribute('href')).toBe(
+      'https://www.openstreetmap.org/?mlat=48.858370&mlon=2.294481#map=16/48.858370/2.294481',
+    );
+    expect(await map.getAttribute('target')).toBe('_blank');
+  });
 });

@@ -100,6 +100,8 @@ export const en_US = {
     TIMEOUT: 'Network connection timed out.',
   },
   rule: {
+    placeName: 'Give the place a name of at most 100 characters',
+    location: 'Enter a latitude from −90 to 90 and a longitude from −180 to 180',
     teltlkId: 'Teltlk ID starts with a letter, 7–16 letters or letters and digits',
     inviteCode: 'The invitation code has 6–16 letters or digits and starts with a letter',
     phone: 'Enter a valid phone number',
@@ -341,6 +343,8 @@ export const en_US = {
     actions: 'Actions for {name}',
   },
   chat: {
+    shareLocation: 'Share a location',
+    locationPreview: '[Location] {name}',
     title: 'Chat',
     settings: 'Chat settings',
     typing: 'Typing…',
@@ -398,6 +402,23 @@ export const en_US = {
     clearConfirm: 'Clear the chat history of this conversation? It is cleared for you only.',
     cleared: 'Chat history cleared',
     profile: 'View profile',
+  },
+  location: {
+    title: 'Share a location',
+    useCurrent: 'Use my current position',
+    locating: 'Finding your position…',
+    latitude: 'Latitude',
+    longitude: 'Longitude',
+    name: 'Place name',
+    nameHint: 'What the others see, such as a café or a meeting point',
+    myPosition: 'My location',
+    denied:
+      'Location access is off for this site. Allow it in the browser, or enter the point yourself.',
+    unavailable: 'Your position could not be found. Try again, or enter the point yourself.',
+    unsupported: 'This browser cannot tell your position. Enter the point yourself.',
+    coordinates: '{latitude}, {longitude}',
+    open: 'Open in map',
+    label: 'Location',
   },
   translation: {
     title: 'Translation',
@@ -503,6 +524,7 @@ export const en_US = {
       'You have blocked this person. Their messages and friend requests do not reach you.',
   },
   groups: {
+    locationMessages: 'Members may share locations',
     title: 'Group chats',
     create: 'Create group',
     createTitle: 'New group',

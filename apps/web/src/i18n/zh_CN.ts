@@ -96,6 +96,8 @@ export const zh_CN: Catalog = {
     TIMEOUT: '网络连接超时',
   },
   rule: {
+    placeName: '请为地点起一个不超过 100 个字的名称',
+    location: '请输入 −90 到 90 之间的纬度和 −180 到 180 之间的经度',
     teltlkId: 'Teltlk ID 以字母开头，由 7–16 位字母或字母加数字组成',
     inviteCode: '邀请码由 6–16 位字母或数字组成，以字母开头',
     phone: '请输入有效的手机号',
@@ -335,6 +337,8 @@ export const zh_CN: Catalog = {
     actions: '{name} 的操作',
   },
   chat: {
+    shareLocation: '发送位置',
+    locationPreview: '[位置] {name}',
     title: '聊天',
     settings: '聊天设置',
     typing: '对方正在输入…',
@@ -392,6 +396,22 @@ export const zh_CN: Catalog = {
     clearConfirm: '确定清空此会话的聊天记录吗？仅对你清空。',
     cleared: '聊天记录已清空',
     profile: '查看资料',
+  },
+  location: {
+    title: '发送位置',
+    useCurrent: '使用我当前的位置',
+    locating: '正在获取你的位置…',
+    latitude: '纬度',
+    longitude: '经度',
+    name: '地点名称',
+    nameHint: '对方看到的名称，例如一家咖啡馆或集合地点',
+    myPosition: '我的位置',
+    denied: '此网站的位置权限已关闭。请在浏览器中允许，或自行输入地点。',
+    unavailable: '无法获取你的位置。请重试，或自行输入地点。',
+    unsupported: '此浏览器无法获取你的位置。请自行输入地点。',
+    coordinates: '{latitude}, {longitude}',
+    open: '在地图中打开',
+    label: '位置',
   },
   translation: {
     title: '翻译',
@@ -494,6 +514,7 @@ export const zh_CN: Catalog = {
     blockedNote: '你已将对方加入黑名单，对方的消息和好友申请不会发送给你。',
   },
   groups: {
+    locationMessages: '成员可发送位置',
     title: '群聊',
     create: '创建群聊',
     createTitle: '发起群聊',

@@ -96,6 +96,8 @@ export const zh_TW: Catalog = {
     TIMEOUT: '網路連線逾時',
   },
   rule: {
+    placeName: '請為地點取一個不超過 100 個字的名稱',
+    location: '請輸入 −90 到 90 之間的緯度和 −180 到 180 之間的經度',
     teltlkId: 'Teltlk ID 以字母開頭，由 7–16 個字母或字母加數字組成',
     inviteCode: '邀請碼由 6–16 個字母或數字組成，以字母開頭',
     phone: '請輸入有效的手機號碼',
@@ -335,6 +337,8 @@ export const zh_TW: Catalog = {
     actions: '{name} 的操作',
   },
   chat: {
+    shareLocation: '傳送位置',
+    locationPreview: '[位置] {name}',
     title: '聊天',
     settings: '聊天設定',
     typing: '對方正在輸入…',
@@ -392,6 +396,22 @@ export const zh_TW: Catalog = {
     clearConfirm: '確定清除此對話的聊天紀錄嗎？僅對你清除。',
     cleared: '聊天紀錄已清除',
     profile: '查看個人資料',
+  },
+  location: {
+    title: '傳送位置',
+    useCurrent: '使用我目前的位置',
+    locating: '正在取得你的位置…',
+    latitude: '緯度',
+    longitude: '經度',
+    name: '地點名稱',
+    nameHint: '對方看到的名稱，例如一家咖啡館或集合地點',
+    myPosition: '我的位置',
+    denied: '此網站的位置權限已關閉。請在瀏覽器中允許，或自行輸入地點。',
+    unavailable: '無法取得你的位置。請重試，或自行輸入地點。',
+    unsupported: '此瀏覽器無法取得你的位置。請自行輸入地點。',
+    coordinates: '{latitude}, {longitude}',
+    open: '在地圖中開啟',
+    label: '位置',
   },
   translation: {
     title: '翻譯',
@@ -494,6 +514,7 @@ export const zh_TW: Catalog = {
     blockedNote: '你已封鎖此人，對方的訊息和好友邀請不會傳送給你。',
   },
   groups: {
+    locationMessages: '成員可傳送位置',
     title: '群組',
     create: '建立群組',
     createTitle: '建立群組',

@@ -33,6 +33,7 @@ import { GroupNoticeBanner } from './notice-banner';
 import { useGroupChat } from './use-group-chat';
 import { orderConversations } from '../../ui/conversation/chat-list';
 import { Composer, type ReplyTarget } from './composer';
+import { LocationSheet } from './location-sheet';
 import { ConnectionBanner } from './connection-banner';
 import { deviceTranslator } from './device-translator';
 import { ForwardPicker } from './forward-picker';
@@ -43,6 +44,7 @@ import {
   canRevoke,
   isBlank,
   messageText,
+  sharedPlace,
   peerName,
 } from '../../ui/conversation/messages';
 import { formatDuration } from '../../ui/conversation/time-labels';
@@ -214,6 +216,8 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
     });
   }, [handle]);
 
+  const [sharingLocation, setSharingLocation] = useState(false);
+
   const send = (text: string, picked: readonly Mentionable[]): boolean => {
     if (!handle) return false;
     if (isBlank(text)) {
@@ -241,14 +245,21 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
 
   const menuActions = (message: LocalMessage) => {
     const text = messageText(message);
+    const place = sharedPlace(message);
     const actions: { key: string; text: string; danger?: boolean; onClick: () => void }[] = [];
     const quote = toQuote(message);
-    if (quote && text !== null) {
+    const excerpt =
+      text !== null
+        ? quoteExcerpt(text)
+        : place
+          ? t('chat.locationPreview', { name: place.name })
+          : null;
+    if (quote && excerpt !== null) {
       actions.push({
         key: 'reply',
         text: t('chat.reply'),
         onClick: () => {
-          setReply({ name: personOf(message.senderId).name, text: quoteExcerpt(text), quote });
+          setReply({ name: personOf(message.senderId).name, text: excerpt, quote });
           setFocusRequest((count) => count + 1);
         },
       });
@@ -275,13 +286,13 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
           onClick: () => translation.retry(seq),
         });
       }
-      if (message.seq !== null) {
-        actions.push({
-          key: 'forward',
-          text: t('chat.forward'),
-          onClick: () => setForwarding(message),
-        });
-      }
+    }
+    if (message.seq !== null && (text !== null || place)) {
+      actions.push({
+        key: 'forward',
+        text: t('chat.forward'),
+        onClick: () => setForwarding(message),
+      });
     }
     if (message.seq !== null && canRevoke(message, selfId, now)) {
       const seq = message.seq;
@@ -355,6 +366,11 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
               focusRequest={focusRequest}
               mention={groupChat?.mention}
               blocked={groupChat?.blocked}
+              onShareLocation={
+                groupChat && !groupChat.mayShareLocation
+                  ? undefined
+                  : () => setSharingLocation(true)
+              }
               translationPreview={preview}
             />
           </>
@@ -369,6 +385,14 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
         actions={menuFor ? menuActions(menuFor) : []}
         onAction={() => setMenuFor(null)}
         onClose={() => setMenuFor(null)}
+      />
+      <LocationSheet
+        visible={sharingLocation}
+        onClose={() => setSharingLocation(false)}
+        onSend={(place) => {
+          handle?.send(place).catch(toastFailure);
+          setScrollRequest((count) => count + 1);
+        }}
       />
       <ForwardPicker
         visible={forwarding !== null}

@@ -1,4 +1,4 @@
-import { CloseOutline, GlobalOutline, SmileOutline } from 'antd-mobile-icons';
+import { CloseOutline, EnvironmentOutline, GlobalOutline, SmileOutline } from 'antd-mobile-icons';
 import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useUiLocale } from '../../ui/pickers';
@@ -37,6 +37,8 @@ interface ComposerProps {
   mention?: MentionSupport;
   /** Why the caller cannot send here (muted, left the group); replaces the box. */
   blocked?: string | null;
+  /** Opens the location sheet; no location button without it. */
+  onShareLocation?: () => void;
   /** Offers a preview of the draft in the other person's language. */
   translationPreview?: PreviewOptions;
 }
@@ -55,6 +57,7 @@ export function Composer({
   focusRequest,
   mention,
   blocked,
+  onShareLocation,
   translationPreview,
 }: ComposerProps) {
   const { t } = useTranslation();
@@ -189,6 +192,16 @@ export function Composer({
         >
           <SmileOutline aria-hidden />
         </button>
+        {onShareLocation ? (
+          <button
+            type="button"
+            className="tt-icon-button"
+            aria-label={t('chat.shareLocation')}
+            onClick={onShareLocation}
+          >
+            <EnvironmentOutline aria-hidden />
+          </button>
+        ) : null}
         {translationPreview ? (
           <button
             type="button"

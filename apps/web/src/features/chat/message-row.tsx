@@ -1,7 +1,7 @@
 import type { LocalMessage } from '@teltlk/im-sdk';
-import type { SystemContent } from '@teltlk/protocol';
+import type { LocationContent, SystemContent } from '@teltlk/protocol';
 import { useId, useState, type ReactNode } from 'react';
-import { FireFill, MoreOutline, RedoOutline } from 'antd-mobile-icons';
+import { FireFill, LocationFill, MoreOutline, RedoOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { Avatar } from '../../ui/avatar';
 import { useUiLocale } from '../../ui/pickers';
@@ -13,7 +13,7 @@ import { splitMentions } from './mentions';
 import { DeliveryMark } from './delivery-mark';
 import { largeEmojiCount } from './emoji';
 import { isLongText, isUnfolded, setUnfolded } from './long-text';
-import { deliveryState, type ChatRow } from '../../ui/conversation/messages';
+import { deliveryState, mapLink, type ChatRow } from '../../ui/conversation/messages';
 import { clockTime, dayLabel, formatDuration } from '../../ui/conversation/time-labels';
 import { TranslatedText } from './translated-text';
 import { useLongPress } from '../../ui/use-long-press';
@@ -136,13 +136,18 @@ export function MessageBubble({
   const longPress = useLongPress(() => context.onMenu(message));
   const own = message.senderId === context.selfId;
   const sender = context.personOf(message.senderId);
-  if (message.content.kind !== 'text') return null;
-  const { text, quote, forwarded } = message.content;
+  const { content } = message;
+  if (content.kind !== 'text' && content.kind !== 'location') return null;
   const group = context.group;
+  const quote = content.kind === 'text' ? content.quote : undefined;
+  const forwarded = content.forwarded;
+  const text = content.kind === 'text' ? content.text : '';
   const lang = message.lang ?? undefined;
   // A few emoji alone show large and without a bubble; with a quote they stay a reply.
-  const large = !quote && !forwarded && largeEmojiCount(text) > 0;
-  const parts = group ? splitMentions(text, group.mentionNames(message.content)) : null;
+  const large =
+    content.kind === 'text' && !quote && !forwarded && largeEmojiCount(content.text) > 0;
+  const parts =
+    group && content.kind === 'text' ? splitMentions(text, group.mentionNames(content)) : null;
   const original = parts
     ? parts.map((part, index) =>
         part.mention ? (
@@ -155,7 +160,9 @@ export function MessageBubble({
       )
     : text;
   const body =
-    context.translation && !own && !large ? (
+    content.kind === 'location' ? (
+      <SharedPlace place={content} locale={locale} />
+    ) : context.translation && !own && !large ? (
       <TranslatedText message={message} original={original} context={context.translation} />
     ) : (
       <p className="tt-msg-text" dir="auto" lang={lang}>
@@ -201,14 +208,18 @@ export function MessageBubble({
               {isQuoteAvailable(quote) ? (
                 <>
                   <strong dir="auto">{context.personOf(quote.senderId).name}</strong>
-                  <span dir="auto">{quote.text}</span>
+                  <span dir="auto">
+                    {quote.kind === 'location'
+                      ? t('chat.locationPreview', { name: quote.text })
+                      : quote.text}
+                  </span>
                 </>
               ) : (
                 <span>{t('chat.quoteUnavailable')}</span>
               )}
             </blockquote>
           ) : null}
-          {!own && isLongText(text) ? (
+          {content.kind === 'text' && !own && isLongText(text) ? (
             <Foldable foldKey={`${message.conversationId}/${row.key}`}>{body}</Foldable>
           ) : (
             body
@@ -265,4 +276,34 @@ export function MessageRow({ row, context }: { row: ChatRow; context: MessageRow
     case 'message':
       return <MessageBubble row={row} context={context} />;
   }
+}
+
+/** A shared location in its bubble: the place's name, its point, and a link to a map site. */
+function SharedPlace({ place, locale }: { place: LocationContent; locale: string }) {
+  const { t } = useTranslation();
+  const degrees = new Intl.NumberFormat(locale, {
+    minimumFractionDigits: 4,
+    maximumFractionDigits: 6,
+    signDisplay: 'negative',
+  });
+  return (
+    <div className="tt-msg-place">
+      <LocationFill className="tt-msg-place-icon" aria-hidden />
+      <div>
+        <span className="tt-visually-hidden">{t('location.label')}: </span>
+        <p className="tt-msg-place-name" dir="auto">
+          {place.name}
+        </p>
+        <p className="tt-msg-place-point">
+          {t('location.coordinates', {
+            latitude: degrees.format(place.latitude),
+            longitude: degrees.format(place.longitude),
+          })}
+        </p>
+        <a href={mapLink(place)} target="_blank" rel="noopener noreferrer">
+          {t('location.open')}
+        </a>
+      </div>
+    </div>
+  );
 }

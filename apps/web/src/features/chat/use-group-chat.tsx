@@ -25,6 +25,8 @@ export interface GroupChat {
   mention: MentionSupport | undefined;
   /** Why the caller cannot send, in their language; null when they can. */
   blocked: string | null;
+  /** Whether the caller may share a location here (allowed kind, or an admin). */
+  mayShareLocation: boolean;
   /** The mentions a text carries, from the people picked in the @ list. */
   mentionsOf: (
     text: string,
@@ -136,6 +138,9 @@ export function useGroupChat(
       rowContext,
       mention: { groupId, selfId, allLabel: mayAll ? allLabel : null },
       blocked,
+      mayShareLocation: data
+        ? mayInGroup(data.me.role, 'muteAll') || data.allowedKinds.includes('location')
+        : false,
       mentionsOf: (text, picked) =>
         collectMentions(text, picked, { label: allLabel, allowed: mayAll }),
     };

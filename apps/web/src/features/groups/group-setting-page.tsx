@@ -1,5 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { type MyGroup, type UpdateGroupBody, groupConversationId } from '@teltlk/protocol';
+import {
+  GROUP_MESSAGE_KINDS,
+  groupConversationId,
+  type GroupMessageKind,
+  type MyGroup,
+  type UpdateGroupBody,
+} from '@teltlk/protocol';
 import { UserAddOutline } from 'antd-mobile-icons';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -124,9 +130,14 @@ function GroupSettings({ group, selfId }: { group: MyGroup; selfId: string }) {
       showToast(copied ? done : t('chat.copyFailed'), { icon: copied ? 'success' : 'fail' }),
     );
 
-  const allowsText = pendingGroup.allowedKinds
-    ? pendingGroup.allowedKinds.includes('text')
-    : group.allowedKinds.includes('text');
+  const allowedKinds = pendingGroup.allowedKinds ?? group.allowedKinds;
+  /** Turns one message kind on or off, keeping the others as they are. */
+  const allowKind = (kind: GroupMessageKind, allowed: boolean) =>
+    update({
+      allowedKinds: GROUP_MESSAGE_KINDS.filter((each) =>
+        each === kind ? allowed : allowedKinds.includes(each),
+      ),
+    });
 
   return (
     <Page title={t('groups.settings')} flush>
@@ -251,8 +262,15 @@ function GroupSettings({ group, selfId }: { group: MyGroup; selfId: string }) {
             <li>
               <SwitchRow
                 label={t('groups.textMessages')}
-                checked={allowsText}
-                onChange={(allowed) => update({ allowedKinds: allowed ? ['text'] : [] })}
+                checked={allowedKinds.includes('text')}
+                onChange={(allowed) => allowKind('text', allowed)}
+              />
+            </li>
+            <li>
+              <SwitchRow
+                label={t('groups.locationMessages')}
+                checked={allowedKinds.includes('location')}
+                onChange={(allowed) => allowKind('location', allowed)}
               />
             </li>
             <li>

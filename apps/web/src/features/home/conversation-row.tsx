@@ -74,6 +74,16 @@ function PreviewText({
           <bdi>{preview.text}</bdi>
         </>
       );
+    case 'location':
+      return (
+        <>
+          {preview.senderId ? (
+            <SenderPrefix groupId={conversation.group?.id ?? null} senderId={preview.senderId} />
+          ) : null}
+          {preview.forwarded ? `${t('home.forwarded')} ` : null}
+          {t('chat.locationPreview', { name: preview.name })}
+        </>
+      );
     case 'system':
       return (
         <SystemPreview

@@ -121,6 +121,23 @@ describe('previewOf', () => {
     ).toEqual({ kind: 'system', content: system.content });
   });
 
+  it('labels a shared location by its place name, with its sender in groups', () => {
+    const place = { kind: 'location', latitude: 1, longitude: 2, name: 'Cafe\nCentral' } as const;
+    expect(
+      previewOf(conversation('si_a_b', { lastMessage: lastMessage({ content: place }) }), 'a'),
+    ).toEqual({ kind: 'location', name: 'Cafe Central', forwarded: false, senderId: null });
+    const group = conversation('sg_g1', {
+      kind: 'group',
+      lastMessage: lastMessage({ content: { ...place, forwarded: true } }),
+    });
+    expect(previewOf(group, 'a')).toEqual({
+      kind: 'location',
+      name: 'Cafe Central',
+      forwarded: true,
+      senderId: 'b',
+    });
+  });
+
   it('is empty with no message or after the history was cleared', () => {
     expect(previewOf(conversation('c'), 'a')).toEqual({ kind: 'empty' });
     expect(

@@ -24,6 +24,8 @@ export type Preview =
   | { kind: 'draft'; text: string }
   /** `senderId`: who wrote it, shown before the text in groups (not for one's own). */
   | { kind: 'text'; text: string; forwarded: boolean; senderId: string | null }
+  /** A shared location, by its place name; `senderId` as for text. */
+  | { kind: 'location'; name: string; forwarded: boolean; senderId: string | null }
   | { kind: 'system'; content: SystemContent }
   | { kind: 'revoked'; self: boolean }
   | { kind: 'burn'; seconds: number }
@@ -41,12 +43,19 @@ export function previewOf(conversation: ConversationView, selfId: string): Previ
   }
   if (content.kind === 'burn') return { kind: 'burn', seconds: content.seconds };
   if (content.kind === 'system') return { kind: 'system', content };
+  const senderId = conversation.kind === 'group' && last.senderId !== selfId ? last.senderId : null;
   if (content.kind === 'text') {
-    const senderId =
-      conversation.kind === 'group' && last.senderId !== selfId ? last.senderId : null;
     return {
       kind: 'text',
       text: oneLine(content.text),
+      forwarded: content.forwarded === true,
+      senderId,
+    };
+  }
+  if (content.kind === 'location') {
+    return {
+      kind: 'location',
+      name: oneLine(content.name),
       forwarded: content.forwarded === true,
       senderId,
     };

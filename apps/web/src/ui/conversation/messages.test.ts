@@ -1,7 +1,16 @@
 import type { LocalMessage } from '@teltlk/im-sdk';
 import { quoteExcerpt, REVOKE_WINDOW_SECONDS } from '@teltlk/protocol';
 import { describe, expect, it } from 'vitest';
-import { buildRows, canRevoke, deliveryState, isBlank, messageText, RUN_GAP_MS } from './messages';
+import {
+  buildRows,
+  canRevoke,
+  deliveryState,
+  isBlank,
+  mapLink,
+  messageText,
+  RUN_GAP_MS,
+  sharedPlace,
+} from './messages';
 
 const day = (d: number, h = 12) => new Date(2026, 0, d, h).getTime();
 
@@ -87,6 +96,26 @@ describe('canRevoke', () => {
     expect(canRevoke(sent, 'b', 1_000_001)).toBe(false);
     expect(canRevoke({ ...sent, seq: null }, 'a', 1_000_001)).toBe(false);
     expect(canRevoke({ ...sent, revokedAt: 1_000_001 }, 'a', 1_000_001)).toBe(false);
+  });
+});
+
+describe('shared locations', () => {
+  const place = {
+    kind: 'location',
+    latitude: -33.85681,
+    longitude: 151.215297,
+    name: 'Opera',
+  } as const;
+  const shared = message(4, { content: place, createdAt: 1_000_000 });
+
+  it('opens the point in a map site, and can be revoked like a text', () => {
+    expect(mapLink(place)).toBe(
+      'https://www.openstreetmap.org/?mlat=-33.856810&mlon=151.215297#map=16/-33.856810/151.215297',
+    );
+    expect(sharedPlace(shared)).toEqual(place);
+    expect(messageText(shared)).toBeNull();
+    expect(canRevoke(shared, 'a', 1_000_001)).toBe(true);
+    expect(sharedPlace({ ...shared, revokedAt: 1_000_001 })).toBeNull();
   });
 });
 

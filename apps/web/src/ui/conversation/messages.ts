@@ -1,5 +1,10 @@
 import type { ConversationView, LocalMessage } from '@teltlk/im-sdk';
-import { REVOKE_WINDOW_SECONDS, type MessageContent } from '@teltlk/protocol';
+import {
+  isSentContent,
+  REVOKE_WINDOW_SECONDS,
+  type LocationContent,
+  type MessageContent,
+} from '@teltlk/protocol';
 
 /**
  * A row of the message list: a day separator, a centred notice or a bubble. A bubble
@@ -55,12 +60,12 @@ export function buildRows(
   options: { selfId: string; readReceipts: boolean },
 ): ChatRow[] {
   const rows: ChatRow[] = [];
-  // Only our newest acknowledged text carries the read state, as in other messengers.
+  // Only our newest acknowledged message carries the read state, as in other messengers.
   let lastOwnSent = -1;
   if (options.readReceipts) {
     for (let index = messages.length - 1; index >= 0; index -= 1) {
       const message = messages[index]!;
-      const own = message.senderId === options.selfId && message.content.kind === 'text';
+      const own = message.senderId === options.selfId && isSentContent(message.content);
       if (own && message.seq !== null && !isRevoked(message)) {
         lastOwnSent = index;
         break;
@@ -141,7 +146,7 @@ export function canRevoke(message: LocalMessage, selfId: string, now: number): b
     message.senderId === selfId &&
     message.seq !== null &&
     !isRevoked(message) &&
-    message.content.kind === 'text' &&
+    isSentContent(message.content) &&
     now - message.createdAt < REVOKE_WINDOW_SECONDS * 1000
   );
 }
@@ -153,6 +158,19 @@ export const REVOKE_WINDOW_MINUTES = Math.round(REVOKE_WINDOW_SECONDS / 60);
 export function messageText(message: LocalMessage): string | null {
   if (isRevoked(message)) return null;
   return message.content.kind === 'text' ? message.content.text : null;
+}
+
+/** The location a message shares, or null for anything else (and once revoked). */
+export function sharedPlace(message: LocalMessage): LocationContent | null {
+  if (isRevoked(message)) return null;
+  return message.content.kind === 'location' ? message.content : null;
+}
+
+/** The point in a map site (OpenStreetMap), opened in a new tab: no tiles ship with the app. */
+export function mapLink(place: Pick<LocationContent, 'latitude' | 'longitude'>): string {
+  const lat = place.latitude.toFixed(6);
+  const lon = place.longitude.toFixed(6);
+  return `https://www.openstreetmap.org/?mlat=${lat}&mlon=${lon}#map=16/${lat}/${lon}`;
 }
 
 /** Display name of a person in a conversation: the caller's remark, else the nickname. */
