@@ -402,6 +402,25 @@ describe('ImEngine', () => {
     expect(server.messages[1]?.content).toEqual({ kind: 'text', text: 'fwd me', forwarded: true });
   });
 
+  it('forwards a contact card as a marked copy', async () => {
+    const user = {
+      id: 'c',
+      teltlkId: 'Cat12345',
+      nickname: 'Cat',
+      avatarUrl: null,
+      country: 'FR',
+      motherTongue: 'fr',
+      official: false,
+    };
+    server.append({ kind: 'card', user }, { push: false });
+    const engine = await started();
+    const handle = engine.conversation(CONV);
+    await vi.waitFor(() => expect(handle.getSnapshot().messages).toHaveLength(1));
+    await engine.forward(handle.getSnapshot().messages[0] as LocalMessage, [CONV]);
+    await vi.waitFor(() => expect(server.messages).toHaveLength(2));
+    expect(server.messages[1]?.content).toEqual({ kind: 'card', user, forwarded: true });
+  });
+
   it('sends and forwards a location, and quotes it by its place name', async () => {
     const engine = await started();
     const handle = engine.conversation(CONV);

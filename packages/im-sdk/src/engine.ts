@@ -311,8 +311,9 @@ export class ImEngine implements HandleHost {
     const { content } = message;
     let forwarded: SendableContent;
     if (content.kind === 'text') forwarded = { kind: 'text', text: content.text, forwarded: true };
-    else if (content.kind === 'location') forwarded = { ...content, forwarded: true };
-    else throw new ApiError('VALIDATION_FAILED', 400);
+    else if (content.kind === 'location' || content.kind === 'card') {
+      forwarded = { ...content, forwarded: true };
+    } else throw new ApiError('VALIDATION_FAILED', 400);
     for (const conversationId of conversationIds) {
       await this.send(conversationId, forwarded);
     }

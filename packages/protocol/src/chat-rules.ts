@@ -1,4 +1,4 @@
-import type { LocationContent, MessageContent, Quote, ServerFrame } from './chat.js';
+import type { CardContent, LocationContent, MessageContent, Quote, ServerFrame } from './chat.js';
 
 /**
  * The chat's limits, conversation ids and rules, without schemas: what a client needs on
@@ -107,20 +107,24 @@ export function quoteExcerpt(text: string, max = QUOTE_EXCERPT_MAX_LENGTH): stri
   return chars.length <= max ? flat : `${chars.slice(0, max - 1).join('')}…`;
 }
 
-/** What a person sends (text, a location), as opposed to the notices the server writes. */
+/** What a person sends (text, a location, a card), as opposed to the server's notices. */
 export function isSentContent(
   content: MessageContent,
-): content is Extract<MessageContent, { kind: 'text' }> | LocationContent {
-  return content.kind === 'text' || content.kind === 'location';
+): content is Extract<MessageContent, { kind: 'text' }> | LocationContent | CardContent {
+  return content.kind === 'text' || content.kind === 'location' || content.kind === 'card';
 }
 
 /**
  * What a reply shows of the message it quotes: an excerpt of a text, or a location's
- * place name with its kind (the reader's app labels it); null for what cannot be quoted.
+ * place name or a card's name with its kind (the reader's app labels it); null for what
+ * cannot be quoted.
  */
-export function quotedPart(content: MessageContent): { text: string; kind?: 'location' } | null {
+export function quotedPart(
+  content: MessageContent,
+): { text: string; kind?: 'location' | 'card' } | null {
   if (content.kind === 'text') return { text: quoteExcerpt(content.text) };
   if (content.kind === 'location') return { text: quoteExcerpt(content.name), kind: 'location' };
+  if (content.kind === 'card') return { text: quoteExcerpt(content.user.nickname), kind: 'card' };
   return null;
 }
 

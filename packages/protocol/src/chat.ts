@@ -144,10 +144,10 @@ export const quoteSchema = z.union([
   z.object({
     seq: z.number().int().min(1),
     senderId: z.string(),
-    /** quoteExcerpt of the quoted text (of a location: its place name), shown above the reply. */
+    /** quoteExcerpt of the quoted text (a location's place name, a card's name), shown above the reply. */
     text: z.string().max(QUOTE_EXCERPT_MAX_LENGTH),
     /** The quoted message's kind when it is not text, for the reader's label ("[Location]"). */
-    kind: z.literal('location').optional(),
+    kind: z.enum(['location', 'card']).optional(),
   }),
   z.object({ seq: z.number().int().min(1), unavailable: z.literal(true) }),
 ]);
@@ -200,10 +200,23 @@ export const locationContentSchema = z.object({
 });
 export type LocationContent = z.infer<typeof locationContentSchema>;
 
+/**
+ * A person's contact card, shared in a chat. Sent and stored alike, but the sender's copy
+ * of the card counts only for its id: the server writes the card from the account as it
+ * is when the card is sent, so nobody can hand out a card with someone else's name on it.
+ */
+export const cardContentSchema = z.object({
+  kind: z.literal('card'),
+  user: userCardSchema,
+  /** Sent with "forward": shown with a forwarded label. */
+  forwarded: z.boolean().optional(),
+});
+export type CardContent = z.infer<typeof cardContentSchema>;
+
 /** What a client may send. More kinds (image, card, …) join this union later. */
 export const sendableContentSchema = z.discriminatedUnion(
   'kind',
-  [sendableTextContentSchema, locationContentSchema],
+  [sendableTextContentSchema, locationContentSchema, cardContentSchema],
   { error: 'content' },
 );
 export type SendableContent = z.infer<typeof sendableContentSchema>;
@@ -248,6 +261,7 @@ export type SystemContent = z.infer<typeof systemContentSchema>;
 export const messageContentSchema = z.discriminatedUnion('kind', [
   textContentSchema,
   locationContentSchema,
+  cardContentSchema,
   z.object({ kind: z.literal('revoke'), targetSeq: z.number().int().min(1) }),
   z.object({ kind: z.literal('burn'), seconds: z.number().int().min(0) }),
   z.object({ kind: z.literal('revoked') }),

@@ -16,7 +16,7 @@ import {
   uniqueViolationColumn,
 } from './database.js';
 import type { NewUser } from './schema.js';
-import * as locationKind from './migrations/0008-location-kind.js';
+import * as messageKinds from './migrations/0008-message-kinds.js';
 
 describe.each(dialects)('database on $dialect', ({ dialect }) => {
   let t: TestApp;
@@ -53,7 +53,7 @@ describe.each(dialects)('database on $dialect', ({ dialect }) => {
     ...overrides,
   });
 
-  it('lets groups that allowed text allow locations too (0008), and leaves the others', async () => {
+  it('lets groups that allowed text allow the new kinds too (0008), and leaves the others', async () => {
     await t.ctx.db.insertInto('users').values(row('g1')).execute();
     const group = (id: string, kinds: string[]) => ({
       id,
@@ -76,7 +76,7 @@ describe.each(dialects)('database on $dialect', ({ dialect }) => {
       .insertInto('groups')
       .values([group('11', ['text']), group('12', [])])
       .execute();
-    await locationKind.up(t.ctx.db as unknown as Kysely<unknown>);
+    await messageKinds.up(t.ctx.db as unknown as Kysely<unknown>);
     const kinds = await t.ctx.db
       .selectFrom('groups')
       .select(['id', 'allowed_kinds'])
@@ -84,7 +84,7 @@ describe.each(dialects)('database on $dialect', ({ dialect }) => {
       .orderBy('id')
       .execute();
     expect(kinds.map((k) => [k.id, JSON.parse(k.allowed_kinds) as unknown])).toEqual([
-      ['11', ['text', 'location']],
+      ['11', ['text', 'location', 'card']],
       ['12', []],
     ]);
   });

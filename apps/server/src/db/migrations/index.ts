@@ -6,7 +6,7 @@ import * as m0004 from './0004-groups.js';
 import * as m0005 from './0005-translation.js';
 import * as m0006 from './0006-notice-target.js';
 import * as m0007 from './0007-burn-index.js';
-import * as m0008 from './0008-location-kind.js';
+import * as m0008 from './0008-message-kinds.js';
 
 /**
  * Every migration in order. A static list rather than a folder scan, so the compiled
@@ -20,5 +20,5 @@ export const migrations: Record<string, Migration> = {
   '0005-translation': m0005,
   '0006-notice-target': m0006,
   '0007-burn-index': m0007,
-  '0008-location-kind': m0008,
+  '0008-message-kinds': m0008,
 };

@@ -244,6 +244,43 @@ describe.each(dialects)('messages on $dialect', ({ dialect }) => {
     expect((await pull(b, id)).messages[0]?.content).toEqual({ kind: 'revoked' });
   });
 
+  it('shares a contact card written from the account, not from what the sender sent', async () => {
+    const [a, b, id] = await pair();
+    const card = {
+      ...eve.user,
+      nickname: 'Not Eve',
+      teltlkId: 'Forged01',
+      official: true,
+    };
+    const sendCard = (user: object) =>
+      t.call('POST', '/api/v1/messages', {
+        token: a.token,
+        body: { conversationId: id, clientMsgId: clientId(), content: { kind: 'card', user } },
+      });
+    const response = await sendCard(card);
+    expect(response.statusCode, response.body).toBe(200);
+    const stored = response.json<Message>().content;
+    expect(stored).toMatchObject({ kind: 'card', user: { id: eve.user.id, official: false } });
+    expect(stored).not.toMatchObject({ user: { nickname: 'Not Eve' } });
+    expect(stored.kind === 'card' ? stored.user.teltlkId : null).not.toBe('Forged01');
+    expect((await pull(b, id)).messages.at(-1)).toMatchObject({ content: stored, lang: null });
+
+    expectError(await sendCard({ ...card, id: 'nobody00000000000000' }), 'USER_NOT_FOUND');
+    expectError(await sendCard({ id: eve.user.id }), 'VALIDATION_FAILED');
+
+    const reply = await t.call('POST', '/api/v1/messages', {
+      token: b.token,
+      body: {
+        conversationId: id,
+        clientMsgId: clientId(),
+        content: { kind: 'text', text: 'Who is this?', quote: { seq: 1 } },
+      },
+    });
+    expect(reply.json<Message>().content).toMatchObject({
+      quote: { seq: 1, senderId: a.user.id, kind: 'card' },
+    });
+  });
+
   it('pages: newest first page, before, after, hasMore and limits', async () => {
     const [a, b, id] = await pair();
     for (let i = 1; i <= 7; i += 1) await sent(i % 2 ? a : b, id, `m${i}`);

@@ -97,7 +97,8 @@ interface Languages {
  *    when the guess is unsure;
  * 3. in one transaction: **replay** (a client id already stored answers its message),
  *    **authorize** (once per sender and conversation: membership, blocks, the group's
- *    rules), **compose** (mentions of people who blocked the sender dropped) and
+ *    rules), **compose** (mentions of people who blocked the sender dropped, cards written
+ *    from their accounts) and
  *    **append** (seqs allocated in arrival order, rows inserted);
  * 4. **present**: outcomes settled, pushes and listeners after the commit.
  */
@@ -291,7 +292,8 @@ export class SendPipeline {
 
   /**
    * Each send's entry. A block holds in groups: a mention of someone who blocked the
-   * sender is dropped (the message still goes); one look-up for the batch.
+   * sender is dropped (the message still goes); one look-up for the batch. A card is
+   * written from its account (a card of nobody is refused).
    */
   private async compose(
     trx: Db,
@@ -304,39 +306,55 @@ export class SendPipeline {
       return (mentions ?? []).map((id) => [id, userId] as const);
     });
     const blocks = await this.deps.contacts.blocksAmong(mentioned, trx);
-    return sends.map(({ send, writer }) => {
+    // Cards are written from the accounts as they are now, not from what the sender sent.
+    const cards = await this.deps.contacts.cards(
+      sends.flatMap(({ send }) => {
+        const { content } = send.request.body;
+        return content.kind === 'card' ? [content.user.id] : [];
+      }),
+      trx,
+    );
+    return sends.flatMap(({ send, writer }): Composed[] => {
       const { userId, body } = send.request;
       const { guess, script } = send.request;
       if (body.content.kind !== 'text') {
         // Not text: nothing to mention, quote or translate.
-        return {
+        let content: MessageContent = body.content;
+        if (content.kind === 'card') {
+          const user = cards.get(content.user.id);
+          if (!user) {
+            send.outcome = { ok: false, error: new AppError('USER_NOT_FOUND') };
+            return [];
+          }
+          content = { ...content, user };
+        }
+        const entry = {
+          senderId: userId,
+          readSeq: writer.readSeq,
+          clientMsgId: body.clientMsgId,
+          content,
+          lang: null,
+        };
+        return [{ send, conversationId: body.conversationId, entry }];
+      }
+      const { quote, mentions, ...rest } = body.content;
+      const allowed = mentions?.filter((id) => !blocks.has(`${id}\n${userId}`));
+      const content: MessageContent = allowed?.length ? { ...rest, mentions: allowed } : rest;
+      const lang = guess ? languageOf(guess, languages.tongues.get(userId) ?? null, script) : null;
+      return [
+        {
           send,
           conversationId: body.conversationId,
           entry: {
             senderId: userId,
             readSeq: writer.readSeq,
             clientMsgId: body.clientMsgId,
-            content: body.content,
-            lang: null,
+            content,
+            lang,
+            ...(quote ? { quote: { seq: quote.seq, minSeq: writer.minSeq } } : {}),
           },
-        };
-      }
-      const { quote, mentions, ...rest } = body.content;
-      const allowed = mentions?.filter((id) => !blocks.has(`${id}\n${userId}`));
-      const content: MessageContent = allowed?.length ? { ...rest, mentions: allowed } : rest;
-      const lang = guess ? languageOf(guess, languages.tongues.get(userId) ?? null, script) : null;
-      return {
-        send,
-        conversationId: body.conversationId,
-        entry: {
-          senderId: userId,
-          readSeq: writer.readSeq,
-          clientMsgId: body.clientMsgId,
-          content,
-          lang,
-          ...(quote ? { quote: { seq: quote.seq, minSeq: writer.minSeq } } : {}),
         },
-      };
+      ];
     });
   }
 
