@@ -184,4 +184,33 @@ describe('text in a one-to-one chat', () => {
     );
     expect(await map.getAttribute('target')).toBe('_blank');
   });
+
+  it("shares a contact's card, which opens their profile to add them", async () => {
+    const [ada, bob, cat] = await Promise.all([
+      registerAccount(server.baseUrl, 'Ada'),
+      registerAccount(server.baseUrl, 'Bob'),
+      registerAccount(server.baseUrl, 'Cat'),
+    ]);
+    await befriend(server.baseUrl, ada, bob);
+    await befriend(server.baseUrl, ada, cat);
+    const a = await signedIn(ada);
+    const b = await signedIn(bob);
+
+    await a.goto(`${server.baseUrl}/#/pages/contacts/contacts`);
+    await a.getByRole('link', { name: /Bob/ }).first().click();
+    await a.getByRole('button', { name: 'Send message' }).click();
+    await a.getByRole('button', { name: 'Share a contact' }).click();
+    const sheet = a.getByRole('dialog', { name: 'Share a contact' });
+    await sheet.getByRole('button', { name: /Cat/ }).click();
+    await sheet.waitFor({ state: 'hidden' });
+    await a.getByRole('log').getByText('Contact card').waitFor();
+
+    await b.goto(`${server.baseUrl}/#/pages/home/home`);
+    await b.getByText(/\[Card\] Cat/).waitFor();
+    await b.getByRole('link', { name: /Ada/ }).first().click();
+    const card = b.getByRole('log').getByRole('link', { name: /Cat/ });
+    await card.getByText('Contact card').waitFor();
+    await card.click();
+    await b.getByRole('button', { name: 'Add to contacts' }).waitFor();
+  });
 });

@@ -343,6 +343,8 @@ export const en_US = {
     actions: 'Actions for {name}',
   },
   chat: {
+    shareCard: 'Share a contact',
+    cardPreview: '[Card] {name}',
     shareLocation: 'Share a location',
     locationPreview: '[Location] {name}',
     title: 'Chat',
@@ -419,6 +421,12 @@ export const en_US = {
     coordinates: '{latitude}, {longitude}',
     open: 'Open in map',
     label: 'Location',
+  },
+  card: {
+    title: 'Share a contact',
+    empty: 'Add friends first: you can share the cards of your contacts.',
+    label: 'Contact card',
+    teltlkId: 'Teltlk ID: {id}',
   },
   translation: {
     title: 'Translation',
@@ -524,6 +532,7 @@ export const en_US = {
       'You have blocked this person. Their messages and friend requests do not reach you.',
   },
   groups: {
+    cardMessages: 'Members may share contact cards',
     locationMessages: 'Members may share locations',
     title: 'Group chats',
     create: 'Create group',

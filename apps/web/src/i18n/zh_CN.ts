@@ -337,6 +337,8 @@ export const zh_CN: Catalog = {
     actions: '{name} 的操作',
   },
   chat: {
+    shareCard: '发送名片',
+    cardPreview: '[名片] {name}',
     shareLocation: '发送位置',
     locationPreview: '[位置] {name}',
     title: '聊天',
@@ -412,6 +414,12 @@ export const zh_CN: Catalog = {
     coordinates: '{latitude}, {longitude}',
     open: '在地图中打开',
     label: '位置',
+  },
+  card: {
+    title: '发送名片',
+    empty: '请先添加好友：你可以发送联系人的名片。',
+    label: '个人名片',
+    teltlkId: 'Teltlk ID：{id}',
   },
   translation: {
     title: '翻译',
@@ -514,6 +522,7 @@ export const zh_CN: Catalog = {
     blockedNote: '你已将对方加入黑名单，对方的消息和好友申请不会发送给你。',
   },
   groups: {
+    cardMessages: '成员可发送名片',
     locationMessages: '成员可发送位置',
     title: '群聊',
     create: '创建群聊',

@@ -337,6 +337,8 @@ export const zh_TW: Catalog = {
     actions: '{name} 的操作',
   },
   chat: {
+    shareCard: '傳送名片',
+    cardPreview: '[名片] {name}',
     shareLocation: '傳送位置',
     locationPreview: '[位置] {name}',
     title: '聊天',
@@ -412,6 +414,12 @@ export const zh_TW: Catalog = {
     coordinates: '{latitude}, {longitude}',
     open: '在地圖中開啟',
     label: '位置',
+  },
+  card: {
+    title: '傳送名片',
+    empty: '請先新增好友：你可以傳送聯絡人的名片。',
+    label: '個人名片',
+    teltlkId: 'Teltlk ID：{id}',
   },
   translation: {
     title: '翻譯',
@@ -514,6 +522,7 @@ export const zh_TW: Catalog = {
     blockedNote: '你已封鎖此人，對方的訊息和好友邀請不會傳送給你。',
   },
   groups: {
+    cardMessages: '成員可傳送名片',
     locationMessages: '成員可傳送位置',
     title: '群組',
     create: '建立群組',

@@ -33,6 +33,7 @@ import { GroupNoticeBanner } from './notice-banner';
 import { useGroupChat } from './use-group-chat';
 import { orderConversations } from '../../ui/conversation/chat-list';
 import { Composer, type ReplyTarget } from './composer';
+import { CardSheet } from './card-sheet';
 import { LocationSheet } from './location-sheet';
 import { ConnectionBanner } from './connection-banner';
 import { deviceTranslator } from './device-translator';
@@ -44,6 +45,7 @@ import {
   canRevoke,
   isBlank,
   messageText,
+  sharedCard,
   sharedPlace,
   peerName,
 } from '../../ui/conversation/messages';
@@ -217,6 +219,7 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
   }, [handle]);
 
   const [sharingLocation, setSharingLocation] = useState(false);
+  const [sharingCard, setSharingCard] = useState(false);
 
   const send = (text: string, picked: readonly Mentionable[]): boolean => {
     if (!handle) return false;
@@ -248,12 +251,15 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
     const place = sharedPlace(message);
     const actions: { key: string; text: string; danger?: boolean; onClick: () => void }[] = [];
     const quote = toQuote(message);
+    const card = sharedCard(message);
     const excerpt =
       text !== null
         ? quoteExcerpt(text)
         : place
           ? t('chat.locationPreview', { name: place.name })
-          : null;
+          : card
+            ? t('chat.cardPreview', { name: card.user.nickname })
+            : null;
     if (quote && excerpt !== null) {
       actions.push({
         key: 'reply',
@@ -287,7 +293,7 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
         });
       }
     }
-    if (message.seq !== null && (text !== null || place)) {
+    if (message.seq !== null && (text !== null || place || card)) {
       actions.push({
         key: 'forward',
         text: t('chat.forward'),
@@ -371,6 +377,9 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
                   ? undefined
                   : () => setSharingLocation(true)
               }
+              onShareCard={
+                groupChat && !groupChat.mayShareCard ? undefined : () => setSharingCard(true)
+              }
               translationPreview={preview}
             />
           </>
@@ -391,6 +400,14 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
         onClose={() => setSharingLocation(false)}
         onSend={(place) => {
           handle?.send(place).catch(toastFailure);
+          setScrollRequest((count) => count + 1);
+        }}
+      />
+      <CardSheet
+        visible={sharingCard}
+        onClose={() => setSharingCard(false)}
+        onSend={(card) => {
+          handle?.send(card).catch(toastFailure);
           setScrollRequest((count) => count + 1);
         }}
       />

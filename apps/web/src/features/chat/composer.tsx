@@ -1,4 +1,10 @@
-import { CloseOutline, EnvironmentOutline, GlobalOutline, SmileOutline } from 'antd-mobile-icons';
+import {
+  CloseOutline,
+  EnvironmentOutline,
+  GlobalOutline,
+  SmileOutline,
+  UserContactOutline,
+} from 'antd-mobile-icons';
 import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useUiLocale } from '../../ui/pickers';
@@ -39,6 +45,8 @@ interface ComposerProps {
   blocked?: string | null;
   /** Opens the location sheet; no location button without it. */
   onShareLocation?: () => void;
+  /** Opens the contact picker; no card button without it. */
+  onShareCard?: () => void;
   /** Offers a preview of the draft in the other person's language. */
   translationPreview?: PreviewOptions;
 }
@@ -58,6 +66,7 @@ export function Composer({
   mention,
   blocked,
   onShareLocation,
+  onShareCard,
   translationPreview,
 }: ComposerProps) {
   const { t } = useTranslation();
@@ -200,6 +209,16 @@ export function Composer({
             onClick={onShareLocation}
           >
             <EnvironmentOutline aria-hidden />
+          </button>
+        ) : null}
+        {onShareCard ? (
+          <button
+            type="button"
+            className="tt-icon-button"
+            aria-label={t('chat.shareCard')}
+            onClick={onShareCard}
+          >
+            <UserContactOutline aria-hidden />
           </button>
         ) : null}
         {translationPreview ? (

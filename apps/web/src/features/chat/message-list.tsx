@@ -16,7 +16,7 @@ const AT_END_PX = 48;
 
 function estimateRow(row: ChatRow | undefined): number {
   if (!row || row.kind === 'day' || row.kind === 'notice') return 36;
-  if (row.message.content.kind === 'location') return 112;
+  if (row.message.content.kind === 'location' || row.message.content.kind === 'card') return 112;
   if (row.message.content.kind !== 'text') return 36;
   // A rough guess from the length; real sizes replace it once a row is measured.
   const lines = Math.ceil(row.message.content.text.length / 28);

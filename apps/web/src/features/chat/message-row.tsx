@@ -1,8 +1,10 @@
 import type { LocalMessage } from '@teltlk/im-sdk';
-import type { LocationContent, SystemContent } from '@teltlk/protocol';
+import type { CardContent, LocationContent, SystemContent } from '@teltlk/protocol';
 import { useId, useState, type ReactNode } from 'react';
 import { FireFill, LocationFill, MoreOutline, RedoOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { paths, withQuery } from '../../app/paths';
 import { Avatar } from '../../ui/avatar';
 import { useUiLocale } from '../../ui/pickers';
 import { errorMessage } from '../../ui/error-message';
@@ -137,7 +139,9 @@ export function MessageBubble({
   const own = message.senderId === context.selfId;
   const sender = context.personOf(message.senderId);
   const { content } = message;
-  if (content.kind !== 'text' && content.kind !== 'location') return null;
+  if (content.kind !== 'text' && content.kind !== 'location' && content.kind !== 'card') {
+    return null;
+  }
   const group = context.group;
   const quote = content.kind === 'text' ? content.quote : undefined;
   const forwarded = content.forwarded;
@@ -162,6 +166,8 @@ export function MessageBubble({
   const body =
     content.kind === 'location' ? (
       <SharedPlace place={content} locale={locale} />
+    ) : content.kind === 'card' ? (
+      <ContactCard card={content} />
     ) : context.translation && !own && !large ? (
       <TranslatedText message={message} original={original} context={context.translation} />
     ) : (
@@ -211,7 +217,9 @@ export function MessageBubble({
                   <span dir="auto">
                     {quote.kind === 'location'
                       ? t('chat.locationPreview', { name: quote.text })
-                      : quote.text}
+                      : quote.kind === 'card'
+                        ? t('chat.cardPreview', { name: quote.text })
+                        : quote.text}
                   </span>
                 </>
               ) : (
@@ -305,5 +313,26 @@ function SharedPlace({ place, locale }: { place: LocationContent; locale: string
         </a>
       </div>
     </div>
+  );
+}
+
+/** A shared contact card: the person, and a tap opens their profile (with add-friend). */
+function ContactCard({ card }: { card: CardContent }) {
+  const { t } = useTranslation();
+  const { user } = card;
+  return (
+    <Link className="tt-msg-card" to={withQuery(paths.seeMeans, { userId: user.id })}>
+      <span className="tt-msg-card-person">
+        <Avatar id={user.id} name={user.nickname} url={user.avatarUrl} size={44} />
+        <span>
+          <span className="tt-msg-card-name" dir="auto">
+            {user.nickname}
+          </span>
+          <br />
+          <span className="tt-msg-card-id">{t('card.teltlkId', { id: user.teltlkId })}</span>
+        </span>
+      </span>
+      <span className="tt-msg-card-label">{t('card.label')}</span>
+    </Link>
   );
 }

@@ -25,8 +25,9 @@ export interface GroupChat {
   mention: MentionSupport | undefined;
   /** Why the caller cannot send, in their language; null when they can. */
   blocked: string | null;
-  /** Whether the caller may share a location here (allowed kind, or an admin). */
+  /** Whether the caller may share a location or a card here (allowed kind, or an admin). */
   mayShareLocation: boolean;
+  mayShareCard: boolean;
   /** The mentions a text carries, from the people picked in the @ list. */
   mentionsOf: (
     text: string,
@@ -140,6 +141,9 @@ export function useGroupChat(
       blocked,
       mayShareLocation: data
         ? mayInGroup(data.me.role, 'muteAll') || data.allowedKinds.includes('location')
+        : false,
+      mayShareCard: data
+        ? mayInGroup(data.me.role, 'muteAll') || data.allowedKinds.includes('card')
         : false,
       mentionsOf: (text, picked) =>
         collectMentions(text, picked, { label: allLabel, allowed: mayAll }),

@@ -275,6 +275,13 @@ function GroupSettings({ group, selfId }: { group: MyGroup; selfId: string }) {
             </li>
             <li>
               <SwitchRow
+                label={t('groups.cardMessages')}
+                checked={allowedKinds.includes('card')}
+                onChange={(allowed) => allowKind('card', allowed)}
+              />
+            </li>
+            <li>
+              <SwitchRow
                 label={t('groups.muteAll')}
                 hint={t('groups.muteAllHint')}
                 checked={pendingGroup.allMuted ?? group.allMuted}

@@ -75,13 +75,16 @@ function PreviewText({
         </>
       );
     case 'location':
+    case 'card':
       return (
         <>
           {preview.senderId ? (
             <SenderPrefix groupId={conversation.group?.id ?? null} senderId={preview.senderId} />
           ) : null}
           {preview.forwarded ? `${t('home.forwarded')} ` : null}
-          {t('chat.locationPreview', { name: preview.name })}
+          {preview.kind === 'location'
+            ? t('chat.locationPreview', { name: preview.name })
+            : t('chat.cardPreview', { name: preview.name })}
         </>
       );
     case 'system':

@@ -138,6 +138,25 @@ describe('previewOf', () => {
     });
   });
 
+  it('labels a contact card by the name on it', () => {
+    const user = {
+      id: 'c',
+      teltlkId: 'Cat12345',
+      nickname: 'Cat',
+      avatarUrl: null,
+      country: 'FR',
+      motherTongue: 'fr',
+      official: false,
+    };
+    const last = lastMessage({ content: { kind: 'card', user } });
+    expect(previewOf(conversation('si_a_b', { lastMessage: last }), 'a')).toEqual({
+      kind: 'card',
+      name: 'Cat',
+      forwarded: false,
+      senderId: null,
+    });
+  });
+
   it('is empty with no message or after the history was cleared', () => {
     expect(previewOf(conversation('c'), 'a')).toEqual({ kind: 'empty' });
     expect(

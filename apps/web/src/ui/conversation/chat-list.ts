@@ -24,8 +24,8 @@ export type Preview =
   | { kind: 'draft'; text: string }
   /** `senderId`: who wrote it, shown before the text in groups (not for one's own). */
   | { kind: 'text'; text: string; forwarded: boolean; senderId: string | null }
-  /** A shared location, by its place name; `senderId` as for text. */
-  | { kind: 'location'; name: string; forwarded: boolean; senderId: string | null }
+  /** A shared location by its place name, a contact card by its name; `senderId` as for text. */
+  | { kind: 'location' | 'card'; name: string; forwarded: boolean; senderId: string | null }
   | { kind: 'system'; content: SystemContent }
   | { kind: 'revoked'; self: boolean }
   | { kind: 'burn'; seconds: number }
@@ -52,10 +52,10 @@ export function previewOf(conversation: ConversationView, selfId: string): Previ
       senderId,
     };
   }
-  if (content.kind === 'location') {
+  if (content.kind === 'location' || content.kind === 'card') {
     return {
-      kind: 'location',
-      name: oneLine(content.name),
+      kind: content.kind,
+      name: oneLine(content.kind === 'location' ? content.name : content.user.nickname),
       forwarded: content.forwarded === true,
       senderId,
     };

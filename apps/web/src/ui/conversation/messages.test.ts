@@ -9,6 +9,7 @@ import {
   mapLink,
   messageText,
   RUN_GAP_MS,
+  sharedCard,
   sharedPlace,
 } from './messages';
 
@@ -116,6 +117,25 @@ describe('shared locations', () => {
     expect(messageText(shared)).toBeNull();
     expect(canRevoke(shared, 'a', 1_000_001)).toBe(true);
     expect(sharedPlace({ ...shared, revokedAt: 1_000_001 })).toBeNull();
+  });
+});
+
+describe('shared cards', () => {
+  it('offers the card until it is revoked, and revokes like a text', () => {
+    const user = {
+      id: 'c',
+      teltlkId: 'Cat12345',
+      nickname: 'Cat',
+      avatarUrl: null,
+      country: 'FR',
+      motherTongue: 'fr',
+      official: false,
+    };
+    const shared = message(5, { content: { kind: 'card', user }, createdAt: 1_000_000 });
+    expect(sharedCard(shared)?.user.id).toBe('c');
+    expect(canRevoke(shared, 'a', 1_000_001)).toBe(true);
+    expect(sharedCard({ ...shared, revokedAt: 1_000_001 })).toBeNull();
+    expect(sharedCard(message(6))).toBeNull();
   });
 });
 

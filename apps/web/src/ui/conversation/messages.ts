@@ -2,6 +2,7 @@ import type { ConversationView, LocalMessage } from '@teltlk/im-sdk';
 import {
   isSentContent,
   REVOKE_WINDOW_SECONDS,
+  type CardContent,
   type LocationContent,
   type MessageContent,
 } from '@teltlk/protocol';
@@ -164,6 +165,12 @@ export function messageText(message: LocalMessage): string | null {
 export function sharedPlace(message: LocalMessage): LocationContent | null {
   if (isRevoked(message)) return null;
   return message.content.kind === 'location' ? message.content : null;
+}
+
+/** The contact card a message shares, or null for anything else (and once revoked). */
+export function sharedCard(message: LocalMessage): CardContent | null {
+  if (isRevoked(message)) return null;
+  return message.content.kind === 'card' ? message.content : null;
 }
 
 /** The point in a map site (OpenStreetMap), opened in a new tab: no tiles ship with the app. */
