@@ -119,9 +119,12 @@ export function isSentContent(
  * place name or a card's name with its kind (the reader's app labels it); null for what
  * cannot be quoted.
  */
-export function quotedPart(
-  content: MessageContent,
-): { text: string; kind?: 'location' | 'card' } | null {
+export interface QuotedPart {
+  text: string;
+  kind?: 'location' | 'card';
+}
+
+export function quotedPart(content: MessageContent): QuotedPart | null {
   if (content.kind === 'text') return { text: quoteExcerpt(content.text) };
   if (content.kind === 'location') return { text: quoteExcerpt(content.name), kind: 'location' };
   if (content.kind === 'card') return { text: quoteExcerpt(content.user.nickname), kind: 'card' };

@@ -315,46 +315,35 @@ export class SendPipeline {
       trx,
     );
     return sends.flatMap(({ send, writer }): Composed[] => {
-      const { userId, body } = send.request;
-      const { guess, script } = send.request;
-      if (body.content.kind !== 'text') {
-        // Not text: nothing to mention, quote or translate.
-        let content: MessageContent = body.content;
-        if (content.kind === 'card') {
-          const user = cards.get(content.user.id);
-          if (!user) {
-            send.outcome = { ok: false, error: new AppError('USER_NOT_FOUND') };
-            return [];
-          }
-          content = { ...content, user };
+      const { userId, body, guess, script } = send.request;
+      let content: MessageContent;
+      let quote: { seq: number; minSeq: number } | undefined;
+      if (body.content.kind === 'text') {
+        const { quote: ref, mentions, ...rest } = body.content;
+        const allowed = mentions?.filter((id) => !blocks.has(`${id}\n${userId}`));
+        content = allowed?.length ? { ...rest, mentions: allowed } : rest;
+        if (ref) quote = { seq: ref.seq, minSeq: writer.minSeq };
+      } else if (body.content.kind === 'card') {
+        const user = cards.get(body.content.user.id);
+        if (!user) {
+          send.outcome = { ok: false, error: new AppError('USER_NOT_FOUND') };
+          return [];
         }
-        const entry = {
-          senderId: userId,
-          readSeq: writer.readSeq,
-          clientMsgId: body.clientMsgId,
-          content,
-          lang: null,
-        };
-        return [{ send, conversationId: body.conversationId, entry }];
+        content = { ...body.content, user };
+      } else {
+        content = body.content;
       }
-      const { quote, mentions, ...rest } = body.content;
-      const allowed = mentions?.filter((id) => !blocks.has(`${id}\n${userId}`));
-      const content: MessageContent = allowed?.length ? { ...rest, mentions: allowed } : rest;
+      // Only a text has a language (a guess is made for texts alone).
       const lang = guess ? languageOf(guess, languages.tongues.get(userId) ?? null, script) : null;
-      return [
-        {
-          send,
-          conversationId: body.conversationId,
-          entry: {
-            senderId: userId,
-            readSeq: writer.readSeq,
-            clientMsgId: body.clientMsgId,
-            content,
-            lang,
-            ...(quote ? { quote: { seq: quote.seq, minSeq: writer.minSeq } } : {}),
-          },
-        },
-      ];
+      const entry = {
+        senderId: userId,
+        readSeq: writer.readSeq,
+        clientMsgId: body.clientMsgId,
+        content,
+        lang,
+        ...(quote ? { quote } : {}),
+      };
+      return [{ send, conversationId: body.conversationId, entry }];
     });
   }
 

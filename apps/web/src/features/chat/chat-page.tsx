@@ -5,13 +5,7 @@ import {
   type ConversationView,
   type LocalMessage,
 } from '@teltlk/im-sdk';
-import {
-  peerOf,
-  quoteExcerpt,
-  REVOKE_WINDOW_SECONDS,
-  type SendableContent,
-  groupIdOf,
-} from '@teltlk/protocol';
+import { peerOf, REVOKE_WINDOW_SECONDS, type SendableContent, groupIdOf } from '@teltlk/protocol';
 import { ActionSheet } from 'antd-mobile';
 import { LeftOutline, MoreOutline } from 'antd-mobile-icons';
 import { useCallback, useEffect, useMemo, useState } from 'react';
@@ -32,7 +26,7 @@ import type { Mentionable } from './mentions';
 import { GroupNoticeBanner } from './notice-banner';
 import { useGroupChat } from './use-group-chat';
 import { orderConversations } from '../../ui/conversation/chat-list';
-import { Composer, type ReplyTarget } from './composer';
+import { Composer, type ReplyTarget, type ShareKind } from './composer';
 import { CardSheet } from './card-sheet';
 import { LocationSheet } from './location-sheet';
 import { ConnectionBanner } from './connection-banner';
@@ -45,8 +39,8 @@ import {
   canRevoke,
   isBlank,
   messageText,
-  sharedCard,
-  sharedPlace,
+  partLine,
+  quotablePart,
   peerName,
 } from '../../ui/conversation/messages';
 import { formatDuration } from '../../ui/conversation/time-labels';
@@ -218,8 +212,13 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
     });
   }, [handle]);
 
-  const [sharingLocation, setSharingLocation] = useState(false);
-  const [sharingCard, setSharingCard] = useState(false);
+  const [sharing, setSharing] = useState<ShareKind | null>(null);
+  const shareKinds = SHARE_KINDS.filter((kind) => !groupChat || groupChat.mayShare(kind));
+
+  const sendShared = (content: SendableContent) => {
+    handle?.send(content).catch(toastFailure);
+    setScrollRequest((count) => count + 1);
+  };
 
   const send = (text: string, picked: readonly Mentionable[]): boolean => {
     if (!handle) return false;
@@ -248,19 +247,11 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
 
   const menuActions = (message: LocalMessage) => {
     const text = messageText(message);
-    const place = sharedPlace(message);
+    const part = quotablePart(message);
     const actions: { key: string; text: string; danger?: boolean; onClick: () => void }[] = [];
     const quote = toQuote(message);
-    const card = sharedCard(message);
-    const excerpt =
-      text !== null
-        ? quoteExcerpt(text)
-        : place
-          ? t('chat.locationPreview', { name: place.name })
-          : card
-            ? t('chat.cardPreview', { name: card.user.nickname })
-            : null;
-    if (quote && excerpt !== null) {
+    if (quote && part) {
+      const excerpt = partLine(part, t);
       actions.push({
         key: 'reply',
         text: t('chat.reply'),
@@ -293,7 +284,7 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
         });
       }
     }
-    if (message.seq !== null && (text !== null || place || card)) {
+    if (message.seq !== null && part) {
       actions.push({
         key: 'forward',
         text: t('chat.forward'),
@@ -372,14 +363,8 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
               focusRequest={focusRequest}
               mention={groupChat?.mention}
               blocked={groupChat?.blocked}
-              onShareLocation={
-                groupChat && !groupChat.mayShareLocation
-                  ? undefined
-                  : () => setSharingLocation(true)
-              }
-              onShareCard={
-                groupChat && !groupChat.mayShareCard ? undefined : () => setSharingCard(true)
-              }
+              shareKinds={shareKinds}
+              onShare={setSharing}
               translationPreview={preview}
             />
           </>
@@ -396,20 +381,14 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
         onClose={() => setMenuFor(null)}
       />
       <LocationSheet
-        visible={sharingLocation}
-        onClose={() => setSharingLocation(false)}
-        onSend={(place) => {
-          handle?.send(place).catch(toastFailure);
-          setScrollRequest((count) => count + 1);
-        }}
+        visible={sharing === 'location'}
+        onClose={() => setSharing(null)}
+        onSend={sendShared}
       />
       <CardSheet
-        visible={sharingCard}
-        onClose={() => setSharingCard(false)}
-        onSend={(card) => {
-          handle?.send(card).catch(toastFailure);
-          setScrollRequest((count) => count + 1);
-        }}
+        visible={sharing === 'card'}
+        onClose={() => setSharing(null)}
+        onSend={sendShared}
       />
       <ForwardPicker
         visible={forwarding !== null}
@@ -422,6 +401,9 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
     </div>
   );
 }
+
+/** What the composer offers to share besides text, where the chat allows it. */
+const SHARE_KINDS: readonly ShareKind[] = ['location', 'card'];
 
 /**
  * What message rows need for translation: the conversation's target and switch, the

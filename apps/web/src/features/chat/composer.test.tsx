@@ -17,6 +17,8 @@ vi.mock('react-i18next', () => ({
 vi.mock('antd-mobile-icons', () => ({
   CloseOutline: () => null,
   GlobalOutline: () => null,
+  EnvironmentOutline: () => null,
+  UserContactOutline: () => null,
   SmileOutline: () => null,
 }));
 

@@ -17,6 +17,14 @@ import { TranslationPreview, type PreviewOptions } from './translation-preview';
 /** The text box grows with its text up to this height, then scrolls. */
 const MAX_INPUT_HEIGHT_PX = 120;
 
+/** Kinds shared from the composer through a sheet of their own. */
+export type ShareKind = 'location' | 'card';
+
+const SHARE_BUTTONS = {
+  location: { Icon: EnvironmentOutline, label: 'chat.shareLocation' },
+  card: { Icon: UserContactOutline, label: 'chat.shareCard' },
+} as const;
+
 export interface ReplyTarget {
   name: string;
   text: string;
@@ -43,10 +51,10 @@ interface ComposerProps {
   mention?: MentionSupport;
   /** Why the caller cannot send here (muted, left the group); replaces the box. */
   blocked?: string | null;
-  /** Opens the location sheet; no location button without it. */
-  onShareLocation?: () => void;
-  /** Opens the contact picker; no card button without it. */
-  onShareCard?: () => void;
+  /** What may be shared besides text, a button each (in this order). */
+  shareKinds?: readonly ShareKind[];
+  /** Opens the sheet that shares one of those kinds. */
+  onShare?: (kind: ShareKind) => void;
   /** Offers a preview of the draft in the other person's language. */
   translationPreview?: PreviewOptions;
 }
@@ -65,8 +73,8 @@ export function Composer({
   focusRequest,
   mention,
   blocked,
-  onShareLocation,
-  onShareCard,
+  shareKinds = [],
+  onShare,
   translationPreview,
 }: ComposerProps) {
   const { t } = useTranslation();
@@ -201,26 +209,20 @@ export function Composer({
         >
           <SmileOutline aria-hidden />
         </button>
-        {onShareLocation ? (
-          <button
-            type="button"
-            className="tt-icon-button"
-            aria-label={t('chat.shareLocation')}
-            onClick={onShareLocation}
-          >
-            <EnvironmentOutline aria-hidden />
-          </button>
-        ) : null}
-        {onShareCard ? (
-          <button
-            type="button"
-            className="tt-icon-button"
-            aria-label={t('chat.shareCard')}
-            onClick={onShareCard}
-          >
-            <UserContactOutline aria-hidden />
-          </button>
-        ) : null}
+        {shareKinds.map((kind) => {
+          const { Icon, label } = SHARE_BUTTONS[kind];
+          return (
+            <button
+              key={kind}
+              type="button"
+              className="tt-icon-button"
+              aria-label={t(label)}
+              onClick={() => onShare?.(kind)}
+            >
+              <Icon aria-hidden />
+            </button>
+          );
+        })}
         {translationPreview ? (
           <button
             type="button"

@@ -15,7 +15,7 @@ import { splitMentions } from './mentions';
 import { DeliveryMark } from './delivery-mark';
 import { largeEmojiCount } from './emoji';
 import { isLongText, isUnfolded, setUnfolded } from './long-text';
-import { deliveryState, mapLink, type ChatRow } from '../../ui/conversation/messages';
+import { deliveryState, mapLink, partLine, type ChatRow } from '../../ui/conversation/messages';
 import { clockTime, dayLabel, formatDuration } from '../../ui/conversation/time-labels';
 import { TranslatedText } from './translated-text';
 import { useLongPress } from '../../ui/use-long-press';
@@ -214,13 +214,7 @@ export function MessageBubble({
               {isQuoteAvailable(quote) ? (
                 <>
                   <strong dir="auto">{context.personOf(quote.senderId).name}</strong>
-                  <span dir="auto">
-                    {quote.kind === 'location'
-                      ? t('chat.locationPreview', { name: quote.text })
-                      : quote.kind === 'card'
-                        ? t('chat.cardPreview', { name: quote.text })
-                        : quote.text}
-                  </span>
+                  <span dir="auto">{partLine(quote, t)}</span>
                 </>
               ) : (
                 <span>{t('chat.quoteUnavailable')}</span>

@@ -6,11 +6,11 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '@teltlk/im-sdk';
 import { paths, withQuery } from '../../app/paths';
 import { useUiLocale } from '../../ui/pickers';
-import type { MentionSupport } from './composer';
+import type { MentionSupport, ShareKind } from './composer';
 import type { GroupRowContext, Person } from './message-row';
 import { clockTime, formatDuration } from '../../ui/conversation/time-labels';
 import { GroupReadState } from './group-reads';
-import { sendBlock } from '../../ui/conversation/group-controls';
+import { mayUseKind, sendBlock } from '../../ui/conversation/group-controls';
 import { collectMentions, type Mentionable } from './mentions';
 import { noticePeople, systemNotice } from '../../ui/conversation/system-notice';
 import { groupKeys, groupTitle, useGroup } from '../../api/use-groups';
@@ -26,8 +26,7 @@ export interface GroupChat {
   /** Why the caller cannot send, in their language; null when they can. */
   blocked: string | null;
   /** Whether the caller may share a location or a card here (allowed kind, or an admin). */
-  mayShareLocation: boolean;
-  mayShareCard: boolean;
+  mayShare: (kind: ShareKind) => boolean;
   /** The mentions a text carries, from the people picked in the @ list. */
   mentionsOf: (
     text: string,
@@ -139,12 +138,7 @@ export function useGroupChat(
       rowContext,
       mention: { groupId, selfId, allLabel: mayAll ? allLabel : null },
       blocked,
-      mayShareLocation: data
-        ? mayInGroup(data.me.role, 'muteAll') || data.allowedKinds.includes('location')
-        : false,
-      mayShareCard: data
-        ? mayInGroup(data.me.role, 'muteAll') || data.allowedKinds.includes('card')
-        : false,
+      mayShare: (kind) => (data ? mayUseKind(data, data.me.role, kind) : false),
       mentionsOf: (text, picked) =>
         collectMentions(text, picked, { label: allLabel, allowed: mayAll }),
     };

@@ -8,7 +8,7 @@ import { paths, withQuery } from '../../app/paths';
 import { badgeText } from '../../app/tab-badges';
 import { Avatar } from '../../ui/avatar';
 import { useUiLocale } from '../../ui/pickers';
-import { conversationName } from '../../ui/conversation/messages';
+import { conversationName, partLine } from '../../ui/conversation/messages';
 import { SenderPrefix, SystemPreview } from '../../ui/conversation/system-preview';
 import { useGroupRemarks } from '../../api/use-groups';
 import { formatDuration, listTime } from '../../ui/conversation/time-labels';
@@ -82,9 +82,7 @@ function PreviewText({
             <SenderPrefix groupId={conversation.group?.id ?? null} senderId={preview.senderId} />
           ) : null}
           {preview.forwarded ? `${t('home.forwarded')} ` : null}
-          {preview.kind === 'location'
-            ? t('chat.locationPreview', { name: preview.name })
-            : t('chat.cardPreview', { name: preview.name })}
+          {partLine({ kind: preview.kind, text: preview.name }, t)}
         </>
       );
     case 'system':

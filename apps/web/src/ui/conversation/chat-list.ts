@@ -1,5 +1,5 @@
 import type { ConversationView } from '@teltlk/im-sdk';
-import type { SystemContent } from '@teltlk/protocol';
+import { quotedPart, type SystemContent } from '@teltlk/protocol';
 import { isRevoked } from './messages';
 
 /** Latest activity of a conversation: its last message, or the member's own change. */
@@ -53,12 +53,8 @@ export function previewOf(conversation: ConversationView, selfId: string): Previ
     };
   }
   if (content.kind === 'location' || content.kind === 'card') {
-    return {
-      kind: content.kind,
-      name: oneLine(content.kind === 'location' ? content.name : content.user.nickname),
-      forwarded: content.forwarded === true,
-      senderId,
-    };
+    const name = quotedPart(content)?.text ?? '';
+    return { kind: content.kind, name, forwarded: content.forwarded === true, senderId };
   }
   return { kind: 'empty' };
 }

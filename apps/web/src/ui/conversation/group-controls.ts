@@ -3,6 +3,7 @@ import {
   mayInGroup,
   type Group,
   type GroupMember,
+  type GroupMessageKind,
   type GroupRole,
 } from '@teltlk/protocol';
 
@@ -90,8 +91,19 @@ export function sendBlock(
 ): { reason: 'muted'; until: number } | { reason: 'allMuted' | 'textNotAllowed' } | null {
   if (me.mutedUntil !== null && me.mutedUntil > now)
     return { reason: 'muted', until: me.mutedUntil };
-  const admin = mayInGroup(me.role, 'muteAll');
-  if (group.allMuted && !admin) return { reason: 'allMuted' };
-  if (!admin && !group.allowedKinds.includes('text')) return { reason: 'textNotAllowed' };
+  if (group.allMuted && !mayInGroup(me.role, 'muteAll')) return { reason: 'allMuted' };
+  if (!mayUseKind(group, me.role, 'text')) return { reason: 'textNotAllowed' };
   return null;
+}
+
+/**
+ * Whether a member of this role may send a kind of message in the group: a kind the
+ * group allows, or any kind for admins (as the server decides it).
+ */
+export function mayUseKind(
+  group: Pick<Group, 'allowedKinds'>,
+  role: GroupRole,
+  kind: GroupMessageKind,
+): boolean {
+  return mayInGroup(role, 'muteAll') || group.allowedKinds.includes(kind);
 }

@@ -9,8 +9,8 @@ import {
   mapLink,
   messageText,
   RUN_GAP_MS,
-  sharedCard,
-  sharedPlace,
+  partLine,
+  quotablePart,
 } from './messages';
 
 const day = (d: number, h = 12) => new Date(2026, 0, d, h).getTime();
@@ -113,10 +113,10 @@ describe('shared locations', () => {
     expect(mapLink(place)).toBe(
       'https://www.openstreetmap.org/?mlat=-33.856810&mlon=151.215297#map=16/-33.856810/151.215297',
     );
-    expect(sharedPlace(shared)).toEqual(place);
+    expect(quotablePart(shared)).toEqual({ text: 'Opera', kind: 'location' });
     expect(messageText(shared)).toBeNull();
     expect(canRevoke(shared, 'a', 1_000_001)).toBe(true);
-    expect(sharedPlace({ ...shared, revokedAt: 1_000_001 })).toBeNull();
+    expect(quotablePart({ ...shared, revokedAt: 1_000_001 })).toBeNull();
   });
 });
 
@@ -132,10 +132,14 @@ describe('shared cards', () => {
       official: false,
     };
     const shared = message(5, { content: { kind: 'card', user }, createdAt: 1_000_000 });
-    expect(sharedCard(shared)?.user.id).toBe('c');
+    expect(quotablePart(shared)).toEqual({ text: 'Cat', kind: 'card' });
     expect(canRevoke(shared, 'a', 1_000_001)).toBe(true);
-    expect(sharedCard({ ...shared, revokedAt: 1_000_001 })).toBeNull();
-    expect(sharedCard(message(6))).toBeNull();
+    expect(quotablePart({ ...shared, revokedAt: 1_000_001 })).toBeNull();
+    expect(quotablePart(message(6))).toEqual({ text: 'text 6' });
+    const label = (key: string, options: { name: string }) => `${key}:${options.name}`;
+    expect(partLine({ text: 'Cat', kind: 'card' }, label)).toBe('chat.cardPreview:Cat');
+    expect(partLine({ text: 'Opera', kind: 'location' }, label)).toBe('chat.locationPreview:Opera');
+    expect(partLine({ text: 'hi' }, label)).toBe('hi');
   });
 });
 

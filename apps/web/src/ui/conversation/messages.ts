@@ -2,8 +2,9 @@ import type { ConversationView, LocalMessage } from '@teltlk/im-sdk';
 import {
   isSentContent,
   REVOKE_WINDOW_SECONDS,
-  type CardContent,
+  quotedPart,
   type LocationContent,
+  type QuotedPart,
   type MessageContent,
 } from '@teltlk/protocol';
 
@@ -161,16 +162,22 @@ export function messageText(message: LocalMessage): string | null {
   return message.content.kind === 'text' ? message.content.text : null;
 }
 
-/** The location a message shares, or null for anything else (and once revoked). */
-export function sharedPlace(message: LocalMessage): LocationContent | null {
-  if (isRevoked(message)) return null;
-  return message.content.kind === 'location' ? message.content : null;
+/**
+ * What a reply quotes and a forward copies of a message: its text, or a place's or a
+ * card's name with the kind; null for notices, and once revoked.
+ */
+export function quotablePart(message: LocalMessage): QuotedPart | null {
+  return isRevoked(message) ? null : quotedPart(message.content);
 }
 
-/** The contact card a message shares, or null for anything else (and once revoked). */
-export function sharedCard(message: LocalMessage): CardContent | null {
-  if (isRevoked(message)) return null;
-  return message.content.kind === 'card' ? message.content : null;
+/** A quoted part as one line in the reader's language: the text, "[Location] name", "[Card] name". */
+export function partLine(
+  part: QuotedPart,
+  t: (key: 'chat.locationPreview' | 'chat.cardPreview', options: { name: string }) => string,
+): string {
+  if (part.kind === 'location') return t('chat.locationPreview', { name: part.text });
+  if (part.kind === 'card') return t('chat.cardPreview', { name: part.text });
+  return part.text;
 }
 
 /** The point in a map site (OpenStreetMap), opened in a new tab: no tiles ship with the app. */
