@@ -1,4 +1,12 @@
-import type { CardContent, LocationContent, MessageContent, Quote, ServerFrame } from './chat.js';
+import type {
+  CardContent,
+  LocationContent,
+  MessageContent,
+  Quote,
+  SendableContent,
+  ServerFrame,
+} from './chat.js';
+import type { FileContent, ImageContent } from './media.js';
 
 /**
  * The chat's limits, conversation ids and rules, without schemas: what a client needs on
@@ -107,11 +115,24 @@ export function quoteExcerpt(text: string, max = QUOTE_EXCERPT_MAX_LENGTH): stri
   return chars.length <= max ? flat : `${chars.slice(0, max - 1).join('')}…`;
 }
 
-/** What a person sends (text, a location, a card), as opposed to the server's notices. */
-export function isSentContent(
-  content: MessageContent,
-): content is Extract<MessageContent, { kind: 'text' }> | LocationContent | CardContent {
-  return content.kind === 'text' || content.kind === 'location' || content.kind === 'card';
+/** What a person sends (text, a location, a card, media), as opposed to the server's notices. */
+export type SentContent =
+  | Extract<MessageContent, { kind: 'text' }>
+  | LocationContent
+  | CardContent
+  | ImageContent
+  | FileContent;
+
+const SENT_KINDS: ReadonlySet<string> = new Set<SentContent['kind']>([
+  'text',
+  'location',
+  'card',
+  'image',
+  'file',
+]);
+
+export function isSentContent(content: MessageContent): content is SentContent {
+  return SENT_KINDS.has(content.kind);
 }
 
 /**
@@ -121,13 +142,22 @@ export function isSentContent(
  */
 export interface QuotedPart {
   text: string;
-  kind?: 'location' | 'card';
+  kind?: 'location' | 'card' | 'image' | 'file';
 }
 
 export function quotedPart(content: MessageContent): QuotedPart | null {
   if (content.kind === 'text') return { text: quoteExcerpt(content.text) };
   if (content.kind === 'location') return { text: quoteExcerpt(content.name), kind: 'location' };
   if (content.kind === 'card') return { text: quoteExcerpt(content.user.nickname), kind: 'card' };
+  if (content.kind === 'image') return { text: '', kind: 'image' };
+  if (content.kind === 'file') return { text: quoteExcerpt(content.file.name), kind: 'file' };
+  return null;
+}
+
+/** The id of the media a message carries (a photo or a file), or null. */
+export function mediaIdOf(content: MessageContent | SendableContent): string | null {
+  if (content.kind === 'image') return content.image.id;
+  if (content.kind === 'file') return content.file.id;
   return null;
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isPlainName, motherTongueSchema } from './validation.js';
+import { fileContentSchema, imageContentSchema } from './media.js';
 import {
   BURN_DURATIONS,
   GREETING_MAX_LENGTH,
@@ -147,7 +148,7 @@ export const quoteSchema = z.union([
     /** quoteExcerpt of the quoted text (a location's place name, a card's name), shown above the reply. */
     text: z.string().max(QUOTE_EXCERPT_MAX_LENGTH),
     /** The quoted message's kind when it is not text, for the reader's label ("[Location]"). */
-    kind: z.enum(['location', 'card']).optional(),
+    kind: z.enum(['location', 'card', 'image', 'file']).optional(),
   }),
   z.object({ seq: z.number().int().min(1), unavailable: z.literal(true) }),
 ]);
@@ -213,10 +214,16 @@ export const cardContentSchema = z.object({
 });
 export type CardContent = z.infer<typeof cardContentSchema>;
 
-/** What a client may send. More kinds (image, card, …) join this union later. */
+/** What a client may send. */
 export const sendableContentSchema = z.discriminatedUnion(
   'kind',
-  [sendableTextContentSchema, locationContentSchema, cardContentSchema],
+  [
+    sendableTextContentSchema,
+    locationContentSchema,
+    cardContentSchema,
+    imageContentSchema,
+    fileContentSchema,
+  ],
   { error: 'content' },
 );
 export type SendableContent = z.infer<typeof sendableContentSchema>;
@@ -262,6 +269,8 @@ export const messageContentSchema = z.discriminatedUnion('kind', [
   textContentSchema,
   locationContentSchema,
   cardContentSchema,
+  imageContentSchema,
+  fileContentSchema,
   z.object({ kind: z.literal('revoke'), targetSeq: z.number().int().min(1) }),
   z.object({ kind: z.literal('burn'), seconds: z.number().int().min(0) }),
   z.object({ kind: z.literal('revoked') }),

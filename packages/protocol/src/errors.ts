@@ -59,6 +59,20 @@ export const ERRORS = {
     status: 413,
     message: 'This image is too large: at most {megapixels} megapixels',
   },
+  MEDIA_TOO_LARGE: { status: 413, message: 'This file is too large: at most {megabytes} MB' },
+  MEDIA_TYPE_UNSUPPORTED: {
+    status: 415,
+    message: 'Only JPEG, PNG, WebP and GIF images can be sent as photos',
+  },
+  MEDIA_QUOTA_EXCEEDED: {
+    status: 429,
+    message: "You have reached today's upload limit, please try again tomorrow",
+  },
+  MEDIA_NOT_FOUND: { status: 404, message: 'This file is no longer available' },
+  UPLOAD_CONFLICT: { status: 409, message: 'The upload went out of step, resuming' },
+  UPLOAD_EXPIRED: { status: 410, message: 'This upload has expired, please send the file again' },
+  UPLOAD_UNSUPPORTED: { status: 412, message: 'This upload is not in a form the server accepts' },
+  UPLOAD_BUSY: { status: 423, message: 'This upload is busy, please try again' },
   FEATURE_UNAVAILABLE: { status: 503, message: 'This feature is currently not available' },
 
   USER_NOT_FOUND: { status: 404, message: 'Teltlk account does not exist' },

@@ -6,3 +6,4 @@ export * from './errors.js';
 export * from './validation.js';
 export { LANGUAGES, findLanguage, isLanguageCode, type Language } from './languages.js';
 export * from './translation.js';
+export * from './media.js';

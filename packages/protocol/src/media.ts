@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { FILE_NAME_MAX_LENGTH, MEDIA_ID_PATTERN, MEDIA_URLS_MAX } from './media-rules.js';
+
+export * from './media-rules.js';
+
+export const mediaIdSchema = z.string().regex(MEDIA_ID_PATTERN, { error: 'mediaId' });
+
+const sizeSchema = z.number().int().min(0);
+const mimeSchema = z.string().min(1).max(127);
+const pixelsSchema = z.number().int().min(1).max(100_000);
+
+/**
+ * A photo as a message carries it. The server writes every field from what it stored (the
+ * sender's copy counts only for its id): the size after metadata was stripped, the type
+ * its bytes show, and a ThumbHash placeholder (base64) drawn while the photo loads.
+ */
+export const imageMediaSchema = z.object({
+  id: mediaIdSchema,
+  width: pixelsSchema,
+  height: pixelsSchema,
+  size: sizeSchema,
+  mime: mimeSchema,
+  placeholder: z.string().max(64).optional(),
+});
+export type ImageMedia = z.infer<typeof imageMediaSchema>;
+
+/** A file as a message carries it; written by the server from what it stored. */
+export const fileMediaSchema = z.object({
+  id: mediaIdSchema,
+  name: z
+    .string()
+    .min(1)
+    .max(FILE_NAME_MAX_LENGTH * 4),
+  size: sizeSchema,
+  mime: mimeSchema,
+});
+export type FileMedia = z.infer<typeof fileMediaSchema>;
+
+export const imageContentSchema = z.object({
+  kind: z.literal('image'),
+  image: imageMediaSchema,
+  /** Sent with "forward": shown with a forwarded label. */
+  forwarded: z.boolean().optional(),
+});
+export type ImageContent = z.infer<typeof imageContentSchema>;
+
+export const fileContentSchema = z.object({
+  kind: z.literal('file'),
+  file: fileMediaSchema,
+  /** Sent with "forward": shown with a forwarded label. */
+  forwarded: z.boolean().optional(),
+});
+export type FileContent = z.infer<typeof fileContentSchema>;
+
+/** What the server stored of a finished upload: the fields a message carries. */
+export const uploadedMediaSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('image'), image: imageMediaSchema }),
+  z.object({ kind: z.literal('file'), file: fileMediaSchema }),
+]);
+export type UploadedMedia = z.infer<typeof uploadedMediaSchema>;
+
+/** Per-kind limits in bytes, and the daily total per person (null: no daily limit). */
+export const mediaLimitsSchema = z.object({
+  image: z.number().int().min(1),
+  file: z.number().int().min(1),
+  dailyBytes: z.number().int().min(1).nullable(),
+});
+export type MediaLimits = z.infer<typeof mediaLimitsSchema>;
+
+export const mediaUrlsBody = z.object({
+  ids: z.array(mediaIdSchema).min(1).max(MEDIA_URLS_MAX),
+});
+export type MediaUrlsBody = z.infer<typeof mediaUrlsBody>;
+
+/**
+ * Short-lived signed addresses of media the caller may see; ids they may not see (or
+ * that are gone) are left out. `thumb` is null where there is no thumbnail (files).
+ */
+export const mediaUrlsResult = z.object({
+  urls: z.array(
+    z.object({
+      id: mediaIdSchema,
+      url: z.string(),
+      thumb: z.string().nullable(),
+      expiresAt: z.number(),
+    }),
+  ),
+});
+export type MediaUrlsResult = z.infer<typeof mediaUrlsResult>;
