@@ -23,6 +23,7 @@ import { devApiRoutes, devPageRoutes } from './modules/dev/routes.js';
 import { eventRoutes } from './modules/events/routes.js';
 import { fileRoutes } from './modules/files/routes.js';
 import { groupRoutes } from './modules/groups/routes.js';
+import { mediaFileRoutes, mediaRoutes } from './modules/media/routes.js';
 import { messageRoutes } from './modules/messages/routes.js';
 import { translationRoutes } from './modules/translation/routes.js';
 import { metaRoutes } from './modules/meta/routes.js';
@@ -115,7 +116,9 @@ export async function buildApp(ctx: AppContext): Promise<App> {
         messageRoutes(secured, ctx);
         translationRoutes(secured, ctx);
         await groupRoutes(secured, ctx);
+        await mediaRoutes(secured, ctx);
       });
+      mediaFileRoutes(api, ctx);
     },
     { prefix: '/api/v1' },
   );

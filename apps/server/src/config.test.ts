@@ -52,6 +52,16 @@ describe('loadConfig', () => {
       SOCKETS_PER_USER: '12',
       SOCKETS_PER_ADDRESS: '1000',
       UNAUTHED_SOCKETS_PER_ADDRESS: '100',
+      MEDIA_IMAGE_MAX_MB: '10',
+      MEDIA_FILE_MAX_MB: '50',
+      MEDIA_DAILY_MB: '0',
+      MEDIA_URL_SECRET: 'k'.repeat(40),
+      S3_ENDPOINT: 'http://minio:9000',
+      S3_BUCKET: 'teltlk-media',
+      S3_REGION: 'eu-west-1',
+      S3_ACCESS_KEY_ID: 'access',
+      S3_SECRET_ACCESS_KEY: 'secret',
+      S3_FORCE_PATH_STYLE: 'false',
     });
     expect(config).toEqual({
       port: 8080,
@@ -83,7 +93,35 @@ describe('loadConfig', () => {
         perAddress: 1000,
         unauthenticatedPerAddress: 100,
       },
+      media: {
+        imageMaxBytes: 10 * 1024 * 1024,
+        fileMaxBytes: 50 * 1024 * 1024,
+        dailyBytes: null,
+        urlSecret: 'k'.repeat(40),
+        s3: {
+          endpoint: 'http://minio:9000',
+          bucket: 'teltlk-media',
+          region: 'eu-west-1',
+          accessKeyId: 'access',
+          secretAccessKey: 'secret',
+          forcePathStyle: false,
+        },
+      },
     });
+  });
+
+  it('keeps media on disk unless a bucket is named in full', () => {
+    expect(loadConfig({}).media).toMatchObject({
+      imageMaxBytes: 20 * 1024 * 1024,
+      fileMaxBytes: 100 * 1024 * 1024,
+      dailyBytes: 2048 * 1024 * 1024,
+      urlSecret: null,
+      s3: null,
+    });
+    expect(() => loadConfig({ S3_ENDPOINT: 'http://minio:9000', S3_BUCKET: 'media' })).toThrow(
+      /S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY are not/,
+    );
+    expect(() => loadConfig({ MEDIA_URL_SECRET: 'short' })).toThrow(/MEDIA_URL_SECRET/);
   });
 
   it('serves the API docs outside production only, unless API_DOCS says otherwise', () => {
@@ -164,7 +202,9 @@ describe('loadConfig', () => {
 
   it('is documented: the README table names every variable', () => {
     const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
-    const documented = [...readme.matchAll(/^\| `([A-Z_]+)`\s*\|/gm)].map((match) => match[1]);
+    const documented = [...readme.matchAll(/^\| `([A-Z][A-Z0-9_]*)`\s*\|/gm)].map(
+      (match) => match[1],
+    );
     expect(documented.sort()).toEqual([...CONFIG_VARIABLES].sort());
   });
 });

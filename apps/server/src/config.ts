@@ -107,6 +107,29 @@ const envSchema = z.object({
   TRANSLATE_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
   /** Characters of translation one user may cause per UTC day. */
   TRANSLATE_DAILY_CHARACTERS: z.coerce.number().int().min(0).default(100_000),
+  /** Largest photo one may send, in megabytes (checked before any byte is stored). */
+  MEDIA_IMAGE_MAX_MB: z.coerce.number().int().min(1).max(1024).default(20),
+  /** Largest file one may send, in megabytes. */
+  MEDIA_FILE_MAX_MB: z.coerce.number().int().min(1).max(10_240).default(100),
+  /** Megabytes one person may upload per UTC day, all kinds together; 0: no daily limit. */
+  MEDIA_DAILY_MB: z.coerce.number().int().min(0).default(2048),
+  /**
+   * Key that signs media addresses (at least 32 characters). Unset: one is made at first
+   * start and kept in `<DATA_DIR>/media-url.key`; every node of a cluster needs the same.
+   */
+  MEDIA_URL_SECRET: z.string().min(32).optional(),
+  /** Unset: media on local disk under `<DATA_DIR>/media`. Set: an S3-compatible bucket at this endpoint (`https://s3.amazonaws.com`, MinIO, …). */
+  S3_ENDPOINT: urlWithScheme(['http', 'https']).optional(),
+  /** The bucket media goes to (S3_ENDPOINT set). */
+  S3_BUCKET: z.string().min(3).max(63).optional(),
+  /** The bucket's region. */
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  /** Access key of S3_ENDPOINT. */
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  /** Secret key of S3_ENDPOINT. */
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** `true`: bucket in the path (`endpoint/bucket/key`), as MinIO and most self-hosted stores want. */
+  S3_FORCE_PATH_STYLE: booleanFlag.default(true),
   /** Sockets one session (a browser and its tabs) may have open on a node. */
   SOCKETS_PER_SESSION: z.coerce.number().int().min(1).default(DEFAULT_SOCKET_LIMITS.perSession),
   /** Sockets one user may have open on a node, all sessions together. */
@@ -144,6 +167,7 @@ export interface Config {
   /** Redis for the cross-node bus, or null for one node with an in-process bus. */
   redisUrl: string | null;
   translate: TranslateConfig;
+  media: MediaConfig;
   /** Caps on sockets per session, user and client address (per node). */
   socketLimits: Pick<
     SocketLimits,
@@ -152,6 +176,28 @@ export interface Config {
 }
 
 export type TrustProxy = false | number | string[];
+
+export interface S3Config {
+  endpoint: string;
+  bucket: string;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  forcePathStyle: boolean;
+}
+
+export interface MediaConfig {
+  imageMaxBytes: number;
+  fileMaxBytes: number;
+  /** null: no daily limit. */
+  dailyBytes: number | null;
+  /** null: made at first start and kept in the data folder. */
+  urlSecret: string | null;
+  /** null: local disk. */
+  s3: S3Config | null;
+}
+
+const MB = 1024 * 1024;
 
 /** An IP address, a CIDR, or one of proxy-addr's names for private ranges. */
 function isProxyEntry(entry: string): boolean {
@@ -217,12 +263,39 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimitScale: e.RATE_LIMIT_SCALE,
     redisUrl: e.REDIS_URL ?? null,
     translate: translateConfig(e),
+    media: mediaConfig(e),
     socketLimits: {
       perSession: e.SOCKETS_PER_SESSION,
       perUser: e.SOCKETS_PER_USER,
       perAddress: e.SOCKETS_PER_ADDRESS,
       unauthenticatedPerAddress: e.UNAUTHED_SOCKETS_PER_ADDRESS,
     },
+  };
+}
+
+function mediaConfig(e: z.infer<typeof envSchema>): MediaConfig {
+  const s3Names = ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const;
+  const missing = s3Names.filter((name) => e[name] === undefined);
+  if (e.S3_ENDPOINT && missing.length > 0) {
+    throw new ConfigError(
+      `Invalid configuration:\n  S3_ENDPOINT is set but ${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} not`,
+    );
+  }
+  return {
+    imageMaxBytes: e.MEDIA_IMAGE_MAX_MB * MB,
+    fileMaxBytes: e.MEDIA_FILE_MAX_MB * MB,
+    dailyBytes: e.MEDIA_DAILY_MB === 0 ? null : e.MEDIA_DAILY_MB * MB,
+    urlSecret: e.MEDIA_URL_SECRET ?? null,
+    s3: e.S3_ENDPOINT
+      ? {
+          endpoint: e.S3_ENDPOINT,
+          bucket: e.S3_BUCKET!,
+          region: e.S3_REGION,
+          accessKeyId: e.S3_ACCESS_KEY_ID!,
+          secretAccessKey: e.S3_SECRET_ACCESS_KEY!,
+          forcePathStyle: e.S3_FORCE_PATH_STYLE,
+        }
+      : null,
   };
 }
 

@@ -47,6 +47,10 @@ import {
   leaseFor,
   runnerOptions,
 } from './modules/translation/setup.js';
+import { MediaRepo } from './modules/media/repo.js';
+import { MediaService, mediaUrlSecret } from './modules/media/service.js';
+import { openMediaStorage, type MediaStorage } from './modules/media/storage.js';
+import { Uploads } from './modules/media/uploads.js';
 import { UserRepo } from './modules/users/repo.js';
 import { UserService } from './modules/users/service.js';
 import { createBus, type Bus } from './realtime/bus.js';
@@ -74,6 +78,8 @@ export interface AppContext {
   serverTimeouts: ServerTimeouts;
   /** Codes of channels without a provider, for this machine only; null in production or when every channel has a provider. */
   outbox: DevOutbox | null;
+  /** Resumable uploads of media, staged on this node. */
+  uploads: Uploads;
   services: {
     notify: NotifyService;
     sessions: SessionService;
@@ -86,6 +92,7 @@ export interface AppContext {
     groups: GroupService;
     translations: TranslationService;
     scripts: ChineseScripts;
+    media: MediaService;
   };
   /** Brings the database schema up to date. */
   migrate(): Promise<void>;
@@ -115,6 +122,8 @@ export interface ContextOverrides {
   translationRunner?: Partial<RunnerOptions>;
   /** A language detector in place of the default one. */
   detector?: LanguageDetector;
+  /** Media storage in place of the configured one. */
+  mediaStorage?: MediaStorage;
   /** Other rate limits: a scale in place of RATE_LIMIT_SCALE, and replaced rules. */
   rateLimits?: { scale?: number; rules?: Partial<Record<LimitName, RateRule>> };
 }
@@ -229,6 +238,15 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
   const detector = overrides.detector ?? new LanguageDetector();
   const scripts = new ChineseScripts();
   const groupRepo = new GroupRepo(db);
+  const media = new MediaService({
+    db,
+    repo: new MediaRepo(db),
+    storage: overrides.mediaStorage ?? openMediaStorage(config.media.s3, config.dataDir),
+    clock,
+    config: config.media,
+    secret: mediaUrlSecret(config.media.urlSecret, config.dataDir),
+  });
+  const uploads = new Uploads({ media, dataDir: config.dataDir, logger });
   const messages = new MessageService({
     db,
     repo: new MessageRepo(db),
@@ -242,6 +260,7 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
     detector,
     scripts,
     limits,
+    media,
   });
   const runner = runnerOptions(config.translate, overrides.translationRunner);
   const translations = new TranslationService({
@@ -300,6 +319,7 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
     socketLimits: { ...DEFAULT_SOCKET_LIMITS, ...config.socketLimits, ...overrides.socketLimits },
     serverTimeouts: { ...DEFAULT_SERVER_TIMEOUTS, ...overrides.serverTimeouts },
     outbox,
+    uploads,
     services: {
       notify,
       sessions,
@@ -312,6 +332,7 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
       groups,
       translations,
       scripts,
+      media,
     },
     migrate: () => migrateToLatest(db, dialect),
     close: async () => {

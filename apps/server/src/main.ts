@@ -51,8 +51,8 @@ async function main(): Promise<void> {
 
   const housekeeping = setInterval(() => {
     const { codes, sessions } = ctx.services;
-    Promise.all([codes.purge(), sessions.purge()]).catch((error: unknown) =>
-      ctx.logger.warn({ err: error }, 'housekeeping failed'),
+    Promise.all([codes.purge(), sessions.purge(), ctx.uploads.removeExpired()]).catch(
+      (error: unknown) => ctx.logger.warn({ err: error }, 'housekeeping failed'),
     );
   }, HOUR);
   housekeeping.unref();

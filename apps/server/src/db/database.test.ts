@@ -17,6 +17,7 @@ import {
 } from './database.js';
 import type { NewUser } from './schema.js';
 import * as messageKinds from './migrations/0008-message-kinds.js';
+import * as mediaKinds from './migrations/0010-media-kinds.js';
 
 describe.each(dialects)('database on $dialect', ({ dialect }) => {
   let t: TestApp;
@@ -53,41 +54,61 @@ describe.each(dialects)('database on $dialect', ({ dialect }) => {
     ...overrides,
   });
 
-  it('lets groups that allowed text allow the new kinds too (0008), and leaves the others', async () => {
-    await t.ctx.db.insertInto('users').values(row('g1')).execute();
-    const group = (id: string, kinds: string[]) => ({
-      id,
-      group_no: id.padStart(8, '0'),
-      name: id,
-      owner_id: 'g1',
-      verification: 'open',
-      allowed_kinds: JSON.stringify(kinds),
-      notice: '',
-      notice_at: null,
-      avatar_path: null,
-      member_count: 0,
-      private_chat: 1,
-      all_muted: 0,
-      created_at: 1,
-      updated_at: 1,
-      dismissed_at: null,
-    });
-    await t.ctx.db
-      .insertInto('groups')
-      .values([group('11', ['text']), group('12', [])])
-      .execute();
-    await messageKinds.up(t.ctx.db as unknown as Kysely<unknown>);
-    const kinds = await t.ctx.db
-      .selectFrom('groups')
-      .select(['id', 'allowed_kinds'])
-      .where('id', 'in', ['11', '12'])
-      .orderBy('id')
-      .execute();
-    expect(kinds.map((k) => [k.id, JSON.parse(k.allowed_kinds) as unknown])).toEqual([
-      ['11', ['text', 'location', 'card']],
-      ['12', []],
-    ]);
+  /** A group of `owner_id` allowing these kinds, as its row. */
+  const groupRow = (id: string, ownerId: string, kinds: string[]) => ({
+    id,
+    group_no: id.padStart(8, '0'),
+    name: id,
+    owner_id: ownerId,
+    verification: 'open',
+    allowed_kinds: JSON.stringify(kinds),
+    notice: '',
+    notice_at: null,
+    avatar_path: null,
+    member_count: 0,
+    private_chat: 1,
+    all_muted: 0,
+    created_at: 1,
+    updated_at: 1,
+    dismissed_at: null,
   });
+
+  it.each([
+    {
+      migration: '0008',
+      up: messageKinds.up,
+      allOf: ['text'],
+      all: ['text', 'location', 'card'],
+    },
+    {
+      migration: '0010',
+      up: mediaKinds.up,
+      allOf: ['text', 'location', 'card'],
+      all: ['text', 'image', 'file', 'location', 'card'],
+    },
+  ])(
+    'lets groups that allowed every kind allow the new ones too ($migration), and leaves the others',
+    async ({ migration, up, allOf, all }) => {
+      const owner = `g${migration}`;
+      await t.ctx.db.insertInto('users').values(row(owner)).execute();
+      const [every, some] = [`${migration}1`, `${migration}2`];
+      await t.ctx.db
+        .insertInto('groups')
+        .values([groupRow(every, owner, allOf), groupRow(some, owner, allOf.slice(0, -1))])
+        .execute();
+      await up(t.ctx.db as unknown as Kysely<unknown>);
+      const kinds = await t.ctx.db
+        .selectFrom('groups')
+        .select(['id', 'allowed_kinds'])
+        .where('id', 'in', [every, some])
+        .orderBy('id')
+        .execute();
+      expect(kinds.map((k) => [k.id, JSON.parse(k.allowed_kinds) as unknown])).toEqual([
+        [every, all],
+        [some, allOf.slice(0, -1)],
+      ]);
+    },
+  );
 
   it('runs migrations idempotently and reads times back as numbers', async () => {
     await t.ctx.migrate();

@@ -219,6 +219,29 @@ export interface GroupApplicationsTable {
   handled_by: string | null;
 }
 
+export interface MediaTable {
+  id: string;
+  owner_id: string;
+  /** image or file (protocol MediaKind). */
+  kind: string;
+  mime: string;
+  size: number;
+  name: string;
+  width: number | null;
+  height: number | null;
+  /** ThumbHash, base64. */
+  placeholder: string | null;
+  original_key: string;
+  thumb_key: string | null;
+  created_at: number;
+}
+
+export interface MessageMediaTable {
+  media_id: string;
+  conversation_id: string;
+  seq: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -235,6 +258,8 @@ export interface Database {
   group_applications: GroupApplicationsTable;
   translations: TranslationsTable;
   translation_usage: TranslationUsageTable;
+  media: MediaTable;
+  message_media: MessageMediaTable;
 }
 
 /** The database or a transaction on it: repos take either. */
@@ -252,4 +277,5 @@ export type MemberRow = Selectable<ConversationMembersTable>;
 export type MessageRow = Selectable<MessagesTable>;
 export type TranslationRow = Selectable<TranslationsTable>;
 export type GroupRow = Selectable<GroupsTable>;
+export type MediaRow = Selectable<MediaTable>;
 export type GroupApplicationRow = Selectable<GroupApplicationsTable>;

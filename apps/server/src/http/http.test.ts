@@ -41,6 +41,13 @@ interface JsonRoute {
 const JSON_ROUTES: JsonRoute[] = [
   {
     method: 'POST',
+    url: '/api/v1/media/urls',
+    auth: true,
+    emptyIsValid: false,
+    wrongTypes: { ids: 'abc' },
+  },
+  {
+    method: 'POST',
     url: '/api/v1/auth/codes',
     auth: false,
     emptyIsValid: false,
@@ -414,6 +421,12 @@ const PROTECTED: { method: Method; url: string; body?: unknown; route?: string }
   },
   { method: 'POST', url: '/api/v1/groups/abc/avatar', route: '/api/v1/groups/:id/avatar' },
   { method: 'GET', url: '/api/v1/group-applications' },
+  { method: 'GET', url: '/api/v1/media/limits' },
+  { method: 'GET', url: '/api/v1/media/abc' },
+  { method: 'POST', url: '/api/v1/media/urls', body: { ids: ['a'.repeat(20)] } },
+  { method: 'POST', url: '/api/v1/uploads' },
+  { method: 'PATCH', url: '/api/v1/uploads/abc' },
+  { method: 'DELETE', url: '/api/v1/uploads/abc' },
   {
     method: 'POST',
     url: '/api/v1/group-applications/abc/accept',
@@ -431,6 +444,7 @@ const PUBLIC = [
   'GET /healthz',
   'GET /api/v1/meta/countries',
   'GET /api/v1/dev/outbox',
+  'GET /api/v1/media/:id/:variant',
   ...JSON_ROUTES.filter((route) => !route.auth).map(
     (route) => `${route.method} ${route.route ?? route.url}`,
   ),

@@ -54,6 +54,12 @@ const HIDDEN_ROUTES: { method: string; path: string; below?: true; reason: strin
   { method: 'GET', path: '/dev/outbox', reason: 'the HTML page of the documented JSON outbox' },
   { method: 'GET', path: '/ws', reason: 'the socket upgrade, fuzzed by fuzz-socket.test.ts' },
   { method: 'GET', path: '/files/*', reason: 'stored files, served from disk' },
+  {
+    method: 'HEAD',
+    path: '/api/v1/uploads/:id',
+    reason:
+      'the tus offset check: no body either way (tried by the permission matrix and media tests)',
+  },
   { method: 'GET', path: '/', reason: 'the web app (or the note that it is not built)' },
   { method: 'GET', path: '/*', reason: 'the web app files, when built' },
 ];

@@ -7,6 +7,8 @@ import * as m0005 from './0005-translation.js';
 import * as m0006 from './0006-notice-target.js';
 import * as m0007 from './0007-burn-index.js';
 import * as m0008 from './0008-message-kinds.js';
+import * as m0009 from './0009-media.js';
+import * as m0010 from './0010-media-kinds.js';
 
 /**
  * Every migration in order. A static list rather than a folder scan, so the compiled
@@ -21,4 +23,6 @@ export const migrations: Record<string, Migration> = {
   '0006-notice-target': m0006,
   '0007-burn-index': m0007,
   '0008-message-kinds': m0008,
+  '0009-media': m0009,
+  '0010-media-kinds': m0010,
 };

@@ -56,6 +56,14 @@ export const LIMITS = {
   groupInvitePerUser: { limit: 100, windowMs: HOUR, burst: 30 },
   /** Uploads (avatars, group avatars, media) per user. */
   uploadPerUser: { limit: 60, windowMs: HOUR, burst: 20 },
+  /** Media uploads started per user: nine photos at once, many times an hour. */
+  mediaUploadPerUser: { limit: 600, windowMs: HOUR, burst: 60 },
+  /** Requests on started uploads (each chunk, each resume), per user. */
+  mediaChunkPerUser: { limit: 6_000, windowMs: HOUR, burst: 300 },
+  /** Media address requests per user: a chat screen asks for a page of photos at once. */
+  mediaUrlsPerUser: { limit: 600, windowMs: MINUTE, burst: 120 },
+  /** Media reads per address (photos, thumbnails, range requests of a video). */
+  mediaReadPerAddress: { limit: 3_000, windowMs: MINUTE, burst: 600 },
 
   /** Message sends per user: quick typists and forwarding bursts pass, scripts do not. */
   sendPerUser: { limit: 5, windowMs: SECOND, burst: 30 },

@@ -1,3 +1,4 @@
+import type { UploadedMedia } from '@teltlk/protocol';
 import type { Db, GroupRow } from '../../db/schema.js';
 
 /**
@@ -23,4 +24,17 @@ export interface UserReads {
   motherTongues(userIds: readonly string[]): Promise<Map<string, string>>;
   /** Ids of users who are not official accounts, after `afterId` in id order. */
   regularUserIds(afterId: string, limit: number): Promise<string[]>;
+}
+
+export interface MediaReads {
+  /**
+   * The stored media of these ids the sender may send (their uploads, or what they can see
+   * in a chat), read in the sending transaction.
+   */
+  forSend(senderId: string, ids: readonly string[], db: Db): Promise<Map<string, UploadedMedia>>;
+  /** Records which messages carry which media, in the sending transaction. */
+  linkMessages(
+    links: readonly { mediaId: string; conversationId: string; seq: number }[],
+    db: Db,
+  ): Promise<void>;
 }

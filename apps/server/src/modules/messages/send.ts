@@ -1,12 +1,14 @@
 import {
   GROUP_ROLE_RANK,
   groupIdOf,
+  mediaIdOf,
   groupRoleSchema,
   mayInGroup,
   type GroupRole,
   type Message,
   type MessageContent,
   type SendMessageBody,
+  type UploadedMedia,
 } from '@teltlk/protocol';
 import type { Db, MemberRow } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
@@ -18,7 +20,7 @@ import type { RateLimiter } from '../limits/limiter.js';
 import { LARGE_GROUP_MEMBERS } from '../limits/rules.js';
 import type { Appender, Appended, NewEntry } from './append.js';
 import type { Delivery } from './delivery.js';
-import type { GroupReads, UserReads } from './directory.js';
+import type { GroupReads, MediaReads, UserReads } from './directory.js';
 import { GroupCommit, type Outcome } from './group-commit.js';
 import { CLIENT_ID_LOOKUP_MAX, type MessageRepo } from './repo.js';
 import { messageOf, replayed, replayedMessage, singlePeer } from './rows.js';
@@ -119,6 +121,7 @@ export class SendPipeline {
       limits: RateLimiter;
       groups: GroupReads;
       users: UserReads;
+      media: MediaReads;
     },
   ) {
     this.commits = new GroupCommit({
@@ -314,6 +317,7 @@ export class SendPipeline {
       }),
       trx,
     );
+    const media = await this.mediaFor(trx, sends);
     return sends.flatMap(({ send, writer }): Composed[] => {
       const { userId, body, guess, script } = send.request;
       let content: MessageContent;
@@ -330,6 +334,15 @@ export class SendPipeline {
           return [];
         }
         content = { ...body.content, user };
+      } else if (body.content.kind === 'image' || body.content.kind === 'file') {
+        // Written from what was stored, as its sender may send it (theirs, or forwarded).
+        const stored = media.get(`${userId}\n${mediaIdOf(body.content)}`);
+        if (!stored || stored.kind !== body.content.kind) {
+          send.outcome = { ok: false, error: new AppError('MEDIA_NOT_FOUND') };
+          return [];
+        }
+        const { forwarded } = body.content;
+        content = { ...stored, ...(forwarded ? { forwarded } : {}) };
       } else {
         content = body.content;
       }
@@ -345,6 +358,26 @@ export class SendPipeline {
       };
       return [{ send, conversationId: body.conversationId, entry }];
     });
+  }
+
+  /** The stored media the batch's media sends name, keyed by `sender\nmedia id`. */
+  private async mediaFor(
+    trx: Db,
+    sends: readonly Authorized[],
+  ): Promise<Map<string, UploadedMedia>> {
+    const wanted = new Map<string, string[]>();
+    for (const { send } of sends) {
+      const { userId, body } = send.request;
+      const id = mediaIdOf(body.content);
+      if (id !== null) wanted.set(userId, [...(wanted.get(userId) ?? []), id]);
+    }
+    const found = new Map<string, UploadedMedia>();
+    for (const [userId, ids] of wanted) {
+      for (const [id, media] of await this.deps.media.forSend(userId, ids, trx)) {
+        found.set(`${userId}\n${id}`, media);
+      }
+    }
+    return found;
   }
 
   /**
@@ -375,9 +408,17 @@ export class SendPipeline {
       now,
       after,
     );
-    return groups.flatMap(({ list }, group) =>
+    const written = groups.flatMap(({ list }, group) =>
       list.map(({ send }, position) => ({ send, appended: appended[group]![position]! })),
     );
+    const links = written.flatMap(({ appended: { row, content } }) => {
+      const mediaId = mediaIdOf(content);
+      return mediaId === null
+        ? []
+        : [{ mediaId, conversationId: row.conversation_id, seq: row.seq }];
+    });
+    if (links.length > 0) await this.deps.media.linkMessages(links, trx);
+    return written;
   }
 
   /** Settles the written sends, then pushes them and tells the listeners (after commit). */

@@ -24,7 +24,7 @@ import { Appender } from './append.js';
 import { ChatChanges } from './changes.js';
 import { ConversationViews } from './conversations.js';
 import { Delivery, type RemovedMessage } from './delivery.js';
-import type { GroupReads, UserReads } from './directory.js';
+import type { GroupReads, MediaReads, UserReads } from './directory.js';
 import type { MessageRepo } from './repo.js';
 import { isBurnt, toMessage } from './rows.js';
 import { SendPipeline } from './send.js';
@@ -80,6 +80,7 @@ export class MessageService {
       limits: RateLimiter;
       groups: GroupReads;
       users: UserReads;
+      media: MediaReads;
     },
   ) {
     this.delivery = new Delivery(deps);

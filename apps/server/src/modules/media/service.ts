@@ -1,0 +1,255 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { MediaKind, MediaLimits, MediaUrlsResult, UploadedMedia } from '@teltlk/protocol';
+import { cleanFileName } from '@teltlk/protocol';
+import type { MediaConfig } from '../../config.js';
+import type { Db, MediaRow } from '../../db/schema.js';
+import { AppError } from '../../errors.js';
+import { DAY, HOUR, MINUTE, type Clock } from '../../lib/clock.js';
+import { processImage, sniffFile } from './process.js';
+import type { MediaRepo } from './repo.js';
+import type { ByteRange, MediaStorage, StoredObject } from './storage.js';
+
+/** The stored forms of a media: the original, and for photos a thumbnail. */
+export type MediaVariant = 'original' | 'thumb';
+
+/** How long a signed media address is good for, at least. */
+const URL_LIFETIME_MS = HOUR;
+/**
+ * Expiry times are rounded up to this step, so a screen that asks again a little later
+ * gets the same address and the browser's cache answers it.
+ */
+const URL_EXPIRY_STEP_MS = 10 * MINUTE;
+const MB = 1024 * 1024;
+
+/**
+ * Media: the checks on an upload before its bytes are taken (kind, size, daily total),
+ * turning a finished upload into stored media, who may read it, and signed addresses.
+ */
+export class MediaService {
+  constructor(
+    private readonly deps: {
+      db: Db;
+      repo: MediaRepo;
+      storage: MediaStorage;
+      clock: Clock;
+      config: MediaConfig;
+      /** Signs media addresses. */
+      secret: string;
+    },
+  ) {}
+
+  limits(): MediaLimits {
+    const { config } = this.deps;
+    return {
+      image: config.imageMaxBytes,
+      file: config.fileMaxBytes,
+      dailyBytes: config.dailyBytes,
+    };
+  }
+
+  /** Refuses an upload before any byte of it is stored: too large, or past today's total. */
+  async checkNewUpload(userId: string, kind: MediaKind, size: number): Promise<void> {
+    const { config, repo, clock } = this.deps;
+    const max = kind === 'image' ? config.imageMaxBytes : config.fileMaxBytes;
+    if (size > max) throw new AppError('MEDIA_TOO_LARGE', { megabytes: Math.floor(max / MB) });
+    if (config.dailyBytes === null) return;
+    const now = clock.now();
+    const used = await repo.bytesSince(userId, now - (now % DAY));
+    if (used + size > config.dailyBytes) throw new AppError('MEDIA_QUOTA_EXCEEDED');
+  }
+
+  /**
+   * Stores a finished upload as media `id`: a photo checked, turned upright, stripped of
+   * its metadata, with a thumbnail and a placeholder; a file as it is, typed by its bytes.
+   */
+  async store(
+    userId: string,
+    upload: { id: string; kind: MediaKind; name: string; path: string },
+  ): Promise<UploadedMedia> {
+    const { storage, repo, clock } = this.deps;
+    const { id, kind, path } = upload;
+    const name = cleanFileName(upload.name);
+    const base = {
+      id,
+      owner_id: userId,
+      kind,
+      name,
+      created_at: clock.now(),
+      width: null,
+      height: null,
+      placeholder: null,
+      thumb_key: null,
+    };
+    let row: MediaRow;
+    if (kind === 'image') {
+      const image = await processImage(path);
+      const originalKey = `${id}/original`;
+      const thumbKey = `${id}/thumb`;
+      await storage.putBuffer(originalKey, image.original.data, image.original.mime);
+      await storage.putBuffer(thumbKey, image.thumb.data, image.thumb.mime);
+      row = {
+        ...base,
+        mime: image.original.mime,
+        size: image.original.data.length,
+        width: image.width,
+        height: image.height,
+        placeholder: image.placeholder,
+        original_key: originalKey,
+        thumb_key: thumbKey,
+      };
+    } else {
+      const mime = await sniffFile(path);
+      const originalKey = `${id}/original`;
+      const size = await storage.putFile(originalKey, path, mime);
+      row = { ...base, mime, size, original_key: originalKey };
+    }
+    await repo.insert(row);
+    return uploadedOf(row);
+  }
+
+  /** A stored media its owner (or anyone who may see it) asks about. */
+  async get(userId: string, id: string): Promise<UploadedMedia> {
+    const { repo } = this.deps;
+    const visible = await repo.visibleTo(userId, [id]);
+    const [row] = visible.has(id) ? await repo.byIds([id]) : [];
+    if (!row) throw new AppError('MEDIA_NOT_FOUND');
+    return uploadedOf(row);
+  }
+
+  /**
+   * The media of messages about to be sent, as they are stored, for those the sender may
+   * send: their own uploads, or what they can see in a chat (a forward). Read in the
+   * sending transaction.
+   */
+  async forSend(
+    senderId: string,
+    ids: readonly string[],
+    db: Db,
+  ): Promise<Map<string, UploadedMedia>> {
+    const repo = this.deps.repo.in(db);
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return new Map();
+    const visible = await repo.visibleTo(senderId, unique);
+    const rows = await repo.byIds([...visible]);
+    return new Map(rows.map((row) => [row.id, uploadedOf(row)]));
+  }
+
+  /** Records the messages that carry media, in the sending transaction. */
+  async linkMessages(
+    links: readonly { mediaId: string; conversationId: string; seq: number }[],
+    db: Db,
+  ): Promise<void> {
+    await this.deps.repo.in(db).link(
+      links.map(({ mediaId, conversationId, seq }) => ({
+        media_id: mediaId,
+        conversation_id: conversationId,
+        seq,
+      })),
+    );
+  }
+
+  /** Signed addresses of the media the user may see; the rest are left out. */
+  async urls(userId: string, ids: readonly string[]): Promise<MediaUrlsResult> {
+    const { repo, clock } = this.deps;
+    const unique = [...new Set(ids)];
+    const visible = await repo.visibleTo(userId, unique);
+    const rows = await repo.byIds([...visible]);
+    const now = clock.now();
+    const expiresAt = Math.ceil((now + URL_LIFETIME_MS) / URL_EXPIRY_STEP_MS) * URL_EXPIRY_STEP_MS;
+    return {
+      urls: rows.map((row) => ({
+        id: row.id,
+        url: this.signedPath(row.id, 'original', expiresAt),
+        thumb: row.thumb_key ? this.signedPath(row.id, 'thumb', expiresAt) : null,
+        expiresAt,
+      })),
+    };
+  }
+
+  /**
+   * What a signed address names: the media row, the object's key, type and size (null
+   * for a thumbnail, which is served whole); null when the signature is wrong, the
+   * address has expired, or there is no such media.
+   */
+  async find(address: {
+    id: string;
+    variant: string;
+    expires: string;
+    signature: string;
+  }): Promise<{ row: MediaRow; key: string; mime: string; size: number | null } | null> {
+    const { id, variant, expires, signature } = address;
+    if (variant !== 'original' && variant !== 'thumb') return null;
+    const expiresAt = Number(expires) * 1000;
+    if (!Number.isSafeInteger(expiresAt) || expiresAt <= this.deps.clock.now()) return null;
+    if (!sameSignature(signature, this.sign(id, variant, expiresAt))) return null;
+    const [row] = await this.deps.repo.byIds([id]);
+    if (!row) return null;
+    if (variant === 'thumb') {
+      return row.thumb_key ? { row, key: row.thumb_key, mime: 'image/webp', size: null } : null;
+    }
+    return { row, key: row.original_key, mime: row.mime, size: Number(row.size) };
+  }
+
+  /** A stored object's bytes (all, or one range), or null when it is gone. */
+  read(key: string, range?: ByteRange): Promise<StoredObject | null> {
+    return this.deps.storage.get(key, range);
+  }
+
+  private signedPath(id: string, variant: MediaVariant, expiresAt: number): string {
+    const expires = Math.floor(expiresAt / 1000);
+    return `/api/v1/media/${id}/${variant}?e=${expires}&s=${this.sign(id, variant, expiresAt)}`;
+  }
+
+  private sign(id: string, variant: MediaVariant, expiresAt: number): string {
+    return createHmac('sha256', this.deps.secret)
+      .update(`${id}/${variant}/${Math.floor(expiresAt / 1000)}`)
+      .digest('base64url');
+  }
+}
+
+function sameSignature(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+export function uploadedOf(row: MediaRow): UploadedMedia {
+  if (row.kind === 'image') {
+    return {
+      kind: 'image',
+      image: {
+        id: row.id,
+        width: Number(row.width),
+        height: Number(row.height),
+        size: Number(row.size),
+        mime: row.mime,
+        ...(row.placeholder ? { placeholder: row.placeholder } : {}),
+      },
+    };
+  }
+  return {
+    kind: 'file',
+    file: { id: row.id, name: row.name, size: Number(row.size), mime: row.mime },
+  };
+}
+
+/**
+ * The key that signs media addresses: from config, or made once and kept in the data
+ * folder (readable by the server's user only). Read once at start.
+ */
+export function mediaUrlSecret(configured: string | null, dataDir: string): string {
+  if (configured) return configured;
+  const path = join(dataDir, 'media-url.key');
+  try {
+    const kept = readFileSync(path, 'utf8').trim();
+    if (kept.length >= 32) return kept;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const made = randomBytes(32).toString('base64url');
+  writeFileSync(path, made, { mode: 0o600 });
+  return made;
+}

@@ -1,0 +1,176 @@
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, normalize, sep } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { S3Config } from '../../config.js';
+import { newId } from '../../lib/random.js';
+
+/** Bytes `start` to `end` of an object, both included (an HTTP byte range). */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+/** A stored object being read: its bytes (all, or the range asked) and its full size. */
+export interface StoredObject {
+  body: Readable;
+  size: number;
+}
+
+/**
+ * Where media bytes live, by key (`<media id>/original`, …). Keys come from the server,
+ * never from clients. Objects are written once and never changed.
+ */
+export interface MediaStorage {
+  /** Stores a file of this node's disk under `key`; answers its size. */
+  putFile(key: string, path: string, contentType: string): Promise<number>;
+  putBuffer(key: string, data: Buffer, contentType: string): Promise<void>;
+  /** The object, or null when there is none. */
+  get(key: string, range?: ByteRange): Promise<StoredObject | null>;
+  remove(key: string): Promise<void>;
+}
+
+/** Media on local disk under one folder. */
+export class LocalMediaStorage implements MediaStorage {
+  constructor(readonly root: string) {}
+
+  private pathOf(key: string): string {
+    const path = normalize(join(this.root, key));
+    if (!path.startsWith(this.root + sep)) throw new Error(`media key outside the store: ${key}`);
+    return path;
+  }
+
+  putFile(key: string, path: string): Promise<number> {
+    return this.write(key, async (partial) => {
+      await pipeline(createReadStream(path), createWriteStream(partial));
+      return (await stat(partial)).size;
+    });
+  }
+
+  async putBuffer(key: string, data: Buffer): Promise<void> {
+    await this.write(key, (partial) => writeFile(partial, data));
+  }
+
+  /** Written under a temporary name and renamed: a reader never sees half an object. */
+  private async write<T>(key: string, fill: (partial: string) => Promise<T>): Promise<T> {
+    const target = this.pathOf(key);
+    await mkdir(dirname(target), { recursive: true });
+    const partial = `${target}.${newId()}.part`;
+    try {
+      const result = await fill(partial);
+      await rename(partial, target);
+      return result;
+    } catch (error) {
+      await rm(partial, { force: true });
+      throw error;
+    }
+  }
+
+  async get(key: string, range?: ByteRange): Promise<StoredObject | null> {
+    const path = this.pathOf(key);
+    let size: number;
+    try {
+      size = (await stat(path)).size;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+    const body = createReadStream(path, range ? { start: range.start, end: range.end } : {});
+    return { body, size };
+  }
+
+  async remove(key: string): Promise<void> {
+    await rm(this.pathOf(key), { force: true });
+  }
+}
+
+/** The AWS SDK, loaded when a bucket is first used: a server on local disk never loads it. */
+async function loadSdk() {
+  const [client, storage] = await Promise.all([
+    import('@aws-sdk/client-s3'),
+    import('@aws-sdk/lib-storage'),
+  ]);
+  return { ...client, Upload: storage.Upload };
+}
+type Sdk = Awaited<ReturnType<typeof loadSdk>>;
+
+/** Media in an S3-compatible bucket (AWS S3, MinIO, Ceph, …). */
+export class S3MediaStorage implements MediaStorage {
+  private connected: Promise<{ sdk: Sdk; client: InstanceType<Sdk['S3Client']> }> | null = null;
+
+  constructor(private readonly config: S3Config) {}
+
+  private connect() {
+    this.connected ??= loadSdk().then((sdk) => {
+      const { config } = this;
+      const client = new sdk.S3Client({
+        endpoint: config.endpoint,
+        region: config.region,
+        forcePathStyle: config.forcePathStyle,
+        credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey },
+      });
+      return { sdk, client };
+    });
+    return this.connected;
+  }
+
+  async putFile(key: string, path: string, contentType: string): Promise<number> {
+    const { sdk, client } = await this.connect();
+    // Multipart above its part size, so a large file is never held in memory.
+    await new sdk.Upload({
+      client,
+      params: {
+        Bucket: this.config.bucket,
+        Key: key,
+        Body: createReadStream(path),
+        ContentType: contentType,
+      },
+    }).done();
+    return (await stat(path)).size;
+  }
+
+  async putBuffer(key: string, data: Buffer, contentType: string): Promise<void> {
+    const { sdk, client } = await this.connect();
+    await client.send(
+      new sdk.PutObjectCommand({
+        Bucket: this.config.bucket,
+        Key: key,
+        Body: data,
+        ContentType: contentType,
+      }),
+    );
+  }
+
+  async get(key: string, range?: ByteRange): Promise<StoredObject | null> {
+    const { sdk, client } = await this.connect();
+    try {
+      const answer = await client.send(
+        new sdk.GetObjectCommand({
+          Bucket: this.config.bucket,
+          Key: key,
+          ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
+        }),
+      );
+      const total = range
+        ? Number(/\/(\d+)$/.exec(answer.ContentRange ?? '')?.[1] ?? Number.NaN)
+        : Number(answer.ContentLength);
+      if (!answer.Body || !Number.isFinite(total)) {
+        throw new Error(`S3 answer without a size for ${key}`);
+      }
+      return { body: answer.Body as Readable, size: total };
+    } catch (error) {
+      if (error instanceof sdk.NoSuchKey) return null;
+      throw error;
+    }
+  }
+
+  async remove(key: string): Promise<void> {
+    const { sdk, client } = await this.connect();
+    await client.send(new sdk.DeleteObjectCommand({ Bucket: this.config.bucket, Key: key }));
+  }
+}
+
+export function openMediaStorage(s3: S3Config | null, dataDir: string): MediaStorage {
+  return s3 ? new S3MediaStorage(s3) : new LocalMediaStorage(join(dataDir, 'media'));
+}

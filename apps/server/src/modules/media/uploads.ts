@@ -1,0 +1,197 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import { FileStore } from '@tus/file-store';
+import { Server, type ServerOptions } from '@tus/server';
+import {
+  MEDIA_KINDS,
+  UPLOADS_PATH,
+  isErrorCode,
+  type ErrorBody,
+  type ErrorCode,
+  type MediaKind,
+} from '@teltlk/protocol';
+import { NodeRequest, sendNodeResponse } from 'srvx/node';
+import type { FastifyBaseLogger } from 'fastify';
+import { AppError } from '../../errors.js';
+import { DAY } from '../../lib/clock.js';
+import { newId } from '../../lib/random.js';
+import type { MediaService } from './service.js';
+
+/** An unfinished upload is dropped a day after it began. */
+const UPLOAD_EXPIRY_MS = DAY;
+
+type TusRequest = Parameters<NonNullable<ServerOptions['onIncomingRequest']>>[0];
+
+/**
+ * Resumable uploads (the tus protocol 1.0.0: creation, expiration, termination), staged
+ * on this node's disk under `<DATA_DIR>/uploads` until they finish, then checked and
+ * moved into the media storage by MediaService. Each upload belongs to the person who
+ * began it; anyone else is told it does not exist. The size is declared when the upload
+ * begins and checked against the kind's limit and the day's total before any byte is
+ * taken; the type is decided by the bytes once they are all there.
+ *
+ * Staging is per node: behind a load balancer, the requests of an upload must reach the
+ * node that began it (sticky sessions on the upload path).
+ */
+export class Uploads {
+  private readonly owners = new WeakMap<IncomingMessage, string>();
+  private readonly datastore: FileStore;
+  private readonly server: Server;
+
+  constructor(
+    private readonly deps: { media: MediaService; dataDir: string; logger: FastifyBaseLogger },
+  ) {
+    this.datastore = new FileStore({
+      directory: join(deps.dataDir, 'uploads'),
+      expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS,
+    });
+    const limits = deps.media.limits();
+    this.server = new Server({
+      path: UPLOADS_PATH,
+      datastore: this.datastore,
+      relativeLocation: true,
+      // Same origin only: the app and its API share an address.
+      allowedOrigins: [],
+      namingFunction: () => newId(),
+      // A bound for every request; each kind's own limit is checked when the upload begins.
+      maxSize: Math.max(limits.image, limits.file),
+      disableTerminationForFinishedUploads: true,
+      onIncomingRequest: (req, id) => this.checkOwner(req, id),
+      onUploadCreate: async (req, upload) => {
+        const userId = this.ownerOf(req);
+        const kind = upload.metadata?.kind;
+        if (!isMediaKind(kind)) throw new AppError('VALIDATION_FAILED');
+        // The size is declared up front, so limits hold before any byte is stored.
+        if (upload.size === undefined) throw new AppError('MALFORMED_REQUEST');
+        await deps.media.checkNewUpload(userId, kind, upload.size);
+        return {
+          metadata: { kind, name: upload.metadata?.name ?? 'file', owner: userId },
+        };
+      },
+      onUploadFinish: async (req, upload) => {
+        const userId = this.ownerOf(req);
+        const kind = upload.metadata?.kind;
+        if (!isMediaKind(kind)) throw new AppError('VALIDATION_FAILED');
+        try {
+          const media = await deps.media.store(userId, {
+            id: upload.id,
+            kind,
+            name: upload.metadata?.name ?? 'file',
+            path: join(deps.dataDir, 'uploads', upload.id),
+          });
+          return {
+            status_code: 200,
+            headers: { 'Content-Type': 'application/json; charset=utf-8' },
+            body: JSON.stringify(media),
+          };
+        } finally {
+          // Stored or refused, the staged bytes are done with.
+          await this.datastore.remove(upload.id).catch((error: unknown) => {
+            deps.logger.warn(
+              { err: error, uploadId: upload.id },
+              'could not remove a staged upload',
+            );
+          });
+        }
+      },
+      onResponseError: (_req, error) => this.errorBody(error),
+    });
+  }
+
+  /**
+   * Hands a request of the upload path (already authenticated) to the tus server, and
+   * its answer back; a refusal goes out in the API's error shape whatever raised it.
+   */
+  async handle(userId: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    this.owners.set(req, userId);
+    const response = await this.server.handleWeb(new NodeRequest({ req, res }));
+    await sendNodeResponse(
+      res,
+      response.status >= 400 ? await this.asApiError(response) : response,
+    );
+  }
+
+  /**
+   * A refusal as the API words it: the bodies made by `errorBody` pass as they are; the
+   * protocol's own checks (a missing Tus-Resumable header, a malformed one) answer plain
+   * text, which becomes the code for their status.
+   */
+  private async asApiError(response: Response): Promise<Response> {
+    const text = await response.text();
+    let body = text;
+    try {
+      if (!isErrorCode((JSON.parse(text) as ErrorBody).error.code)) throw new Error('no code');
+    } catch {
+      body = this.errorBody({ status_code: response.status, body: text }).body;
+    }
+    const headers = new Headers(response.headers);
+    headers.set('content-type', 'application/json; charset=utf-8');
+    headers.set('content-length', String(Buffer.byteLength(body)));
+    return new Response(response.status === 204 ? null : body, {
+      status: response.status,
+      headers,
+    });
+  }
+
+  /** Drops uploads begun more than a day ago and never finished. */
+  async removeExpired(): Promise<number> {
+    return this.server.cleanUpExpiredUploads();
+  }
+
+  private ownerOf(req: TusRequest): string {
+    const raw = req.runtime?.node?.req as IncomingMessage | undefined;
+    const userId = raw && this.owners.get(raw);
+    if (!userId) throw new AppError('UNAUTHENTICATED');
+    return userId;
+  }
+
+  /** Someone else's upload looks absent, as does one that is gone. */
+  private async checkOwner(req: TusRequest, id: string): Promise<void> {
+    const userId = this.ownerOf(req);
+    if (req.method === 'POST') return;
+    let owner: string | null | undefined;
+    try {
+      owner = (await this.datastore.getUpload(id)).metadata?.owner;
+    } catch {
+      owner = null;
+    }
+    if (owner !== userId) throw new AppError('NOT_FOUND');
+  }
+
+  /**
+   * Every refusal in the API's error shape, whatever raised it. The protocol's own
+   * refusals keep their status, each with a code of its own (a client resumes after 409
+   * and 423, gives up on 404 and 410).
+   */
+  private errorBody(error: Error | { status_code: number; body: string }): {
+    status_code: number;
+    body: string;
+  } {
+    if (error instanceof AppError) {
+      return { status_code: error.status, body: JSON.stringify(error.toBody()) };
+    }
+    const status = 'status_code' in error ? error.status_code : 500;
+    if (status >= 500) this.deps.logger.warn({ err: error }, 'upload failed');
+    const known = new AppError(
+      TUS_CODES[status] ?? (status >= 500 ? 'INTERNAL' : 'MALFORMED_REQUEST'),
+    );
+    return { status_code: known.status, body: JSON.stringify(known.toBody()) };
+  }
+}
+
+/** The tus protocol's refusals, by status, as API codes of the same status. */
+const TUS_CODES: Partial<Record<number, ErrorCode>> = {
+  400: 'MALFORMED_REQUEST',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  409: 'UPLOAD_CONFLICT',
+  410: 'UPLOAD_EXPIRED',
+  412: 'UPLOAD_UNSUPPORTED',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  423: 'UPLOAD_BUSY',
+};
+
+function isMediaKind(value: unknown): value is MediaKind {
+  return typeof value === 'string' && (MEDIA_KINDS as readonly string[]).includes(value);
+}
