@@ -18,6 +18,9 @@ import {
   type ErrorBody,
   type ErrorCode,
   type Me,
+  type MediaLimits,
+  type MediaUrlsResult,
+  type UploadedMedia,
   type OutboxResult,
   type PasswordLoginBody,
   type RegisterBody,
@@ -140,12 +143,28 @@ export class ApiClient {
   }
 
   private async toError(response: Response): Promise<ApiError> {
+    let text = '';
+    try {
+      text = await response.text();
+    } catch {
+      text = '';
+    }
+    return this.errorOf(response.status, text);
+  }
+
+  /**
+   * The error an answer of the API stands for, from its status and body (also for
+   * answers this client did not fetch itself, such as an upload's); a lost session is
+   * reported as every call's is.
+   */
+  errorOf(status: number, text: string): ApiError {
     let body: Partial<ErrorBody> | undefined;
     try {
-      body = (await response.json()) as Partial<ErrorBody>;
+      body = JSON.parse(text) as Partial<ErrorBody>;
     } catch {
       body = undefined;
     }
+    const response = { status };
     const error = body?.error;
     const code: ErrorCode = isErrorCode(error?.code)
       ? error.code
@@ -198,6 +217,16 @@ export class ApiClient {
     const form = new FormData();
     form.append('file', file, name);
     return this.request('POST', '/me/avatar', form);
+  }
+  mediaLimits(): Promise<MediaLimits> {
+    return this.request('GET', '/media/limits');
+  }
+  /** A stored media the caller may see (an upload of theirs that has finished). */
+  media(id: string): Promise<UploadedMedia> {
+    return this.request('GET', `/media/${encodeURIComponent(id)}`);
+  }
+  mediaUrls(ids: string[]): Promise<MediaUrlsResult> {
+    return this.request('POST', '/media/urls', { ids });
   }
   changePassword(body: ChangePasswordBody): Promise<void> {
     return this.request('PUT', '/me/password', body);

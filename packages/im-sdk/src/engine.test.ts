@@ -1,12 +1,11 @@
-import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { IDBFactory } from 'fake-indexeddb';
 import { SOCKET_CLOSE } from '@teltlk/protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiClient } from './api-client.js';
 import { BACKOFF_CAP_MS } from './connection.js';
-import { ImEngine } from './engine.js';
+import type { ImEngine } from './engine.js';
 import { FakeServer } from './fake-server.js';
-import { FakeSocket, FakeWebSocket } from './fake-socket.js';
-import { CONV, ME, PEER } from './test-fixtures.js';
+import { FakeSocket } from './fake-socket.js';
+import { CONV, ME, PEER, testEngine } from './test-fixtures.js';
 import type { TranslateBody } from '@teltlk/protocol';
 import type { ConversationHandle, EngineEvents, LocalMessage } from './types.js';
 
@@ -26,16 +25,7 @@ afterEach(async () => {
 });
 
 function makeEngine(): ImEngine {
-  const api = new ApiClient({ getToken: () => 'tok', fetch: server.fetch });
-  const engine = new ImEngine({
-    wsUrl: 'ws://test/ws',
-    userId: ME,
-    getToken: () => 'tok',
-    api,
-    WebSocket: FakeWebSocket,
-    indexedDB,
-    IDBKeyRange,
-  });
+  const engine = testEngine(server, indexedDB);
   engines.push(engine);
   return engine;
 }

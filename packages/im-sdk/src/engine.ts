@@ -1,5 +1,8 @@
 import {
+  cleanFileName,
   isQuoteAvailable,
+  type MessageContent,
+  type UploadedMedia,
   type Message,
   type SendableContent,
   type ServerFrame,
@@ -24,20 +27,27 @@ import {
   withoutQuote,
 } from './reducers.js';
 import { EngineStopped, LocalWriter } from './local-writer.js';
-import { LocalStore, type StoredMessage } from './store.js';
+import { LocalStore, type OutboxEntry, type StoredMessage } from './store.js';
 import { Snapshots } from './snapshots.js';
 import { SyncController } from './sync-controller.js';
 import { Handle, type HandleHost, type MessageWindow } from './handle.js';
 import { TranslationSync } from './translation-sync.js';
+import { UploadQueue, type MediaUploader, type UploadProgress } from './uploads.js';
 import type {
   ConnectionState,
   ConversationHandle,
   EngineEvents,
   EngineSnapshot,
   LocalMessage,
+  OutgoingMedia,
 } from './types.js';
 
 export { PAGE_SIZE } from './handle.js';
+export type { MediaUploader, UploadEvents, UploadJob, UploadProgress } from './uploads.js';
+
+/** The media id a photo or file carries on this device until the server stored it. */
+export const PENDING_MEDIA_ID = '0'.repeat(20);
+
 export type {
   ConnectionState,
   ConversationHandle,
@@ -57,6 +67,8 @@ export interface EngineOptions {
   userId: string;
   getToken(): string | null;
   api: ApiClient;
+  /** Sends the bytes of photos and files (the web app's is resumable); none: media cannot be sent. */
+  uploader?: MediaUploader;
   /** Node tests pass the `ws` package's WebSocket and fake-indexeddb's factory. */
   WebSocket?: typeof WebSocket;
   indexedDB?: IDBFactory;
@@ -89,6 +101,7 @@ export class ImEngine implements HandleHost {
   private readonly emitter = new Emitter<EngineEvents>();
   private readonly connection: Connection;
   private readonly outbox: OutboxSender;
+  private readonly uploads: UploadQueue;
   private readonly userId: string;
   private readonly api: ApiClient;
   private stopped = false;
@@ -178,6 +191,14 @@ export class ImEngine implements HandleHost {
       onAck: (clientMsgId, message) => this.onAck(clientMsgId, message),
       onFailed: (clientMsgId, code) => this.onSendFailed(clientMsgId, code),
     });
+    this.uploads = new UploadQueue({
+      store: () => this.writer.store,
+      uploader: options.uploader ?? null,
+      online: () => this.connection.isReady,
+      onUploaded: (clientMsgId, media) => this.onUploaded(clientMsgId, media),
+      onFailed: (clientMsgId, code) => this.onUploadFailed(clientMsgId, code),
+      onBackgroundError: (error) => this.backgroundFailed(error),
+    });
   }
 
   // ------------------------------------------------------------------ lifecycle
@@ -192,6 +213,8 @@ export class ImEngine implements HandleHost {
       IDBKeyRange: this.options.IDBKeyRange,
     });
     for (const draft of drafts) this.drafts.set(draft.conversationId, draft.text);
+    this.uploads.start();
+    await this.uploads.load();
     this.snapshots.setReady(true);
     if (typeof window !== 'undefined') {
       window.addEventListener('online', this.onOnline);
@@ -217,6 +240,7 @@ export class ImEngine implements HandleHost {
     this.stopped = true;
     this.connection.stop();
     this.outbox.reset();
+    await this.uploads.stop();
     if (typeof window !== 'undefined') {
       window.removeEventListener('online', this.onOnline);
       window.removeEventListener('offline', this.onOffline);
@@ -311,7 +335,12 @@ export class ImEngine implements HandleHost {
     const { content } = message;
     let forwarded: SendableContent;
     if (content.kind === 'text') forwarded = { kind: 'text', text: content.text, forwarded: true };
-    else if (content.kind === 'location' || content.kind === 'card') {
+    else if (
+      content.kind === 'location' ||
+      content.kind === 'card' ||
+      content.kind === 'image' ||
+      content.kind === 'file'
+    ) {
       forwarded = { ...content, forwarded: true };
     } else throw new ApiError('VALIDATION_FAILED', 400);
     for (const conversationId of conversationIds) {
@@ -333,18 +362,35 @@ export class ImEngine implements HandleHost {
       // with its reason if it breaks a rule.
       sendable = content;
     }
+    const row = await this.queue(conversationId, sendable, async (store, createdAt) => {
+      const quote = sendable.kind === 'text' ? sendable.quote : undefined;
+      const [quoted] = quote ? await store.bySeqs(conversationId, [quote.seq]) : [];
+      return shownContent(sendable, quoted, createdAt);
+    });
+    void this.outbox.flush().catch(this.backgroundFailed);
+    return toLocal(row);
+  }
+
+  /**
+   * Stores one of our messages, shown at once as sending (`shown`: its content as this
+   * device shows it), with its outbox entry, in one transaction.
+   */
+  private async queue(
+    conversationId: string,
+    content: SendableContent,
+    shown: (store: LocalStore, createdAt: number) => Promise<MessageContent>,
+    upload?: OutboxEntry['upload'],
+  ): Promise<StoredMessage> {
     const createdAt = Date.now();
     const row = await this.writer.serial((store) =>
       store.transaction('rw', store.messages, store.outbox, async () => {
-        const quote = sendable.kind === 'text' ? sendable.quote : undefined;
-        const [quoted] = quote ? await store.bySeqs(conversationId, [quote.seq]) : [];
         const stored: StoredMessage = {
           id: null,
           conversationId,
           seq: null,
           clientMsgId: newClientMsgId(),
           senderId: this.userId,
-          content: shownContent(sendable, quoted, createdAt),
+          content: await shown(store, createdAt),
           createdAt,
           revokedAt: null,
           burnAt: null,
@@ -357,15 +403,93 @@ export class ImEngine implements HandleHost {
         await store.outbox.add({
           clientMsgId: stored.clientMsgId,
           conversationId,
-          content: sendable,
+          content,
           createdAt,
+          ...(upload ? { upload } : {}),
         });
         return stored;
       }),
     );
     this.snapshots.changed(conversationId, false);
-    void this.outbox.flush().catch(this.backgroundFailed);
+    return row;
+  }
+
+  /**
+   * @internal Stores a photo or file message and queues its upload; it is sent once the
+   * server has stored the media. Shown at once, with the upload's progress.
+   */
+  async sendMedia(conversationId: string, media: OutgoingMedia): Promise<LocalMessage> {
+    if (!this.options.uploader) throw new ApiError('FEATURE_UNAVAILABLE', 503);
+    const content: SendableContent =
+      media.kind === 'image'
+        ? {
+            kind: 'image',
+            image: {
+              id: PENDING_MEDIA_ID,
+              width: media.width,
+              height: media.height,
+              size: media.blob.size,
+              mime: media.blob.type || 'image/jpeg',
+            },
+          }
+        : {
+            kind: 'file',
+            file: {
+              id: PENDING_MEDIA_ID,
+              name: cleanFileName(media.name),
+              size: media.blob.size,
+              mime: media.blob.type || 'application/octet-stream',
+            },
+          };
+    const row = await this.queue(conversationId, content, () => Promise.resolve(content), {
+      kind: media.kind,
+      blob: media.blob,
+      name: media.name,
+      url: null,
+    });
+    this.uploads.queued(row.clientMsgId, media.blob.size);
+    this.uploads.flush();
     return toLocal(row);
+  }
+
+  /** Where a photo or file of ours stands in its upload; null once uploaded (or not ours). */
+  uploadProgress(clientMsgId: string): UploadProgress | null {
+    return this.uploads.get(clientMsgId);
+  }
+
+  /** Called on every change of any upload's progress. */
+  subscribeUploads(listener: () => void): () => void {
+    return this.uploads.subscribe(listener);
+  }
+
+  pauseUpload(clientMsgId: string): Promise<void> {
+    return this.uploads.pause(clientMsgId);
+  }
+
+  resumeUpload(clientMsgId: string): Promise<void> {
+    return this.uploads.resume(clientMsgId);
+  }
+
+  /** Gives up a photo or file not sent yet: its upload stops and its message goes. */
+  async cancelUpload(clientMsgId: string): Promise<void> {
+    this.uploads.cancel(clientMsgId);
+    await this.writer.serial(async (store) => {
+      const row = await store.messages.get([this.userId, clientMsgId]);
+      if (!row || row.seq !== null) return;
+      await store.transaction('rw', store.messages, store.outbox, async () => {
+        await store.messages.delete([this.userId, clientMsgId]);
+        await store.outbox.where('clientMsgId').equals(clientMsgId).delete();
+      });
+      this.snapshots.changed(row.conversationId, false);
+    });
+  }
+
+  /** The bytes of a photo or file of ours still waiting to be sent (shown from the device). */
+  async pendingMedia(clientMsgId: string): Promise<Blob | null> {
+    const store = this.writer.store;
+    if (!store) return null;
+    const entry = await store.outbox.where('clientMsgId').equals(clientMsgId).first();
+    return entry?.upload?.blob ?? null;
   }
 
   /** @internal Queues a failed send again, with the same clientMsgId. */
@@ -378,6 +502,13 @@ export class ImEngine implements HandleHost {
         const again: StoredMessage = { ...rest, status: 'sending' };
         await store.transaction('rw', store.messages, store.outbox, async () => {
           await store.messages.put(again);
+          // Media whose upload was refused keeps its bytes in the outbox: it starts again.
+          const waiting = await store.outbox.where('clientMsgId').equals(clientMsgId).first();
+          if (waiting?.upload) {
+            const { failed: _failed, ...upload } = waiting.upload;
+            await store.outbox.update(waiting.id!, { upload: { ...upload, url: null } });
+            return;
+          }
           await store.outbox.add({
             clientMsgId,
             conversationId: row.conversationId,
@@ -387,7 +518,10 @@ export class ImEngine implements HandleHost {
         });
         this.snapshots.changed(row.conversationId, false);
       })
-      .then(() => this.outbox.flush())
+      .then(() => {
+        this.uploads.flush();
+        return this.outbox.flush();
+      })
       .catch(this.backgroundFailed);
   }
 
@@ -546,6 +680,7 @@ export class ImEngine implements HandleHost {
     this.emitter.emit('connected');
     void this.syncer.sync();
     void this.outbox.flush().catch(this.backgroundFailed);
+    this.uploads.flush();
     this.translation.onConnected();
   }
 
@@ -609,6 +744,41 @@ export class ImEngine implements HandleHost {
         if (row && row.seq === null)
           await store.messages.put({ ...row, status: 'failed', error: code });
         await store.outbox.where('clientMsgId').equals(clientMsgId).delete();
+      });
+      if (row) this.snapshots.changed(row.conversationId, false);
+    });
+  }
+
+  private async onUploaded(clientMsgId: string, media: UploadedMedia): Promise<void> {
+    const conversationId = await this.writer.serial(async (store) => {
+      const entry = await store.outbox.where('clientMsgId').equals(clientMsgId).first();
+      const row = await store.messages.get([this.userId, clientMsgId]);
+      if (!entry || !row) return null;
+      const forwarded = 'forwarded' in entry.content ? entry.content.forwarded : undefined;
+      const content = { ...media, ...(forwarded ? { forwarded } : {}) } as SendableContent;
+      await store.transaction('rw', store.messages, store.outbox, async () => {
+        await store.outbox.update(entry.id!, { content, upload: undefined });
+        if (row.seq === null)
+          await store.messages.put({ ...row, content: content as MessageContent });
+      });
+      return row.conversationId;
+    });
+    if (conversationId) this.snapshots.changed(conversationId, false);
+    await this.outbox.flush();
+  }
+
+  private async onUploadFailed(clientMsgId: string, code: string): Promise<void> {
+    await this.writer.serial(async (store) => {
+      const row = await store.messages.get([this.userId, clientMsgId]);
+      await store.transaction('rw', store.messages, store.outbox, async () => {
+        if (row && row.seq === null)
+          await store.messages.put({ ...row, status: 'failed', error: code });
+        await store.outbox
+          .where('clientMsgId')
+          .equals(clientMsgId)
+          .modify((entry) => {
+            if (entry.upload) entry.upload.failed = code;
+          });
       });
       if (row) this.snapshots.changed(row.conversationId, false);
     });

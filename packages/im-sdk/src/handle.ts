@@ -5,7 +5,12 @@ import {
   type Translation,
 } from '@teltlk/protocol';
 import { stableTranslations } from './translation.js';
-import type { ConversationHandle, ConversationSnapshot, LocalMessage } from './types.js';
+import type {
+  ConversationHandle,
+  ConversationSnapshot,
+  LocalMessage,
+  OutgoingMedia,
+} from './types.js';
 
 /** Messages a conversation screen shows first and adds per scroll. */
 export const PAGE_SIZE = 50;
@@ -24,6 +29,7 @@ export interface HandleHost {
   readWindow(conversationId: string, count: number): Promise<MessageWindow>;
   pullOlder(conversationId: string, localCount: number, wanted: number): Promise<void>;
   send(conversationId: string, content: SendableContent): Promise<LocalMessage>;
+  sendMedia(conversationId: string, media: OutgoingMedia): Promise<LocalMessage>;
   retry(clientMsgId: string): void;
   revoke(conversationId: string, seq: number): Promise<void>;
   hide(conversationId: string, seq: number): Promise<void>;
@@ -108,6 +114,10 @@ export class Handle implements ConversationHandle {
 
   send(content: SendableContent): Promise<LocalMessage> {
     return this.engine.send(this.conversationId, content);
+  }
+
+  sendMedia(media: OutgoingMedia): Promise<LocalMessage> {
+    return this.engine.sendMedia(this.conversationId, media);
   }
 
   retry(clientMsgId: string): void {

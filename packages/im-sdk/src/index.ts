@@ -1,6 +1,15 @@
 export { ApiClient, type ApiClientOptions } from './api-client.js';
 export { ApiError } from './api-error.js';
-export { ImEngine, PAGE_SIZE, type EngineOptions } from './engine.js';
+export {
+  ImEngine,
+  PAGE_SIZE,
+  PENDING_MEDIA_ID,
+  type EngineOptions,
+  type MediaUploader,
+  type UploadEvents,
+  type UploadJob,
+  type UploadProgress,
+} from './engine.js';
 export type {
   ConnectionState,
   ConversationHandle,
@@ -11,6 +20,7 @@ export type {
   EngineSnapshot,
   EngineStatus,
   LocalMessage,
+  OutgoingMedia,
 } from './types.js';
 export { newClientMsgId } from './outbox.js';
 export { needsTranslation, translationTarget, type TranslationScope } from './translation.js';

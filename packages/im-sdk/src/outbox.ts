@@ -61,6 +61,8 @@ export class OutboxSender {
     const onTheWay = new Set(this.inflight.values());
     for (const entry of entries) {
       if (onTheWay.has(entry.clientMsgId) || this.settling.has(entry.clientMsgId)) continue;
+      // Media goes once its upload is done (the upload queue's work).
+      if (entry.upload) continue;
       const rid = `r${++this.nextRid}`;
       // Registered before sending: an answer may be handled before send() returns.
       this.inflight.set(rid, entry.clientMsgId);

@@ -341,7 +341,14 @@ export function shownContent(
 
 /** What a stored send goes out as again: a reply names its quoted message by seq only. */
 export function sendableOf(content: MessageContent): SendableContent {
-  if (content.kind === 'location' || content.kind === 'card') return content;
+  if (
+    content.kind === 'location' ||
+    content.kind === 'card' ||
+    content.kind === 'image' ||
+    content.kind === 'file'
+  ) {
+    return content;
+  }
   if (content.kind !== 'text') throw new Error(`a ${content.kind} cannot be sent`);
   const { quote, ...rest } = content;
   return quote ? { ...rest, quote: { seq: quote.seq } } : rest;

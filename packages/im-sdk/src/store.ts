@@ -1,6 +1,7 @@
 import {
   isQuoteAvailable,
   type Conversation,
+  type MediaKind,
   type SendableContent,
   type Translation,
 } from '@teltlk/protocol';
@@ -47,6 +48,19 @@ export interface OutboxEntry {
   conversationId: string;
   content: SendableContent;
   createdAt: number;
+  /**
+   * Media still to upload: the bytes, and the upload's address once it began. The
+   * message is sent once the upload is done (the content then names the stored media).
+   */
+  upload?: {
+    kind: MediaKind;
+    blob: Blob;
+    name: string;
+    url: string | null;
+    paused?: boolean;
+    /** The server refused it for good (code); a retry starts it again. */
+    failed?: string;
+  };
 }
 
 export interface Draft {

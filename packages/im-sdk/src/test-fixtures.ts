@@ -1,4 +1,9 @@
+import { IDBKeyRange } from 'fake-indexeddb';
 import type { Conversation, Message, MessageContent, Translation } from '@teltlk/protocol';
+import { ApiClient } from './api-client.js';
+import { ImEngine, type EngineOptions } from './engine.js';
+import type { FakeServer } from './fake-server.js';
+import { FakeWebSocket } from './fake-socket.js';
 
 /** Builders of server objects for the engine's tests. */
 
@@ -71,4 +76,22 @@ export function serverTranslation(seq: number, patch: Partial<Translation> = {})
     at: 10,
     ...patch,
   };
+}
+
+/** An engine of ME on the fake server, over fake sockets and an in-memory IndexedDB. */
+export function testEngine(
+  server: FakeServer,
+  indexedDB: IDBFactory,
+  options: Partial<EngineOptions> = {},
+): ImEngine {
+  return new ImEngine({
+    wsUrl: 'ws://test/ws',
+    userId: ME,
+    getToken: () => 'tok',
+    api: new ApiClient({ getToken: () => 'tok', fetch: server.fetch }),
+    WebSocket: FakeWebSocket,
+    indexedDB,
+    IDBKeyRange,
+    ...options,
+  });
 }

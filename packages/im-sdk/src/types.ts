@@ -30,6 +30,11 @@ export interface LocalMessage {
   error?: string;
 }
 
+/** A photo (with its size in pixels) or a file, as picked, to send. */
+export type OutgoingMedia =
+  | { kind: 'image'; blob: Blob; name: string; width: number; height: number }
+  | { kind: 'file'; blob: Blob; name: string };
+
 export interface ConversationView extends Conversation {
   /** maxSeq - readSeq, never negative. */
   unread: number;
@@ -121,6 +126,8 @@ export interface ConversationHandle {
   loadOlder(): Promise<void>;
   /** Stored locally at once, sent when connected. */
   send(content: SendableContent): Promise<LocalMessage>;
+  /** Stored locally at once, uploaded, then sent (ApiError FEATURE_UNAVAILABLE without an uploader). */
+  sendMedia(media: OutgoingMedia): Promise<LocalMessage>;
   retry(clientMsgId: string): void;
   /** Throws ApiError (e.g. REVOKE_EXPIRED). */
   revoke(seq: number): Promise<void>;
