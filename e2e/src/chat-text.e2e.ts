@@ -1,14 +1,7 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  befriend,
-  launchBrowser,
-  registerAccount,
-  signIn,
-  startServer,
-  type ApiAccount,
-  type RunningServer,
-} from './harness.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { befriend, registerAccount, type ApiAccount } from './harness.js';
+import { browserSuite } from './suite.js';
 
 /**
  * Text as people write it, in two browsers: Arabic reads right to left, a few emoji show
@@ -16,28 +9,8 @@ import {
  * reason, and the sender's mark turns to "Read" once the other person has seen it.
  */
 
-let server: RunningServer;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-const consoleErrors: string[][] = [];
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
-  await server?.stop();
-  expect(consoleErrors.flat()).toEqual([]);
-});
-
-async function signedIn(account: ApiAccount): Promise<Page> {
-  const { context, page, errors } = await signIn(browser, server.baseUrl, account);
-  contexts.push(context);
-  consoleErrors.push(errors);
-  return page;
-}
+const suite = browserSuite();
+const signedIn = (account: ApiAccount) => suite.signedIn(account);
 
 async function send(page: Page, text: string): Promise<void> {
   const box = page.getByRole('textbox', { name: 'Message' });
@@ -49,14 +22,14 @@ async function send(page: Page, text: string): Promise<void> {
 describe('text in a one-to-one chat', () => {
   it('shows right-to-left text, large emoji, folded long messages, the limit and the read mark', async () => {
     const [ada, bob] = await Promise.all([
-      registerAccount(server.baseUrl, 'Ada'),
-      registerAccount(server.baseUrl, 'Bob'),
+      registerAccount(suite.server.baseUrl, 'Ada'),
+      registerAccount(suite.server.baseUrl, 'Bob'),
     ]);
-    await befriend(server.baseUrl, ada, bob);
+    await befriend(suite.server.baseUrl, ada, bob);
     const a = await signedIn(ada);
     const b = await signedIn(bob);
 
-    await a.goto(`${server.baseUrl}/#/pages/contacts/contacts`);
+    await a.goto(`${suite.server.baseUrl}/#/pages/contacts/contacts`);
     await a.getByRole('link', { name: /Bob/ }).first().click();
     await a.getByRole('button', { name: 'Send message' }).click();
 
@@ -80,7 +53,7 @@ describe('text in a one-to-one chat', () => {
     await box.fill('');
 
     // Bob reads: Arabic sets its own direction, the emoji show large, the long text folds.
-    await b.goto(`${server.baseUrl}/#/pages/home/home`);
+    await b.goto(`${suite.server.baseUrl}/#/pages/home/home`);
     await b.getByRole('link', { name: /Ada/ }).first().click();
     // Looked up inside the conversation's log: until the list has synced all three, the
     // chat list's preview can show the same words.
@@ -111,7 +84,7 @@ describe('text in a one-to-one chat', () => {
 
     // Bob's chat list: the row's menu (a right click here, a long press on a phone) loads
     // with its first use and pins the chat; opened again, it offers to unpin.
-    await b.goto(`${server.baseUrl}/#/pages/home/home`);
+    await b.goto(`${suite.server.baseUrl}/#/pages/home/home`);
     const row = b.getByRole('link', { name: /Ada/ }).first();
     await row.click({ button: 'right' });
     await b.getByText('Actions for Ada').waitFor();
@@ -139,19 +112,20 @@ describe('text in a one-to-one chat', () => {
 
   it('shares the current position as a named place, which opens in a map site', async () => {
     const [ada, bob] = await Promise.all([
-      registerAccount(server.baseUrl, 'Ada'),
-      registerAccount(server.baseUrl, 'Bob'),
+      registerAccount(suite.server.baseUrl, 'Ada'),
+      registerAccount(suite.server.baseUrl, 'Bob'),
     ]);
-    await befriend(server.baseUrl, ada, bob);
+    await befriend(suite.server.baseUrl, ada, bob);
     const a = await signedIn(ada);
     const b = await signedIn(bob);
-    await a.context().grantPermissions(['geolocation'], { origin: server.baseUrl });
+    await a.context().grantPermissions(['geolocation'], { origin: suite.server.baseUrl });
     await a.context().setGeolocation({ latitude: 48.85837, longitude: 2.294481 });
 
-    await a.goto(`${server.baseUrl}/#/pages/contacts/contacts`);
+    await a.goto(`${suite.server.baseUrl}/#/pages/contacts/contacts`);
     await a.getByRole('link', { name: /Bob/ }).first().click();
     await a.getByRole('button', { name: 'Send message' }).click();
-    await a.getByRole('button', { name: 'Share a location' }).click();
+    await a.getByRole('button', { name: 'More to send' }).click();
+    await a.getByRole('button', { name: 'Location', exact: true }).click();
     const sheet = a.getByRole('dialog', { name: 'Share a location' });
     // Without a point, nothing goes: the fields say why.
     await sheet.getByRole('button', { name: 'Send' }).click();
@@ -172,7 +146,7 @@ describe('text in a one-to-one chat', () => {
     await a.getByRole('log').getByText('Tour Eiffel', { exact: true }).waitFor();
 
     // Bob sees it in his list and in the chat, with the point and a link to a map site.
-    await b.goto(`${server.baseUrl}/#/pages/home/home`);
+    await b.goto(`${suite.server.baseUrl}/#/pages/home/home`);
     await b.getByText('[Location] Tour Eiffel').waitFor();
     await b.getByRole('link', { name: /Ada/ }).first().click();
     const log = b.getByRole('log');
@@ -187,25 +161,26 @@ describe('text in a one-to-one chat', () => {
 
   it("shares a contact's card, which opens their profile to add them", async () => {
     const [ada, bob, cat] = await Promise.all([
-      registerAccount(server.baseUrl, 'Ada'),
-      registerAccount(server.baseUrl, 'Bob'),
-      registerAccount(server.baseUrl, 'Cat'),
+      registerAccount(suite.server.baseUrl, 'Ada'),
+      registerAccount(suite.server.baseUrl, 'Bob'),
+      registerAccount(suite.server.baseUrl, 'Cat'),
     ]);
-    await befriend(server.baseUrl, ada, bob);
-    await befriend(server.baseUrl, ada, cat);
+    await befriend(suite.server.baseUrl, ada, bob);
+    await befriend(suite.server.baseUrl, ada, cat);
     const a = await signedIn(ada);
     const b = await signedIn(bob);
 
-    await a.goto(`${server.baseUrl}/#/pages/contacts/contacts`);
+    await a.goto(`${suite.server.baseUrl}/#/pages/contacts/contacts`);
     await a.getByRole('link', { name: /Bob/ }).first().click();
     await a.getByRole('button', { name: 'Send message' }).click();
-    await a.getByRole('button', { name: 'Share a contact' }).click();
+    await a.getByRole('button', { name: 'More to send' }).click();
+    await a.getByRole('button', { name: 'Contact card', exact: true }).click();
     const sheet = a.getByRole('dialog', { name: 'Share a contact' });
     await sheet.getByRole('button', { name: /Cat/ }).click();
     await sheet.waitFor({ state: 'hidden' });
     await a.getByRole('log').getByText('Contact card').waitFor();
 
-    await b.goto(`${server.baseUrl}/#/pages/home/home`);
+    await b.goto(`${suite.server.baseUrl}/#/pages/home/home`);
     await b.getByText(/\[Card\] Cat/).waitFor();
     await b.getByRole('link', { name: /Ada/ }).first().click();
     const card = b.getByRole('log').getByRole('link', { name: /Cat/ });

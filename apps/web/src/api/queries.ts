@@ -36,3 +36,13 @@ export function useCountryCodes() {
     gcTime: Infinity,
   });
 }
+
+/** The largest photo and file the server takes, checked before an upload begins. */
+export function useMediaLimits() {
+  return useQuery({
+    queryKey: queryKeys.mediaLimits(),
+    queryFn: () => api.mediaLimits(),
+    enabled: useSignedIn(),
+    staleTime: 60 * 60 * 1000,
+  });
+}

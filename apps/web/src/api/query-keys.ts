@@ -10,4 +10,5 @@ export const queryKeys = {
   /** Another user as the signed-in user sees them (relation, remark, blocked). */
   person: (userId: string) => ['me', 'people', userId] as const,
   officialAccounts: () => ['official-accounts'] as const,
+  mediaLimits: () => ['meta', 'media-limits'] as const,
 };

@@ -6,6 +6,7 @@ import {
 } from '@teltlk/im-sdk';
 import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import { api } from '../api/client';
+import { mediaUploader } from '../api/media-uploader';
 import { useMe } from '../api/queries';
 import { showToast } from '../ui/toast';
 import { messageText } from '../ui/use-message';
@@ -54,6 +55,7 @@ function startEngine(key: string, userId: string): ActiveEngine {
     userId,
     getToken: () => useAuthStore.getState().token,
     api,
+    uploader: mediaUploader,
   });
   const record: ActiveEngine = { key, userId, engine, attempted: false, release: () => {} };
   const firstAttemptEnded = () => {

@@ -2,6 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { api } from '../api/client';
+import { forgetMediaAddresses } from '../api/media-urls';
 import { useAuthStore } from './auth-store';
 import { forgetLocalData } from './engine';
 import { paths } from './paths';
@@ -27,6 +28,7 @@ export function useLogout() {
       await forgetting;
     },
     onSettled: () => {
+      forgetMediaAddresses();
       useAuthStore.getState().signOut();
       void navigate(paths.root, { replace: true });
     },

@@ -1,4 +1,5 @@
 import {
+  PENDING_MEDIA_ID,
   needsTranslation,
   type ConversationHandle,
   type ConversationSnapshot,
@@ -8,7 +9,7 @@ import {
 import { peerOf, REVOKE_WINDOW_SECONDS, type SendableContent, groupIdOf } from '@teltlk/protocol';
 import { ActionSheet } from 'antd-mobile';
 import { LeftOutline, MoreOutline } from 'antd-mobile-icons';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useMe, useSettings } from '../../api/queries';
@@ -27,6 +28,8 @@ import { GroupNoticeBanner } from './notice-banner';
 import { useGroupChat } from './use-group-chat';
 import { orderConversations } from '../../ui/conversation/chat-list';
 import { Composer, type ReplyTarget, type ShareKind } from './composer';
+import type { ViewedPhoto } from './photo-viewer';
+import { useMediaSend } from './use-media-send';
 import { CardSheet } from './card-sheet';
 import { LocationSheet } from './location-sheet';
 import { ConnectionBanner } from './connection-banner';
@@ -133,6 +136,7 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
   const [forwarding, setForwarding] = useState<LocalMessage | null>(null);
   const [forwardBusy, setForwardBusy] = useState(false);
   const [now, setNow] = useState(() => Date.now());
+  const [viewing, setViewing] = useState<{ photos: ViewedPhoto[]; index: number } | null>(null);
   const me = useMe();
   const settings = useSettings();
 
@@ -191,10 +195,24 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
         setMenuFor(message);
       },
       onRetry: (message) => handle?.retry(message.clientMsgId),
+      onOpenPhoto: (message) => {
+        const photos = photosOf(messages ?? []);
+        const index = photos.findIndex((photo) => photo.clientMsgId === message.clientMsgId);
+        if (index >= 0) setViewing({ photos, index });
+      },
       group: groupChat?.rowContext,
       translation,
     }),
-    [selfId, now, view?.peerReadSeq, personOf, handle, groupChat?.rowContext, translation],
+    [
+      selfId,
+      now,
+      view?.peerReadSeq,
+      personOf,
+      handle,
+      groupChat?.rowContext,
+      translation,
+      messages,
+    ],
   );
 
   const preview: PreviewOptions | undefined = translation
@@ -214,6 +232,9 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
 
   const [sharing, setSharing] = useState<ShareKind | null>(null);
   const shareKinds = SHARE_KINDS.filter((kind) => !groupChat || groupChat.mayShare(kind));
+  const media = useMediaSend(handle ?? null, groupChat?.blocked ? [] : shareKinds, () =>
+    setScrollRequest((count) => count + 1),
+  );
 
   const sendShared = (content: SendableContent) => {
     handle?.send(content).catch(toastFailure);
@@ -336,7 +357,15 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
         typing={open?.snapshot.peerTyping ?? false}
         settingsTo={groupChat?.settingsTo ?? withQuery(paths.chatSetting, { conversationId })}
       />
-      <main className="tt-chat-body">
+      <main
+        className={media.dragging ? 'tt-chat-body tt-chat-dropping' : 'tt-chat-body'}
+        {...media.dropZone}
+      >
+        {media.dragging ? (
+          <p className="tt-chat-drop" aria-hidden>
+            {t('chat.dropToSend')}
+          </p>
+        ) : null}
         <ConnectionBanner inline />
         {groupChat?.group ? <GroupNoticeBanner group={groupChat.group} /> : null}
         {open && snapshot?.ready ? (
@@ -365,6 +394,7 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
               blocked={groupChat?.blocked}
               shareKinds={shareKinds}
               onShare={setSharing}
+              onFiles={media.sendFiles}
               translationPreview={preview}
             />
           </>
@@ -390,6 +420,15 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
         onClose={() => setSharing(null)}
         onSend={sendShared}
       />
+      {viewing ? (
+        <Suspense fallback={null}>
+          <PhotoViewer
+            photos={viewing.photos}
+            index={viewing.index}
+            onClose={() => setViewing(null)}
+          />
+        </Suspense>
+      ) : null}
       <ForwardPicker
         visible={forwarding !== null}
         conversations={forwardTargets}
@@ -403,7 +442,26 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
 }
 
 /** What the composer offers to share besides text, where the chat allows it. */
-const SHARE_KINDS: readonly ShareKind[] = ['location', 'card'];
+const SHARE_KINDS: readonly ShareKind[] = ['image', 'file', 'location', 'card'];
+
+const PhotoViewer = lazy(() => import('./photo-viewer'));
+
+/** The conversation's photos that can be opened (stored, not revoked), oldest first. */
+function photosOf(messages: readonly LocalMessage[]): (ViewedPhoto & { clientMsgId: string })[] {
+  return messages.flatMap((message) =>
+    message.content.kind === 'image' &&
+    message.content.image.id !== PENDING_MEDIA_ID &&
+    message.revokedAt === null
+      ? [
+          {
+            id: message.content.image.id,
+            name: `photo-${message.seq ?? message.clientMsgId}`,
+            clientMsgId: message.clientMsgId,
+          },
+        ]
+      : [],
+  );
+}
 
 /**
  * What message rows need for translation: the conversation's target and switch, the

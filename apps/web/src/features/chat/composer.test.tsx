@@ -20,6 +20,8 @@ vi.mock('antd-mobile-icons', () => ({
   EnvironmentOutline: () => null,
   UserContactOutline: () => null,
   SmileOutline: () => null,
+  PictureOutline: () => null,
+  FileOutline: () => null,
 }));
 
 // The @ list loads group members; no group here.

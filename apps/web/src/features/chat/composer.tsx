@@ -1,11 +1,23 @@
 import {
+  AddCircleOutline,
   CloseOutline,
   EnvironmentOutline,
+  FileOutline,
   GlobalOutline,
+  PictureOutline,
   SmileOutline,
   UserContactOutline,
 } from 'antd-mobile-icons';
-import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { IMAGE_MIME_TYPES } from '@teltlk/protocol';
+import {
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type ClipboardEvent,
+  type KeyboardEvent,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import { useUiLocale } from '../../ui/pickers';
 import { MentionPicker } from './mention-picker';
@@ -17,13 +29,21 @@ import { TranslationPreview, type PreviewOptions } from './translation-preview';
 /** The text box grows with its text up to this height, then scrolls. */
 const MAX_INPUT_HEIGHT_PX = 120;
 
-/** Kinds shared from the composer through a sheet of their own. */
-export type ShareKind = 'location' | 'card';
+/** Kinds shared from the composer: media picked from the device, or through a sheet. */
+export type ShareKind = MediaShareKind | 'location' | 'card';
+/** Kinds picked as files from the device. */
+export type MediaShareKind = 'image' | 'file';
 
+/** The "more" panel's buttons: an icon over a short name. */
 const SHARE_BUTTONS = {
-  location: { Icon: EnvironmentOutline, label: 'chat.shareLocation' },
-  card: { Icon: UserContactOutline, label: 'chat.shareCard' },
+  image: { Icon: PictureOutline, label: 'chat.panelPhoto' },
+  file: { Icon: FileOutline, label: 'chat.panelFile' },
+  location: { Icon: EnvironmentOutline, label: 'chat.panelLocation' },
+  card: { Icon: UserContactOutline, label: 'chat.panelCard' },
 } as const;
+
+const isMediaKind = (kind: ShareKind): kind is MediaShareKind =>
+  kind === 'image' || kind === 'file';
 
 export interface ReplyTarget {
   name: string;
@@ -53,8 +73,10 @@ interface ComposerProps {
   blocked?: string | null;
   /** What may be shared besides text, a button each (in this order). */
   shareKinds?: readonly ShareKind[];
-  /** Opens the sheet that shares one of those kinds. */
+  /** Opens the sheet that shares one of those kinds (a location, a card). */
   onShare?: (kind: ShareKind) => void;
+  /** Files picked, pasted or dropped, to send as photos or as files. */
+  onFiles?: (kind: MediaShareKind, files: File[]) => void;
   /** Offers a preview of the draft in the other person's language. */
   translationPreview?: PreviewOptions;
 }
@@ -75,12 +97,15 @@ export function Composer({
   blocked,
   shareKinds = [],
   onShare,
+  onFiles,
   translationPreview,
 }: ComposerProps) {
   const { t } = useTranslation();
   const locale = useUiLocale();
   const [text, setText] = useState(initialDraft);
   const [emojiOpen, setEmojiOpen] = useState(false);
+  const [moreOpen, setMoreOpen] = useState(false);
+  const moreId = useId();
   const [previewOn, setPreviewOn] = useState(false);
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const caret = useRef<number | null>(null);
@@ -88,6 +113,7 @@ export function Composer({
   const lengthId = useId();
   const [mentionAt, setMentionAt] = useState<{ start: number; query: string } | null>(null);
   const picked = useRef<Mentionable[]>([]);
+  const fileInputs = useRef<Partial<Record<MediaShareKind, HTMLInputElement | null>>>({});
 
   useLayoutEffect(() => {
     const input = inputRef.current;
@@ -123,6 +149,16 @@ export function Composer({
       setMentionAt(null);
       picked.current = [];
     }
+  };
+
+  /** Pasted pictures are sent as photos (files, where photos are not allowed here). */
+  const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
+    const files = [...event.clipboardData.files];
+    if (files.length === 0 || !onFiles) return;
+    const kind = pastedKind(files, shareKinds);
+    if (!kind) return;
+    event.preventDefault();
+    onFiles(kind, files);
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -205,24 +241,13 @@ export function Composer({
           aria-label={t('chat.emoji')}
           aria-expanded={emojiOpen}
           aria-controls={panelId}
-          onClick={() => setEmojiOpen((open) => !open)}
+          onClick={() => {
+            setEmojiOpen((open) => !open);
+            setMoreOpen(false);
+          }}
         >
           <SmileOutline aria-hidden />
         </button>
-        {shareKinds.map((kind) => {
-          const { Icon, label } = SHARE_BUTTONS[kind];
-          return (
-            <button
-              key={kind}
-              type="button"
-              className="tt-icon-button"
-              aria-label={t(label)}
-              onClick={() => onShare?.(kind)}
-            >
-              <Icon aria-hidden />
-            </button>
-          );
-        })}
         {translationPreview ? (
           <button
             type="button"
@@ -247,7 +272,23 @@ export function Composer({
           enterKeyHint="send"
           onChange={(event) => change(event.target.value, event.target.selectionStart)}
           onKeyDown={onKeyDown}
+          onPaste={onPaste}
         />
+        {shareKinds.length > 0 ? (
+          <button
+            type="button"
+            className="tt-icon-button"
+            aria-label={t('chat.moreToSend')}
+            aria-expanded={moreOpen}
+            aria-controls={moreId}
+            onClick={() => {
+              setMoreOpen((open) => !open);
+              setEmojiOpen(false);
+            }}
+          >
+            <AddCircleOutline aria-hidden />
+          </button>
+        ) : null}
         <button type="submit" className="tt-composer-send">
           {t('chat.send')}
         </button>
@@ -256,6 +297,49 @@ export function Composer({
       {translationPreview && previewOn ? (
         <TranslationPreview text={text} options={translationPreview} />
       ) : null}
+      <div id={moreId} className="tt-share-panel" hidden={!moreOpen}>
+        {shareKinds.map((kind) => {
+          const { Icon, label } = SHARE_BUTTONS[kind];
+          return (
+            <button
+              key={kind}
+              type="button"
+              className="tt-share-option"
+              onClick={() => {
+                setMoreOpen(false);
+                if (isMediaKind(kind)) fileInputs.current[kind]?.click();
+                else onShare?.(kind);
+              }}
+            >
+              <span className="tt-share-icon" aria-hidden>
+                <Icon />
+              </span>
+              {t(label)}
+            </button>
+          );
+        })}
+        {shareKinds.filter(isMediaKind).map((kind) => (
+          <input
+            key={kind}
+            ref={(input) => {
+              fileInputs.current[kind] = input;
+            }}
+            type="file"
+            hidden
+            tabIndex={-1}
+            aria-hidden
+            multiple
+            accept={kind === 'image' ? IMAGE_MIME_TYPES.join(',') : undefined}
+            data-testid={`pick-${kind}`}
+            onChange={(event) => {
+              const files = [...(event.target.files ?? [])];
+              // Emptied, so picking the same file again fires a change too.
+              event.target.value = '';
+              if (files.length > 0) onFiles?.(kind, files);
+            }}
+          />
+        ))}
+      </div>
       <div id={panelId} className="tt-emoji-panel" hidden={!emojiOpen}>
         {EMOJI.map((emoji) => (
           <button key={emoji} type="button" className="tt-emoji" onClick={() => insertEmoji(emoji)}>
@@ -265,6 +349,16 @@ export function Composer({
       </div>
     </div>
   );
+}
+
+/** How pasted files go: as photos when they all are and photos may be sent, else as files. */
+export function pastedKind(
+  files: readonly File[],
+  allowed: readonly ShareKind[],
+): MediaShareKind | null {
+  const photos = files.every((file) => (IMAGE_MIME_TYPES as readonly string[]).includes(file.type));
+  if (photos && allowed.includes('image')) return 'image';
+  return allowed.includes('file') ? 'file' : null;
 }
 
 /**

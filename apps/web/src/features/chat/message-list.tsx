@@ -2,6 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ChatRow } from '../../ui/conversation/messages';
+import { photoBox } from './media-files';
 import { DayRow, MessageRow, type MessageRowContext } from './message-row';
 
 /**
@@ -16,7 +17,11 @@ const AT_END_PX = 48;
 
 function estimateRow(row: ChatRow | undefined): number {
   if (!row || row.kind === 'day' || row.kind === 'notice') return 36;
-  if (row.message.content.kind === 'location' || row.message.content.kind === 'card') return 112;
+  const { content } = row.message;
+  if (content.kind === 'image')
+    return 40 + photoBox(content.image.width, content.image.height).height;
+  if (content.kind === 'file') return 96;
+  if (content.kind === 'location' || content.kind === 'card') return 112;
   if (row.message.content.kind !== 'text') return 36;
   // A rough guess from the length; real sizes replace it once a row is measured.
   const lines = Math.ceil(row.message.content.text.length / 28);

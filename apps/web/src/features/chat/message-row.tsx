@@ -10,7 +10,8 @@ import { useUiLocale } from '../../ui/pickers';
 import { errorMessage } from '../../ui/error-message';
 import { useMessageText } from '../../ui/use-message';
 import { ApiError } from '@teltlk/im-sdk';
-import { isErrorCode, isQuoteAvailable } from '@teltlk/protocol';
+import { isErrorCode, isQuoteAvailable, isSentContent } from '@teltlk/protocol';
+import { FileBubble, PhotoBubble } from './media-bubble';
 import { splitMentions } from './mentions';
 import { DeliveryMark } from './delivery-mark';
 import { largeEmojiCount } from './emoji';
@@ -34,6 +35,8 @@ export interface MessageRowContext {
   personOf: (senderId: string) => Person;
   onMenu: (message: LocalMessage) => void;
   onRetry: (message: LocalMessage) => void;
+  /** Opens a photo of the conversation in the viewer. */
+  onOpenPhoto?: (message: LocalMessage) => void;
   /** Set in group chats: sender names, system notices, mentions and read counts. */
   group?: GroupRowContext;
   /** Translation of received texts into the reader's language. */
@@ -139,9 +142,7 @@ export function MessageBubble({
   const own = message.senderId === context.selfId;
   const sender = context.personOf(message.senderId);
   const { content } = message;
-  if (content.kind !== 'text' && content.kind !== 'location' && content.kind !== 'card') {
-    return null;
-  }
+  if (!isSentContent(content)) return null;
   const group = context.group;
   const quote = content.kind === 'text' ? content.quote : undefined;
   const forwarded = content.forwarded;
@@ -164,7 +165,11 @@ export function MessageBubble({
       )
     : text;
   const body =
-    content.kind === 'location' ? (
+    content.kind === 'image' ? (
+      <PhotoBubble message={message} content={content} onOpen={context.onOpenPhoto} />
+    ) : content.kind === 'file' ? (
+      <FileBubble message={message} content={content} />
+    ) : content.kind === 'location' ? (
       <SharedPlace place={content} locale={locale} />
     ) : content.kind === 'card' ? (
       <ContactCard card={content} />
@@ -206,7 +211,14 @@ export function MessageBubble({
             {sender.name}
           </span>
         ) : null}
-        <div className="tt-bubble" {...longPress}>
+        <div
+          className={
+            content.kind === 'image' && !quote && !forwarded
+              ? 'tt-bubble tt-bubble-photo'
+              : 'tt-bubble'
+          }
+          {...longPress}
+        >
           <span className="tt-visually-hidden">{sender.name}</span>
           {forwarded ? <span className="tt-msg-forwarded">{t('chat.forwardedLabel')}</span> : null}
           {quote ? (

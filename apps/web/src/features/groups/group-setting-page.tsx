@@ -268,6 +268,20 @@ function GroupSettings({ group, selfId }: { group: MyGroup; selfId: string }) {
             </li>
             <li>
               <SwitchRow
+                label={t('groups.imageMessages')}
+                checked={allowedKinds.includes('image')}
+                onChange={(allowed) => allowKind('image', allowed)}
+              />
+            </li>
+            <li>
+              <SwitchRow
+                label={t('groups.fileMessages')}
+                checked={allowedKinds.includes('file')}
+                onChange={(allowed) => allowKind('file', allowed)}
+              />
+            </li>
+            <li>
+              <SwitchRow
                 label={t('groups.locationMessages')}
                 checked={allowedKinds.includes('location')}
                 onChange={(allowed) => allowKind('location', allowed)}

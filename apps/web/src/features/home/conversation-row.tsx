@@ -76,6 +76,8 @@ function PreviewText({
       );
     case 'location':
     case 'card':
+    case 'image':
+    case 'file':
       return (
         <>
           {preview.senderId ? (

@@ -25,7 +25,12 @@ export type Preview =
   /** `senderId`: who wrote it, shown before the text in groups (not for one's own). */
   | { kind: 'text'; text: string; forwarded: boolean; senderId: string | null }
   /** A shared location by its place name, a contact card by its name; `senderId` as for text. */
-  | { kind: 'location' | 'card'; name: string; forwarded: boolean; senderId: string | null }
+  | {
+      kind: 'location' | 'card' | 'image' | 'file';
+      name: string;
+      forwarded: boolean;
+      senderId: string | null;
+    }
   | { kind: 'system'; content: SystemContent }
   | { kind: 'revoked'; self: boolean }
   | { kind: 'burn'; seconds: number }
@@ -52,7 +57,12 @@ export function previewOf(conversation: ConversationView, selfId: string): Previ
       senderId,
     };
   }
-  if (content.kind === 'location' || content.kind === 'card') {
+  if (
+    content.kind === 'location' ||
+    content.kind === 'card' ||
+    content.kind === 'image' ||
+    content.kind === 'file'
+  ) {
     const name = quotedPart(content)?.text ?? '';
     return { kind: content.kind, name, forwarded: content.forwarded === true, senderId };
   }

@@ -170,14 +170,23 @@ export function quotablePart(message: LocalMessage): QuotedPart | null {
   return isRevoked(message) ? null : quotedPart(message.content);
 }
 
-/** A quoted part as one line in the reader's language: the text, "[Location] name", "[Card] name". */
+/** The label of each kind a quoted part may have, naming it in the reader's language. */
+const PART_LABELS = {
+  location: 'chat.locationPreview',
+  card: 'chat.cardPreview',
+  image: 'chat.photoPreview',
+  file: 'chat.filePreview',
+} as const;
+
+/**
+ * A quoted part as one line in the reader's language: the text, "[Location] name",
+ * "[Card] name", "[Photo]", "[File] name".
+ */
 export function partLine(
   part: QuotedPart,
-  t: (key: 'chat.locationPreview' | 'chat.cardPreview', options: { name: string }) => string,
+  t: (key: (typeof PART_LABELS)[keyof typeof PART_LABELS], options: { name: string }) => string,
 ): string {
-  if (part.kind === 'location') return t('chat.locationPreview', { name: part.text });
-  if (part.kind === 'card') return t('chat.cardPreview', { name: part.text });
-  return part.text;
+  return part.kind ? t(PART_LABELS[part.kind], { name: part.text }) : part.text;
 }
 
 /** The point in a map site (OpenStreetMap), opened in a new tab: no tiles ship with the app. */

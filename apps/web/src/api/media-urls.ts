@@ -1,0 +1,95 @@
+import { MEDIA_URLS_MAX, type MediaUrlsResult } from '@teltlk/protocol';
+import { useEffect, useSyncExternalStore } from 'react';
+import { api } from './client';
+
+/** A media's signed addresses, or `missing` when the server gave none (gone, or not ours to see). */
+export type MediaAddress = MediaUrlsResult['urls'][number] | 'missing';
+
+/** Addresses are asked for again this long before they expire. */
+const RENEW_BEFORE_MS = 5 * 60 * 1000;
+
+const known = new Map<string, MediaAddress>();
+const wanted = new Set<string>();
+const asking = new Set<string>();
+const listeners = new Set<() => void>();
+let scheduled = false;
+
+function notify(): void {
+  for (const listener of [...listeners]) listener();
+}
+
+function fresh(address: MediaAddress | undefined): boolean {
+  if (address === undefined) return false;
+  return address === 'missing' || address.expiresAt - Date.now() > RENEW_BEFORE_MS;
+}
+
+/** Every id wanted in one turn of the event loop goes in one request (100 at most each). */
+function flush(): void {
+  scheduled = false;
+  const ids = [...wanted].filter((id) => !asking.has(id));
+  wanted.clear();
+  for (let start = 0; start < ids.length; start += MEDIA_URLS_MAX) {
+    const batch = ids.slice(start, start + MEDIA_URLS_MAX);
+    for (const id of batch) asking.add(id);
+    api
+      .mediaUrls(batch)
+      .then(({ urls }) => {
+        const given = new Map(urls.map((address) => [address.id, address]));
+        for (const id of batch) known.set(id, given.get(id) ?? 'missing');
+      })
+      // Offline or refused: asked again the next time a screen wants them.
+      .catch(() => {})
+      .finally(() => {
+        for (const id of batch) asking.delete(id);
+        notify();
+      });
+  }
+}
+
+function request(id: string): void {
+  if (fresh(known.get(id)) || asking.has(id)) return;
+  wanted.add(id);
+  if (scheduled) return;
+  scheduled = true;
+  queueMicrotask(flush);
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/**
+ * The signed addresses of a stored media (null while they are asked for). The photos of
+ * a screen are asked for together, and kept until shortly before they expire.
+ */
+export function useMediaAddress(id: string | null): MediaAddress | null {
+  const address = useSyncExternalStore(subscribe, () => (id ? (known.get(id) ?? null) : null));
+  useEffect(() => {
+    if (id) request(id);
+  }, [id, address]);
+  return address;
+}
+
+/** The addresses of several media at once (null where still asked for); stable between changes. */
+export function useMediaAddresses(ids: readonly string[]): (MediaAddress | null)[] {
+  const key = ids.join(',');
+  const snapshot = useSyncExternalStore(subscribe, () =>
+    ids
+      .map((id) => {
+        const address = known.get(id);
+        return address === undefined ? '' : address === 'missing' ? '-' : address.url;
+      })
+      .join('\n'),
+  );
+  useEffect(() => {
+    for (const id of key ? key.split(',') : []) request(id);
+  }, [key, snapshot]);
+  return ids.map((id) => known.get(id) ?? null);
+}
+
+/** Forgets every address (signing out). */
+export function forgetMediaAddresses(): void {
+  known.clear();
+  notify();
+}

@@ -1,0 +1,171 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { befriend, openChat, registerAccount, type ApiAccount } from './harness.js';
+import { browserSuite } from './suite.js';
+
+/**
+ * Photos and files in two browsers: picked, uploaded (the tus protocol) with progress,
+ * sent, shown to the other person from short-lived signed addresses, opened in the
+ * viewer, downloaded; a file over the limit refused at once; an upload cut off by a
+ * reload going on where it stopped.
+ */
+
+const suite = browserSuite({ MEDIA_FILE_MAX_MB: '3' });
+const signedIn = (account: ApiAccount) => suite.signedIn(account);
+
+/** A JPEG photo drawn by the browser: a colour field of this size. */
+async function photo(page: Page, width: number, height: number, colour: string) {
+  const base64 = await page.evaluate(
+    ({ width, height, colour }) => {
+      const canvas = document.createElement('canvas');
+      canvas.width = width;
+      canvas.height = height;
+      const context = canvas.getContext('2d')!;
+      context.fillStyle = colour;
+      context.fillRect(0, 0, width, height);
+      context.fillStyle = '#fff';
+      context.fillRect(width / 4, height / 4, width / 2, height / 2);
+      return canvas.toDataURL('image/jpeg', 0.9).split(',')[1]!;
+    },
+    { width, height, colour },
+  );
+  return { name: `${colour}.jpg`, mimeType: 'image/jpeg', buffer: Buffer.from(base64, 'base64') };
+}
+
+/** What an address of the page answers, fetched inside the page (same origin, no session). */
+function fetched(page: Page, href: string) {
+  return page.evaluate(async (url) => {
+    const response = await fetch(url);
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    return {
+      status: response.status,
+      type: response.headers.get('content-type'),
+      size: bytes.length,
+      text: new TextDecoder().decode(bytes.slice(0, 64)),
+    };
+  }, href);
+}
+
+describe('photos and files', () => {
+  it('sends photos and a file, which the other person opens, zooms and downloads', async () => {
+    const [ada, bob] = await Promise.all([
+      registerAccount(suite.server.baseUrl, 'Ada'),
+      registerAccount(suite.server.baseUrl, 'Bob'),
+    ]);
+    await befriend(suite.server.baseUrl, ada, bob);
+    const a = await signedIn(ada);
+    const b = await signedIn(bob);
+
+    await openChat(a, /Bob/);
+    // The photo button opens the device's file chooser, for photos only.
+    await a.getByRole('button', { name: 'More to send' }).click();
+    const [chooser] = await Promise.all([
+      a.waitForEvent('filechooser'),
+      a.getByRole('button', { name: 'Photos', exact: true }).click(),
+    ]);
+    expect(chooser.isMultiple()).toBe(true);
+    expect(await chooser.element().getAttribute('accept')).toBe(
+      'image/jpeg,image/png,image/webp,image/gif',
+    );
+    await a
+      .getByTestId('pick-image')
+      .setInputFiles([await photo(a, 1200, 800, 'red'), await photo(a, 600, 900, 'blue')]);
+    const aLog = a.getByRole('log');
+    await expect.poll(() => aLog.getByRole('button', { name: 'Open photo' }).count()).toBe(2);
+    await a.getByTestId('pick-file').setInputFiles({
+      name: 'notes.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('Meeting notes: Thursday at 3'),
+    });
+    await aLog.getByRole('link', { name: 'Download notes.txt' }).waitFor();
+
+    // Bob sees the last one in his list, then the photos from their thumbnails.
+    await b.goto(`${suite.server.baseUrl}/#/pages/home/home`);
+    await b.getByText('[File] notes.txt').waitFor();
+    await b.getByRole('link', { name: /Ada/ }).first().click();
+    const log = b.getByRole('log');
+    const opens = log.getByRole('button', { name: 'Open photo' });
+    await expect.poll(() => opens.count()).toBe(2);
+    const thumb = opens.first().locator('img');
+    await expect
+      .poll(() => thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+      .toBeGreaterThan(0);
+    expect(await thumb.getAttribute('src')).toMatch(/^\/api\/v1\/media\/[0-9a-z]{20}\/thumb\?e=/);
+
+    // The viewer: zoom with the wheel, go on with the arrow key, save, close.
+    await opens.first().click();
+    await b.getByRole('dialog', { name: 'Photo 1 of 2' }).waitFor();
+    const viewer = b.getByRole('dialog');
+    const shown = viewer.locator('img');
+    await shown.hover();
+    await b.mouse.wheel(0, -300);
+    await expect.poll(() => shown.evaluate((img) => img.style.transform)).toMatch(/scale\(1\.25\)/);
+    await b.keyboard.press('ArrowRight');
+    await b.getByRole('dialog', { name: 'Photo 2 of 2' }).waitFor();
+    const save = viewer.getByRole('link', { name: 'Save' });
+    const original = await fetched(b, (await save.getAttribute('href'))!);
+    expect(original).toMatchObject({ status: 200, type: 'image/jpeg' });
+    await b.keyboard.press('Escape');
+    await viewer.waitFor({ state: 'hidden' });
+
+    // The file, with its name and size; it downloads as it was sent.
+    const file = log.getByRole('link', { name: 'Download notes.txt' });
+    await file.getByText('28 byte').waitFor();
+    const download = await fetched(b, (await file.getAttribute('href'))!);
+    expect(download).toMatchObject({ status: 200, size: 28, text: 'Meeting notes: Thursday at 3' });
+  });
+
+  it('refuses a file over the limit at once, and resumes an upload cut off by a reload', async () => {
+    const [ada, bob] = await Promise.all([
+      registerAccount(suite.server.baseUrl, 'Ada'),
+      registerAccount(suite.server.baseUrl, 'Bob'),
+    ]);
+    await befriend(suite.server.baseUrl, ada, bob);
+    const a = await signedIn(ada);
+    await openChat(a, /Bob/);
+
+    await a.getByTestId('pick-file').setInputFiles({
+      name: 'big.bin',
+      mimeType: 'application/octet-stream',
+      buffer: Buffer.alloc(4 * 1024 * 1024, 1),
+    });
+    await a.getByText('This file is too large: at most 3 MB').waitFor();
+
+    // The first chunk goes through; then the network fails the upload's requests.
+    const bytes = Buffer.alloc(2.5 * 1024 * 1024);
+    for (let i = 0; i < bytes.length; i += 1) bytes[i] = (i * 31) % 256;
+    let patches = 0;
+    let creations = 0;
+    a.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().endsWith('/api/v1/uploads')) creations += 1;
+    });
+    await a.route('**/api/v1/uploads/*', (route) => {
+      if (route.request().method() === 'PATCH' && (patches += 1) > 1) return route.abort();
+      return route.continue();
+    });
+    await a.getByTestId('pick-file').setInputFiles({
+      name: 'report.bin',
+      mimeType: 'application/octet-stream',
+      buffer: bytes,
+    });
+    await a
+      .getByRole('log')
+      .getByText(/Uploading 40%/)
+      .waitFor();
+
+    // A reload, with the network back: the upload goes on from 40%, and is sent once.
+    await a.unroute('**/api/v1/uploads/*');
+    await a.reload();
+    const log = a.getByRole('log');
+    await log.getByText('report.bin').waitFor();
+    await expect.poll(() => log.getByRole('link', { name: 'Download report.bin' }).count()).toBe(1);
+    expect(creations).toBe(1);
+
+    const b = await signedIn(bob);
+    await b.getByText('[File] report.bin').waitFor();
+    await b.getByRole('link', { name: /Ada/ }).first().click();
+    const file = b.getByRole('log').getByRole('link', { name: 'Download report.bin' });
+    const download = await fetched(b, (await file.getAttribute('href'))!);
+    expect(download.size).toBe(bytes.length);
+  });
+});

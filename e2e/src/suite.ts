@@ -1,0 +1,62 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect } from 'vitest';
+import {
+  launchBrowser,
+  signIn,
+  startServer,
+  type ApiAccount,
+  type RunningServer,
+} from './harness.js';
+
+/** A server and a browser shared by a file's tests, and the people signed in to it. */
+export interface BrowserSuite {
+  readonly server: RunningServer;
+  readonly browser: Browser;
+  /** A phone-sized browser of one person, signed in; its console is watched. */
+  signedIn(account: ApiAccount): Promise<Page>;
+}
+
+/**
+ * Starts the built server (with `env`) and the browser before a file's tests, and stops
+ * them after; the file fails if any page logged an error.
+ */
+export function browserSuite(env: Record<string, string> = {}): BrowserSuite {
+  let server: RunningServer | undefined;
+  let browser: Browser | undefined;
+  const contexts: BrowserContext[] = [];
+  const consoleErrors: string[][] = [];
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer(env), launchBrowser()]);
+  });
+
+  afterAll(async () => {
+    for (const context of contexts) await context.close();
+    await browser?.close();
+    await server?.stop();
+    expect(consoleErrors.flat()).toEqual([]);
+  });
+
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the suite has not started');
+    return value;
+  };
+  return {
+    get server() {
+      return started(server);
+    },
+    get browser() {
+      return started(browser);
+    },
+    async signedIn(account) {
+      const { context, page, errors } = await signIn(
+        started(browser),
+        started(server).baseUrl,
+        account,
+      );
+      contexts.push(context);
+      consoleErrors.push(errors);
+      return page;
+    },
+  };
+}
