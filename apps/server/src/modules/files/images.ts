@@ -1,4 +1,4 @@
-import { fileTypeFromBuffer } from 'file-type';
+import { fileTypeFromBuffer, fileTypeFromFile } from 'file-type';
 import sharp, { type Sharp } from 'sharp';
 import { AppError } from '../../errors.js';
 
@@ -26,13 +26,16 @@ const ACCEPTED: Record<string, string> = {
 export const MAX_IMAGE_PIXELS = 16_000_000;
 
 /**
- * An uploaded image, ready to transform, after the cheap checks: its magic bytes name an
+ * An uploaded image (its bytes, or the path of its file), ready to transform, after the cheap checks: its magic bytes name an
  * accepted kind, sharp reads the same kind from its header, and the header's size is
  * within MAX_IMAGE_PIXELS. Nothing is decoded beyond the header until the caller asks,
  * and then under the same pixel limit.
  */
-export async function openImage(input: Buffer): Promise<Sharp> {
-  const sniffed = await fileTypeFromBuffer(input);
+export async function openImage(input: Buffer | string): Promise<Sharp> {
+  // A path is read by sharp itself, off the event loop, without a copy in memory.
+  const sniffed = await (typeof input === 'string'
+    ? fileTypeFromFile(input)
+    : fileTypeFromBuffer(input));
   const format = sniffed && Object.hasOwn(ACCEPTED, sniffed.mime) ? ACCEPTED[sniffed.mime] : null;
   if (!format) throw new AppError('IMAGE_TYPE_UNSUPPORTED');
   let header: sharp.Metadata;

@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { MediaKind, MediaLimits, MediaUrlsResult, UploadedMedia } from '@teltlk/protocol';
 import { cleanFileName } from '@teltlk/protocol';
@@ -7,6 +8,7 @@ import type { MediaConfig } from '../../config.js';
 import type { Db, MediaRow } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { DAY, HOUR, MINUTE, type Clock } from '../../lib/clock.js';
+import { Semaphore } from '../../lib/semaphore.js';
 import { processImage, sniffFile } from './process.js';
 import type { MediaRepo } from './repo.js';
 import type { ByteRange, MediaStorage, StoredObject } from './storage.js';
@@ -22,12 +24,22 @@ const URL_LIFETIME_MS = HOUR;
  */
 const URL_EXPIRY_STEP_MS = 10 * MINUTE;
 const MB = 1024 * 1024;
+/**
+ * Photos processed at once: one per core, each on one libvips thread (see process.ts).
+ * More at once only make the threads fight over the cores and the caches, and hold more
+ * photos in memory.
+ */
+const PHOTOS_AT_ONCE = availableParallelism();
+/** Photos that may wait their turn; past that an upload is answered 'busy' and tried again. */
+const PHOTOS_WAITING = 256;
 
 /**
  * Media: the checks on an upload before its bytes are taken (kind, size, daily total),
  * turning a finished upload into stored media, who may read it, and signed addresses.
  */
 export class MediaService {
+  private readonly photoSlots = new Semaphore(PHOTOS_AT_ONCE, PHOTOS_WAITING);
+
   constructor(
     private readonly deps: {
       db: Db;
@@ -84,15 +96,25 @@ export class MediaService {
     };
     let row: MediaRow;
     if (kind === 'image') {
-      const image = await processImage(path);
+      const image = await this.inTurn(() => processImage(path));
       const originalKey = `${id}/original`;
       const thumbKey = `${id}/thumb`;
-      await storage.putBuffer(originalKey, image.original.data, image.original.mime);
+      const { original } = image;
+      let size: number;
+      if ('data' in original) {
+        await storage.putBuffer(originalKey, original.data, original.mime);
+        size = original.data.length;
+      } else {
+        size = await storage.putFile(originalKey, original.path, original.mime, {
+          bytes: original.head,
+          from: original.from,
+        });
+      }
       await storage.putBuffer(thumbKey, image.thumb.data, image.thumb.mime);
       row = {
         ...base,
-        mime: image.original.mime,
-        size: image.original.data.length,
+        mime: original.mime,
+        size,
         width: image.width,
         height: image.height,
         placeholder: image.placeholder,
@@ -107,6 +129,17 @@ export class MediaService {
     }
     await repo.insert(row);
     return uploadedOf(row);
+  }
+
+  private async inTurn<T>(work: () => Promise<T>): Promise<T> {
+    const place = this.photoSlots.take();
+    if (!place) throw new AppError('SERVER_BUSY');
+    try {
+      await place.ready;
+      return await work();
+    } finally {
+      place.release();
+    }
   }
 
   /** A stored media its owner (or anyone who may see it) asks about. */

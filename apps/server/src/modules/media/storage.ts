@@ -1,7 +1,7 @@
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, normalize, sep } from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { S3Config } from '../../config.js';
 import { newId } from '../../lib/random.js';
@@ -10,6 +10,23 @@ import { newId } from '../../lib/random.js';
 export interface ByteRange {
   start: number;
   end: number;
+}
+
+/** New bytes that take the place of a file's start, up to `from`. */
+export interface FileHead {
+  bytes: Buffer;
+  from: number;
+}
+
+/** A file's bytes as a stream, after a new head where one is given. */
+function fileBytes(path: string, head?: FileHead): Readable {
+  if (!head) return createReadStream(path);
+  return Readable.from(
+    (async function* () {
+      yield head.bytes;
+      yield* createReadStream(path, { start: head.from });
+    })(),
+  );
 }
 
 /** A stored object being read: its bytes (all, or the range asked) and its full size. */
@@ -23,8 +40,11 @@ export interface StoredObject {
  * never from clients. Objects are written once and never changed.
  */
 export interface MediaStorage {
-  /** Stores a file of this node's disk under `key`; answers its size. */
-  putFile(key: string, path: string, contentType: string): Promise<number>;
+  /**
+   * Stores a file of this node's disk under `key` (with `head` first and the file from
+   * offset `from` on, when given); answers the size stored.
+   */
+  putFile(key: string, path: string, contentType: string, head?: FileHead): Promise<number>;
   putBuffer(key: string, data: Buffer, contentType: string): Promise<void>;
   /** The object, or null when there is none. */
   get(key: string, range?: ByteRange): Promise<StoredObject | null>;
@@ -41,9 +61,9 @@ export class LocalMediaStorage implements MediaStorage {
     return path;
   }
 
-  putFile(key: string, path: string): Promise<number> {
+  putFile(key: string, path: string, _contentType: string, head?: FileHead): Promise<number> {
     return this.write(key, async (partial) => {
-      await pipeline(createReadStream(path), createWriteStream(partial));
+      await pipeline(fileBytes(path, head), createWriteStream(partial));
       return (await stat(partial)).size;
     });
   }
@@ -115,7 +135,7 @@ export class S3MediaStorage implements MediaStorage {
     return this.connected;
   }
 
-  async putFile(key: string, path: string, contentType: string): Promise<number> {
+  async putFile(key: string, path: string, contentType: string, head?: FileHead): Promise<number> {
     const { sdk, client } = await this.connect();
     // Multipart above its part size, so a large file is never held in memory.
     await new sdk.Upload({
@@ -123,11 +143,12 @@ export class S3MediaStorage implements MediaStorage {
       params: {
         Bucket: this.config.bucket,
         Key: key,
-        Body: createReadStream(path),
+        Body: fileBytes(path, head),
         ContentType: contentType,
       },
     }).done();
-    return (await stat(path)).size;
+    const { size } = await stat(path);
+    return head ? size - head.from + head.bytes.length : size;
   }
 
   async putBuffer(key: string, data: Buffer, contentType: string): Promise<void> {
