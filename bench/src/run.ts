@@ -10,12 +10,14 @@ import {
 import { benchFirstSync, FIRST_SYNC_DEFAULTS, type FirstSyncOptions } from './first-sync.js';
 import { benchGroup, GROUP_DEFAULTS, type GroupOptions } from './group-fanout.js';
 import { benchLighthouse, LIGHTHOUSE_DEFAULTS, LIGHTHOUSE_TARGETS } from './lighthouse.js';
+import { benchMediaUpload, MEDIA_DEFAULTS, type MediaOptions } from './media-upload.js';
 import { fixed } from './stats.js';
 import {
   dmOk,
   firstSyncOk,
   groupOk,
   idleOk,
+  mediaOk,
   persistenceOk,
   resultLine,
   TARGETS,
@@ -48,6 +50,7 @@ import {
  *   --sync-chats=5000 --sync-messages=3 --sync-rounds=3                first sync
  *   --translation-members=40 --translation-group=100000 --translation-languages=5 --translation-offline=10
  *   --translation-messages=20 --translation-lookups=300              translation
+ *   --media-clients=20 --media-repeats=3 --media-mb=4                  photo uploads
  */
 const BENCHMARKS = [
   'web',
@@ -58,6 +61,7 @@ const BENCHMARKS = [
   'idle',
   'group',
   'translation',
+  'media',
 ] as const;
 type Benchmark = (typeof BENCHMARKS)[number];
 
@@ -127,6 +131,12 @@ const firstSyncOptions: FirstSyncOptions = {
   chats: numberFlag('sync-chats', FIRST_SYNC_DEFAULTS.chats),
   messages: numberFlag('sync-messages', FIRST_SYNC_DEFAULTS.messages),
   rounds: numberFlag('sync-rounds', FIRST_SYNC_DEFAULTS.rounds),
+};
+const mediaOptions: MediaOptions = {
+  clients: numberFlag('media-clients', MEDIA_DEFAULTS.clients),
+  repeats: numberFlag('media-repeats', MEDIA_DEFAULTS.repeats),
+  photoBytes:
+    numberFlag('media-mb', MEDIA_DEFAULTS.photoBytes / 1024 / 1024, 'seconds') * 1024 * 1024,
 };
 const lighthouseRuns = numberFlag('lighthouse-runs', LIGHTHOUSE_DEFAULTS.runs);
 if (flags.size > 0) throw new Error(`unknown flag --${[...flags.keys()][0]}`);
@@ -403,6 +413,37 @@ if (only.includes('translation')) {
   } catch (error) {
     failed = true;
     console.error(`translation failed: ${(error as Error).message}`);
+  }
+}
+
+if (only.includes('media')) {
+  console.log(
+    `media-upload: ${mediaOptions.clients} people each send a ${fixed(mediaOptions.photoBytes / 1024 / 1024, 0)} MB ` +
+      `phone photo at once (tus, 1 MB chunks), ${mediaOptions.repeats} rounds`,
+  );
+  try {
+    const media = await benchMediaUpload(mediaOptions);
+    console.log(
+      `  server ${fixed(media.serverCpuMsPerPhoto, 0)} ms CPU per photo, sharp's thumbnail alone ` +
+        `${fixed(media.baselineCpuMsPerPhoto, 0)} ms (photos of ${fixed(media.photoBytes / 1024 / 1024, 1)} MB); ` +
+        `upload start to the recipient's message p50=${fixed(media.p50, 0)}ms p99=${fixed(media.p99, 0)}ms`,
+    );
+    report(
+      resultLine(
+        'media-upload',
+        {
+          ratio: fixed(media.ratio, 2),
+          server_cpu_ms: fixed(media.serverCpuMsPerPhoto, 0),
+          baseline_cpu_ms: fixed(media.baselineCpuMsPerPhoto, 0),
+          p99_ms: fixed(media.p99, 0),
+          target_ratio: TARGETS.media.maxRatio,
+        },
+        mediaOk(media),
+      ),
+    );
+  } catch (error) {
+    failed = true;
+    console.error(`media-upload failed: ${(error as Error).message}`);
   }
 }
 

@@ -10,6 +10,7 @@ export const TARGETS = {
   persistence: { minRatio: 0.5 },
   firstSyncMs: 1000,
   group: { maxAcceptRatio: 1.5, maxP99Ms: 2000 },
+  media: { maxRatio: 1.5 },
 } as const;
 
 export interface DmResult {
@@ -38,6 +39,11 @@ export function idleOk({ ratio, kbPerSocket }: { ratio: number; kbPerSocket: num
 
 export function groupOk({ acceptRatio, p99 }: { acceptRatio: number; p99: number }): boolean {
   return acceptRatio <= TARGETS.group.maxAcceptRatio && p99 <= TARGETS.group.maxP99Ms;
+}
+
+/** Server CPU per photo within 1.5 times sharp making the same thumbnail alone. */
+export function mediaOk({ ratio }: { ratio: number }): boolean {
+  return ratio <= TARGETS.media.maxRatio;
 }
 
 export function webFirstLoadOk(gzipKb: number): boolean {
