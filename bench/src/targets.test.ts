@@ -4,6 +4,7 @@ import {
   firstSyncOk,
   groupOk,
   idleOk,
+  mediaOk,
   persistenceOk,
   resultLine,
   translationOk,
@@ -31,6 +32,8 @@ describe('benchmark targets', () => {
     expect(persistenceOk({ ratio: 0.49 })).toBe(false);
     expect(webFirstLoadOk(250)).toBe(true);
     expect(webFirstLoadOk(250.1)).toBe(false);
+    expect(mediaOk({ ratio: 1.5 })).toBe(true);
+    expect(mediaOk({ ratio: 1.51 })).toBe(false);
   });
 
   it('translation calls must equal the languages exactly, neither fewer nor more', () => {
