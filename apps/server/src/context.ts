@@ -291,6 +291,11 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
   // Translations start once messages are delivered, never before.
   messages.onSent((sent) => translations.messagesSent(sent));
   messages.onRemoved((removed) => translations.messagesRemoved(removed));
+  messages.onRemoved((removed) => {
+    media.messagesRemoved(removed).catch((error: unknown) => {
+      logger.warn({ err: error }, 'could not remove the media of removed messages');
+    });
+  });
   hub.onMembersReached((conversationId, frames, userIds) =>
     translations.membersReached(conversationId, frames, userIds),
   );
@@ -340,6 +345,7 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
       await limits.close();
       // Sends already received are written (or refused) before the database goes.
       await messages.drain();
+      await media.drain();
       await codes.drain();
       await detector.close();
       // Translations under way are left: their claims lapse and the next reader asks again.

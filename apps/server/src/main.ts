@@ -51,9 +51,12 @@ async function main(): Promise<void> {
 
   const housekeeping = setInterval(() => {
     const { codes, sessions } = ctx.services;
-    Promise.all([codes.purge(), sessions.purge(), ctx.uploads.removeExpired()]).catch(
-      (error: unknown) => ctx.logger.warn({ err: error }, 'housekeeping failed'),
-    );
+    Promise.all([
+      codes.purge(),
+      sessions.purge(),
+      ctx.uploads.removeExpired(),
+      ctx.services.media.sweep(),
+    ]).catch((error: unknown) => ctx.logger.warn({ err: error }, 'housekeeping failed'));
   }, HOUR);
   housekeeping.unref();
   // Burnt messages are already left out of every read; this only reclaims their rows.

@@ -233,6 +233,8 @@ export interface MediaTable {
   placeholder: string | null;
   original_key: string;
   thumb_key: string | null;
+  /** 1 once a message carried it. */
+  sent: Generated<number>;
   created_at: number;
 }
 

@@ -23,6 +23,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('placeholder', 'varchar(64)')
     .addColumn('original_key', 'varchar(80)', (c) => c.notNull())
     .addColumn('thumb_key', 'varchar(80)')
+    /** 1 once a message carried it: with no message left, it goes at once. */
+    .addColumn('sent', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
   // The daily upload total of a person.

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +22,7 @@ import {
   type TestApp,
 } from '../../test/harness.js';
 import { parseRange } from './routes.js';
+import { UNSENT_MEDIA_KEPT_MS } from './service.js';
 
 let counter = 0;
 const clientId = () => `media-${Date.now().toString(36)}-${(counter += 1)}`;
@@ -203,9 +204,68 @@ describe.each(dialects)('media on $dialect', ({ dialect }) => {
       },
     );
     expect(revoked.statusCode, revoked.body).toBe(200);
+    await t.ctx.services.media.drain();
     const stillBob = await urlsFor(bob, [id]);
     // Bob still forwarded it himself, so he sees it through his own message.
     expect(stillBob.urls.map((u) => u.id)).toEqual([id]);
+  });
+
+  it('removes media with the last message that carries it, and uploads never sent after a day', async () => {
+    const stored = (id: string) =>
+      stat(join(t.dataDir, 'media', id, 'original')).then(
+        () => true,
+        () => false,
+      );
+    const photoOf = async (user: RegisteredUser) => {
+      const { media } = await upload(user, await phonePhoto(), { kind: 'image', name: 'p.jpg' });
+      if (media.kind !== 'image') throw new Error('not an image');
+      return media;
+    };
+    // Revoked: the photo and its thumbnail go, and its addresses stop working.
+    const revokedPhoto = await photoOf(ada);
+    const sent = (await sendContent(ada, adaBob, revokedPhoto)).json<Message>();
+    const { urls } = await urlsFor(bob, [revokedPhoto.image.id]);
+    expect((await fetch(base + urls[0]!.url)).status).toBe(200);
+    await t.call('POST', `/api/v1/conversations/${adaBob}/messages/${sent.seq}/revoke`, {
+      token: ada.token,
+    });
+    await t.ctx.services.media.drain();
+    expect(await stored(revokedPhoto.image.id)).toBe(false);
+    expect(
+      await stat(join(t.dataDir, 'media', revokedPhoto.image.id, 'thumb')).catch(() => null),
+    ).toBeNull();
+    expect((await fetch(base + urls[0]!.url)).status).toBe(404);
+
+    // Burnt after reading: it goes once the message does.
+    await t.call('PUT', `/api/v1/conversations/${adaBob}/burn`, {
+      token: ada.token,
+      body: { seconds: 10 },
+    });
+    const burning = await photoOf(ada);
+    const burnt = (await sendContent(ada, adaBob, burning)).json<Message>();
+    await t.call('POST', `/api/v1/conversations/${adaBob}/read`, {
+      token: bob.token,
+      body: { seq: burnt.seq },
+    });
+    t.clock.advance(11_000);
+    await t.ctx.services.messages.purgeBurnt();
+    await t.ctx.services.media.drain();
+    expect(await stored(burning.image.id)).toBe(false);
+    await t.call('PUT', `/api/v1/conversations/${adaBob}/burn`, {
+      token: ada.token,
+      body: { seconds: 0 },
+    });
+
+    // Uploaded and never sent: kept a day for a sender who went offline, then swept.
+    const unsent = await photoOf(ada);
+    const kept = await photoOf(bob);
+    await sendContent(bob, adaBob, kept);
+    await t.ctx.services.media.sweep();
+    expect(await stored(unsent.image.id)).toBe(true);
+    t.clock.advance(UNSENT_MEDIA_KEPT_MS + 1);
+    await t.ctx.services.media.sweep();
+    expect(await stored(unsent.image.id)).toBe(false);
+    expect(await stored(kept.image.id)).toBe(true);
   });
 
   it('refuses media the sender has never seen, and a kind that is not what was stored', async () => {

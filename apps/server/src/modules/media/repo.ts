@@ -1,4 +1,6 @@
-import type { Db, MediaRow } from '../../db/schema.js';
+import { sql } from 'kysely';
+import type { ExpressionBuilder, Insertable } from 'kysely';
+import type { Database, Db, MediaRow, MediaTable } from '../../db/schema.js';
 
 /** The media tables: stored media and the messages that carry them. */
 export class MediaRepo {
@@ -8,7 +10,7 @@ export class MediaRepo {
     return db === this.db ? this : new MediaRepo(db);
   }
 
-  async insert(row: MediaRow): Promise<void> {
+  async insert(row: Insertable<MediaTable>): Promise<void> {
     await this.db.insertInto('media').values(row).execute();
   }
 
@@ -40,6 +42,12 @@ export class MediaRepo {
       .values([...rows])
       .onConflict((oc) => oc.doNothing())
       .execute();
+    await this.db
+      .updateTable('media')
+      .set({ sent: 1 })
+      .where('id', 'in', [...new Set(rows.map((row) => row.media_id))])
+      .where('sent', '=', 0)
+      .execute();
   }
 
   /**
@@ -69,5 +77,81 @@ export class MediaRepo {
       .where('m.revoked_at', 'is', null)
       .execute();
     return new Set([...own.map((row) => row.id), ...carried.map((row) => row.media_id)]);
+  }
+
+  /** Forgets these messages' media (revoked or burnt); answers the media they carried. */
+  async unlink(messages: readonly { conversationId: string; seq: number }[]): Promise<string[]> {
+    if (messages.length === 0) return [];
+    const matching = (eb: ExpressionBuilder<Database, 'message_media'>) =>
+      eb.or(
+        messages.map(({ conversationId, seq }) =>
+          eb.and([eb('conversation_id', '=', conversationId), eb('seq', '=', seq)]),
+        ),
+      );
+    const rows = await this.db
+      .selectFrom('message_media')
+      .select('media_id')
+      .where(matching)
+      .execute();
+    if (rows.length === 0) return [];
+    await this.db.deleteFrom('message_media').where(matching).execute();
+    return [...new Set(rows.map((row) => row.media_id))];
+  }
+
+  /** Forgets which messages carried media where the message is revoked or gone (burnt). */
+  async unlinkGone(): Promise<void> {
+    await this.db
+      .deleteFrom('message_media')
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('messages as m')
+              .select(sql<number>`1`.as('one'))
+              .whereRef('m.conversation_id', '=', 'message_media.conversation_id')
+              .whereRef('m.seq', '=', 'message_media.seq')
+              .where('m.revoked_at', 'is', null),
+          ),
+        ),
+      )
+      .execute();
+  }
+
+  /**
+   * Media no message carries, at most `limit` of them: what messages carried once, and
+   * what was stored before `unsentBefore` and never sent.
+   */
+  async unreferenced(
+    unsentBefore: number,
+    limit: number,
+    among?: readonly string[],
+  ): Promise<MediaRow[]> {
+    if (among?.length === 0) return [];
+    return this.db
+      .selectFrom('media')
+      .selectAll()
+      .$if(among !== undefined, (query) => query.where('id', 'in', [...among!]))
+      .where((eb) => eb.or([eb('sent', '=', 1), eb('created_at', '<', unsentBefore)]))
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('message_media as mm')
+              .select(sql<number>`1`.as('one'))
+              .whereRef('mm.media_id', '=', 'media.id'),
+          ),
+        ),
+      )
+      .orderBy('created_at')
+      .limit(limit)
+      .execute();
+  }
+
+  async remove(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db
+      .deleteFrom('media')
+      .where('id', 'in', [...ids])
+      .execute();
   }
 }

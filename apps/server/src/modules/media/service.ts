@@ -25,6 +25,13 @@ const URL_LIFETIME_MS = HOUR;
 const URL_EXPIRY_STEP_MS = 10 * MINUTE;
 const MB = 1024 * 1024;
 /**
+ * How long stored media may wait for a message to carry it: an upload finished while the
+ * sender went offline is still sent when they come back within a day.
+ */
+export const UNSENT_MEDIA_KEPT_MS = DAY;
+/** Media removed per round of the sweep. */
+const SWEEP_BATCH = 500;
+/**
  * Photos processed at once: one per core, each on one libvips thread (see process.ts).
  * More at once only make the threads fight over the cores and the caches, and hold more
  * photos in memory.
@@ -39,6 +46,7 @@ const PHOTOS_WAITING = 256;
  */
 export class MediaService {
   private readonly photoSlots = new Semaphore(PHOTOS_AT_ONCE, PHOTOS_WAITING);
+  private readonly removals = new Set<Promise<void>>();
 
   constructor(
     private readonly deps: {
@@ -94,7 +102,7 @@ export class MediaService {
       placeholder: null,
       thumb_key: null,
     };
-    let row: MediaRow;
+    let row: Omit<MediaRow, 'sent'>;
     if (kind === 'image') {
       const image = await this.inTurn(() => processImage(path));
       const originalKey = `${id}/original`;
@@ -183,6 +191,51 @@ export class MediaService {
     );
   }
 
+  /**
+   * Removes the media no message carries any more (their messages revoked or burnt), and
+   * uploads never sent within UNSENT_MEDIA_KEPT_MS. Answers how many went.
+   */
+  async sweep(): Promise<number> {
+    await this.deps.repo.unlinkGone();
+    let removed = 0;
+    for (;;) {
+      const gone = await this.removeUnreferenced();
+      removed += gone;
+      if (gone < SWEEP_BATCH) return removed;
+    }
+  }
+
+  /**
+   * Messages revoked or burnt: their media goes with them where no other message (a
+   * forward) carries it. Runs after their commit; what fails here the sweep does later.
+   */
+  messagesRemoved(removed: readonly { conversationId: string; seq: number }[]): Promise<void> {
+    const work = (async () => {
+      const carried = await this.deps.repo.unlink(removed);
+      if (carried.length > 0) await this.removeUnreferenced(carried);
+    })();
+    this.removals.add(work);
+    return work.finally(() => this.removals.delete(work));
+  }
+
+  /** Resolves once the removals under way are done (before the database closes). */
+  async drain(): Promise<void> {
+    while (this.removals.size > 0) await Promise.allSettled([...this.removals]);
+  }
+
+  /** Removes a batch of unreferenced media (of `among`, when given): rows, then objects. */
+  private async removeUnreferenced(among?: readonly string[]): Promise<number> {
+    const { repo, storage, clock } = this.deps;
+    const gone = await repo.unreferenced(clock.now() - UNSENT_MEDIA_KEPT_MS, SWEEP_BATCH, among);
+    if (gone.length === 0) return 0;
+    // The rows first, so nobody is handed an address of what is going.
+    await repo.remove(gone.map((row) => row.id));
+    for (const row of gone) {
+      for (const key of [row.original_key, row.thumb_key]) if (key) await storage.remove(key);
+    }
+    return gone.length;
+  }
+
   /** Signed addresses of the media the user may see; the rest are left out. */
   async urls(userId: string, ids: readonly string[]): Promise<MediaUrlsResult> {
     const { repo, clock } = this.deps;
@@ -248,7 +301,7 @@ function sameSignature(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-export function uploadedOf(row: MediaRow): UploadedMedia {
+export function uploadedOf(row: Omit<MediaRow, 'sent'>): UploadedMedia {
   if (row.kind === 'image') {
     return {
       kind: 'image',
