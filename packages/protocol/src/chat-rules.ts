@@ -6,7 +6,7 @@ import type {
   SendableContent,
   ServerFrame,
 } from './chat.js';
-import type { FileContent, ImageContent } from './media.js';
+import type { FileContent, ImageContent, VideoContent, VoiceContent } from './media.js';
 
 /**
  * The chat's limits, conversation ids and rules, without schemas: what a client needs on
@@ -121,7 +121,9 @@ export type SentContent =
   | LocationContent
   | CardContent
   | ImageContent
-  | FileContent;
+  | FileContent
+  | VoiceContent
+  | VideoContent;
 
 const SENT_KINDS: ReadonlySet<string> = new Set<SentContent['kind']>([
   'text',
@@ -129,6 +131,8 @@ const SENT_KINDS: ReadonlySet<string> = new Set<SentContent['kind']>([
   'card',
   'image',
   'file',
+  'voice',
+  'video',
 ]);
 
 export function isSentContent(content: MessageContent): content is SentContent {
@@ -142,7 +146,7 @@ export function isSentContent(content: MessageContent): content is SentContent {
  */
 export interface QuotedPart {
   text: string;
-  kind?: 'location' | 'card' | 'image' | 'file';
+  kind?: 'location' | 'card' | 'image' | 'file' | 'voice' | 'video';
 }
 
 export function quotedPart(content: MessageContent): QuotedPart | null {
@@ -151,14 +155,25 @@ export function quotedPart(content: MessageContent): QuotedPart | null {
   if (content.kind === 'card') return { text: quoteExcerpt(content.user.nickname), kind: 'card' };
   if (content.kind === 'image') return { text: '', kind: 'image' };
   if (content.kind === 'file') return { text: quoteExcerpt(content.file.name), kind: 'file' };
+  if (content.kind === 'voice') return { text: '', kind: 'voice' };
+  if (content.kind === 'video') return { text: '', kind: 'video' };
   return null;
 }
 
-/** The id of the media a message carries (a photo or a file), or null. */
+/** The id of the media a message carries (a photo, a file, a voice, a video), or null. */
 export function mediaIdOf(content: MessageContent | SendableContent): string | null {
   if (content.kind === 'image') return content.image.id;
   if (content.kind === 'file') return content.file.id;
+  if (content.kind === 'voice') return content.voice.id;
+  if (content.kind === 'video') return content.video.id;
   return null;
+}
+
+/** Every media a message carries: its own, and a video's poster. */
+export function mediaIdsOf(content: MessageContent | SendableContent): string[] {
+  const id = mediaIdOf(content);
+  if (id === null) return [];
+  return content.kind === 'video' ? [id, content.video.poster.id] : [id];
 }
 
 /** A quote that shows what it quotes (not unavailable). */

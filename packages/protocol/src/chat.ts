@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { isPlainName, motherTongueSchema } from './validation.js';
-import { fileContentSchema, imageContentSchema } from './media.js';
+import {
+  fileContentSchema,
+  imageContentSchema,
+  videoContentSchema,
+  voiceContentSchema,
+} from './media.js';
 import {
   BURN_DURATIONS,
   GREETING_MAX_LENGTH,
@@ -148,7 +153,7 @@ export const quoteSchema = z.union([
     /** quoteExcerpt of the quoted text (a location's place name, a card's name), shown above the reply. */
     text: z.string().max(QUOTE_EXCERPT_MAX_LENGTH),
     /** The quoted message's kind when it is not text, for the reader's label ("[Location]"). */
-    kind: z.enum(['location', 'card', 'image', 'file']).optional(),
+    kind: z.enum(['location', 'card', 'image', 'file', 'voice', 'video']).optional(),
   }),
   z.object({ seq: z.number().int().min(1), unavailable: z.literal(true) }),
 ]);
@@ -223,6 +228,8 @@ export const sendableContentSchema = z.discriminatedUnion(
     cardContentSchema,
     imageContentSchema,
     fileContentSchema,
+    voiceContentSchema,
+    videoContentSchema,
   ],
   { error: 'content' },
 );
@@ -271,6 +278,8 @@ export const messageContentSchema = z.discriminatedUnion('kind', [
   cardContentSchema,
   imageContentSchema,
   fileContentSchema,
+  voiceContentSchema,
+  videoContentSchema,
   z.object({ kind: z.literal('revoke'), targetSeq: z.number().int().min(1) }),
   z.object({ kind: z.literal('burn'), seconds: z.number().int().min(0) }),
   z.object({ kind: z.literal('revoked') }),

@@ -26,7 +26,15 @@ export type GroupRole = (typeof GROUP_ROLES)[number];
 export const GROUP_ROLE_RANK: Record<GroupRole, number> = { owner: 3, admin: 2, member: 1 };
 
 /** Message kinds a group may allow its members to send (admins may always send). */
-export const GROUP_MESSAGE_KINDS = ['text', 'image', 'file', 'location', 'card'] as const;
+export const GROUP_MESSAGE_KINDS = [
+  'text',
+  'image',
+  'voice',
+  'video',
+  'file',
+  'location',
+  'card',
+] as const;
 export type GroupMessageKind = (typeof GROUP_MESSAGE_KINDS)[number];
 
 /**

@@ -4,11 +4,20 @@
  */
 
 /** The kinds of uploaded media a message can carry. */
-export const MEDIA_KINDS = ['image', 'file'] as const;
+export const MEDIA_KINDS = ['image', 'file', 'voice', 'video'] as const;
 export type MediaKind = (typeof MEDIA_KINDS)[number];
 
 /** Photos picked at once: each becomes a message of its own, in order. */
 export const IMAGES_PER_PICK_MAX = 9;
+
+/** Longest voice message (spec): recording stops here. */
+export const VOICE_MAX_MS = 60_000;
+
+/** Bars of a voice message's waveform, each one byte of loudness (0–255). */
+export const WAVEFORM_BARS = 48;
+
+/** Playback rates of the video player (spec). */
+export const VIDEO_RATES = [0.5, 0.8, 1, 1.25, 1.5, 2] as const;
 
 /** Longest file name kept with a file (characters); longer ones keep their end. */
 export const FILE_NAME_MAX_LENGTH = 255;

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { FILE_NAME_MAX_LENGTH, MEDIA_ID_PATTERN, MEDIA_URLS_MAX } from './media-rules.js';
+import {
+  FILE_NAME_MAX_LENGTH,
+  MEDIA_ID_PATTERN,
+  MEDIA_URLS_MAX,
+  VOICE_MAX_MS,
+  WAVEFORM_BARS,
+} from './media-rules.js';
 
 export * from './media-rules.js';
 
@@ -36,6 +42,34 @@ export const fileMediaSchema = z.object({
 });
 export type FileMedia = z.infer<typeof fileMediaSchema>;
 
+/** Milliseconds of sound or film, as the recording browser measured them. */
+const durationSchema = z.number().int().min(0).max(24 * 60 * 60 * 1000);
+
+/**
+ * A voice message: its length and a waveform (WAVEFORM_BARS bytes of loudness, base64),
+ * both measured by the recording browser, and the recording itself.
+ */
+export const voiceMediaSchema = z.object({
+  id: mediaIdSchema,
+  durationMs: durationSchema.max(VOICE_MAX_MS + 1000),
+  size: sizeSchema,
+  mime: mimeSchema,
+  waveform: z.string().max(Math.ceil(WAVEFORM_BARS / 3) * 4).optional(),
+});
+export type VoiceMedia = z.infer<typeof voiceMediaSchema>;
+
+/** A video: its size, length and a poster frame (a photo made from the video by the sender's browser). */
+export const videoMediaSchema = z.object({
+  id: mediaIdSchema,
+  width: pixelsSchema,
+  height: pixelsSchema,
+  durationMs: durationSchema,
+  size: sizeSchema,
+  mime: mimeSchema,
+  poster: imageMediaSchema,
+});
+export type VideoMedia = z.infer<typeof videoMediaSchema>;
+
 export const imageContentSchema = z.object({
   kind: z.literal('image'),
   image: imageMediaSchema,
@@ -52,10 +86,28 @@ export const fileContentSchema = z.object({
 });
 export type FileContent = z.infer<typeof fileContentSchema>;
 
+export const voiceContentSchema = z.object({
+  kind: z.literal('voice'),
+  voice: voiceMediaSchema,
+  /** Sent with "forward": shown with a forwarded label. */
+  forwarded: z.boolean().optional(),
+});
+export type VoiceContent = z.infer<typeof voiceContentSchema>;
+
+export const videoContentSchema = z.object({
+  kind: z.literal('video'),
+  video: videoMediaSchema,
+  /** Sent with "forward": shown with a forwarded label. */
+  forwarded: z.boolean().optional(),
+});
+export type VideoContent = z.infer<typeof videoContentSchema>;
+
 /** What the server stored of a finished upload: the fields a message carries. */
 export const uploadedMediaSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('image'), image: imageMediaSchema }),
   z.object({ kind: z.literal('file'), file: fileMediaSchema }),
+  z.object({ kind: z.literal('voice'), voice: voiceMediaSchema }),
+  z.object({ kind: z.literal('video'), video: videoMediaSchema }),
 ]);
 export type UploadedMedia = z.infer<typeof uploadedMediaSchema>;
 
@@ -63,6 +115,8 @@ export type UploadedMedia = z.infer<typeof uploadedMediaSchema>;
 export const mediaLimitsSchema = z.object({
   image: z.number().int().min(1),
   file: z.number().int().min(1),
+  voice: z.number().int().min(1),
+  video: z.number().int().min(1),
   dailyBytes: z.number().int().min(1).nullable(),
 });
 export type MediaLimits = z.infer<typeof mediaLimitsSchema>;
