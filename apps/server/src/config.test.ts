@@ -54,6 +54,8 @@ describe('loadConfig', () => {
       UNAUTHED_SOCKETS_PER_ADDRESS: '100',
       MEDIA_IMAGE_MAX_MB: '10',
       MEDIA_FILE_MAX_MB: '50',
+      MEDIA_VOICE_MAX_MB: '2',
+      MEDIA_VIDEO_MAX_MB: '200',
       MEDIA_DAILY_MB: '0',
       MEDIA_URL_SECRET: 'k'.repeat(40),
       S3_ENDPOINT: 'http://minio:9000',
@@ -96,6 +98,8 @@ describe('loadConfig', () => {
       media: {
         imageMaxBytes: 10 * 1024 * 1024,
         fileMaxBytes: 50 * 1024 * 1024,
+        voiceMaxBytes: 2 * 1024 * 1024,
+        videoMaxBytes: 200 * 1024 * 1024,
         dailyBytes: null,
         urlSecret: 'k'.repeat(40),
         s3: {

@@ -111,6 +111,10 @@ const envSchema = z.object({
   MEDIA_IMAGE_MAX_MB: z.coerce.number().int().min(1).max(1024).default(20),
   /** Largest file one may send, in megabytes. */
   MEDIA_FILE_MAX_MB: z.coerce.number().int().min(1).max(10_240).default(100),
+  /** Largest voice message, in megabytes (a minute of speech is well under one). */
+  MEDIA_VOICE_MAX_MB: z.coerce.number().int().min(1).max(100).default(5),
+  /** Largest video one may send, in megabytes. */
+  MEDIA_VIDEO_MAX_MB: z.coerce.number().int().min(1).max(10_240).default(100),
   /** Megabytes one person may upload per UTC day, all kinds together; 0: no daily limit. */
   MEDIA_DAILY_MB: z.coerce.number().int().min(0).default(2048),
   /**
@@ -189,6 +193,8 @@ export interface S3Config {
 export interface MediaConfig {
   imageMaxBytes: number;
   fileMaxBytes: number;
+  voiceMaxBytes: number;
+  videoMaxBytes: number;
   /** null: no daily limit. */
   dailyBytes: number | null;
   /** null: made at first start and kept in the data folder. */
@@ -284,6 +290,8 @@ function mediaConfig(e: z.infer<typeof envSchema>): MediaConfig {
   return {
     imageMaxBytes: e.MEDIA_IMAGE_MAX_MB * MB,
     fileMaxBytes: e.MEDIA_FILE_MAX_MB * MB,
+    voiceMaxBytes: e.MEDIA_VOICE_MAX_MB * MB,
+    videoMaxBytes: e.MEDIA_VIDEO_MAX_MB * MB,
     dailyBytes: e.MEDIA_DAILY_MB === 0 ? null : e.MEDIA_DAILY_MB * MB,
     urlSecret: e.MEDIA_URL_SECRET ?? null,
     s3: e.S3_ENDPOINT

@@ -84,7 +84,7 @@ describe.each(dialects)('database on $dialect', ({ dialect }) => {
       migration: '0010',
       up: mediaKinds.up,
       allOf: ['text', 'location', 'card'],
-      all: ['text', 'image', 'file', 'location', 'card'],
+      all: ['text', 'image', 'voice', 'video', 'file', 'location', 'card'],
     },
   ])(
     'lets groups that allowed every kind allow the new ones too ($migration), and leaves the others',

@@ -231,6 +231,9 @@ export interface MediaTable {
   height: number | null;
   /** ThumbHash, base64. */
   placeholder: string | null;
+  duration_ms: number | null;
+  waveform: string | null;
+  poster_id: string | null;
   original_key: string;
   thumb_key: string | null;
   /** 1 once a message carried it. */

@@ -10,6 +10,7 @@ import {
   singleMembersOf,
   type ClientFrame,
   type ErrorCode,
+  mediaIdOf,
   type MediaUrlsResult,
   type Message,
   type ServerFrame,
@@ -144,7 +145,7 @@ async function groupMedia(w: Cast): Promise<string> {
       content: media,
     });
     expect(sent.statusCode, sent.body).toBe(200);
-    return media.kind === 'file' ? media.file.id : media.image.id;
+    return mediaIdOf(media)!;
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -13,7 +13,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createTable('media')
     .addColumn('id', 'varchar(32)', (c) => c.primaryKey())
     .addColumn('owner_id', 'varchar(32)', (c) => c.notNull())
-    /** image or file. */
+    /** image, file, voice or video. */
     .addColumn('kind', 'varchar(8)', (c) => c.notNull())
     .addColumn('mime', 'varchar(127)', (c) => c.notNull())
     .addColumn('size', 'bigint', (c) => c.notNull())
@@ -21,6 +21,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('width', 'integer')
     .addColumn('height', 'integer')
     .addColumn('placeholder', 'varchar(64)')
+    /** Voice and video: their length, as the recording browser measured it. */
+    .addColumn('duration_ms', 'integer')
+    /** Voice: loudness bars, base64. */
+    .addColumn('waveform', 'varchar(96)')
+    /** Video: the photo shown before it plays (a media of its own). */
+    .addColumn('poster_id', 'varchar(32)')
     .addColumn('original_key', 'varchar(80)', (c) => c.notNull())
     .addColumn('thumb_key', 'varchar(80)')
     /** 1 once a message carried it: with no message left, it goes at once. */

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Photos and files join the message kinds a group may allow. Landed: never edit, add a
+ * Photos, voice messages, videos and files join the message kinds a group may allow. Landed: never edit, add a
  * new migration.
  *
  * A group that allowed every kind there was (text, locations, cards) allows them too; a
@@ -18,4 +18,4 @@ export async function down(db: Kysely<unknown>): Promise<void> {
 }
 
 const KINDS_BEFORE = ['text', 'location', 'card'];
-const ALL_KINDS = ['text', 'image', 'file', 'location', 'card'];
+const ALL_KINDS = ['text', 'image', 'voice', 'video', 'file', 'location', 'card'];

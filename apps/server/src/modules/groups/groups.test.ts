@@ -565,7 +565,15 @@ describe.each(dialects)('groups on $dialect', ({ dialect }) => {
     expectError(await send(member, group.id, 'hm'), 'GROUP_ALL_MUTED');
     ok(await send(admin, group.id, 'admins speak'));
     // A new group allows every kind; each can be turned off on its own.
-    expect(group.allowedKinds).toEqual(['text', 'image', 'file', 'location', 'card']);
+    expect(group.allowedKinds).toEqual([
+      'text',
+      'image',
+      'voice',
+      'video',
+      'file',
+      'location',
+      'card',
+    ]);
     ok(await call(admin, 'PATCH', `/groups/${group.id}`, { allMuted: false }));
     const place = { kind: 'location', latitude: 1.5, longitude: 103.8, name: 'Marina' };
     const sendPlace = (from: RegisteredUser) =>

@@ -268,6 +268,96 @@ describe.each(dialects)('media on $dialect', ({ dialect }) => {
     expect(await stored(kept.image.id)).toBe(true);
   });
 
+  it('stores a voice message and a video with what the browser measured, typed by their bytes', async () => {
+    // An Ogg page announcing Opus: sound, by its bytes.
+    const opus = Buffer.concat([
+      Buffer.from('OggS\0\x02', 'latin1'),
+      Buffer.alloc(22),
+      Buffer.from('OpusHead\x01\x01', 'latin1'),
+      Buffer.alloc(200, 3),
+    ]);
+    const waveform = Buffer.from(Array.from({ length: 48 }, (_, i) => (i * 5) % 256)).toString(
+      'base64',
+    );
+    const { media: voice } = await upload(ada, opus, {
+      kind: 'voice',
+      name: 'voice.ogg',
+      durationMs: '3200',
+      waveform,
+    });
+    expect(voice).toMatchObject({
+      kind: 'voice',
+      voice: { durationMs: 3200, mime: 'audio/ogg; codecs=opus', waveform, size: opus.length },
+    });
+    // Longer than a voice may be: held to the limit.
+    const { media: long } = await upload(ada, opus, {
+      kind: 'voice',
+      name: 'v.ogg',
+      durationMs: '600000',
+    });
+    expect(long.kind === 'voice' && long.voice.durationMs).toBe(61_000);
+    if (voice.kind !== 'voice') throw new Error('not a voice');
+    // What the sender claims of its length counts for nothing.
+    const sent = await sendContent(ada, adaBob, {
+      ...voice,
+      voice: { ...voice.voice, durationMs: 1 },
+    });
+    expect(sent.json<Message>().content).toEqual(voice);
+    // A picture sent as a voice is refused by its bytes.
+    expect(
+      await upload(ada, await phonePhoto(), { kind: 'voice', name: 'v.ogg' }).catch(refusalOf),
+    ).toEqual({ status: 415, code: 'MEDIA_TYPE_UNSUPPORTED' });
+
+    // A video: an MP4 by its bytes, with the poster its sender's browser made from it.
+    const mp4 = Buffer.concat([
+      Buffer.from([0, 0, 0, 0x18]),
+      Buffer.from('ftypisom', 'latin1'),
+      Buffer.from([0, 0, 2, 0]),
+      Buffer.from('isommp41', 'latin1'),
+      Buffer.alloc(5000, 9),
+    ]);
+    const { media: poster } = await upload(ada, await phonePhoto(), {
+      kind: 'image',
+      name: 'p.jpg',
+    });
+    if (poster.kind !== 'image') throw new Error('not an image');
+    const videoMeta = {
+      kind: 'video',
+      name: 'clip.mp4',
+      durationMs: '12500',
+      width: '1280',
+      height: '720',
+    };
+    const { media: video } = await upload(ada, mp4, { ...videoMeta, poster: poster.image.id });
+    expect(video).toEqual({
+      kind: 'video',
+      video: {
+        id: expect.any(String),
+        width: 1280,
+        height: 720,
+        durationMs: 12_500,
+        size: mp4.length,
+        mime: 'video/mp4',
+        poster: poster.image,
+      },
+    });
+    if (video.kind !== 'video') throw new Error('not a video');
+    expect((await sendContent(ada, adaBob, video)).statusCode).toBe(200);
+    // Bob reads both the film and its poster.
+    const { urls } = await urlsFor(bob, [video.video.id, poster.image.id]);
+    expect(urls.map((u) => u.id).sort()).toEqual([video.video.id, poster.image.id].sort());
+    // No poster, or someone else's: refused.
+    expect(await upload(ada, mp4, videoMeta).catch(refusalOf)).toEqual({
+      status: 400,
+      code: 'VALIDATION_FAILED',
+    });
+    const { media: bobs } = await upload(bob, await phonePhoto(), { kind: 'image', name: 'b.jpg' });
+    if (bobs.kind !== 'image') throw new Error('not an image');
+    expect(
+      await upload(ada, mp4, { ...videoMeta, poster: bobs.image.id }).catch(refusalOf),
+    ).toEqual({ status: 400, code: 'VALIDATION_FAILED' });
+  });
+
   it('refuses media the sender has never seen, and a kind that is not what was stored', async () => {
     const { media } = await upload(bob, Buffer.from('plain notes\n'), {
       kind: 'file',

@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { MediaKind, MediaLimits, MediaUrlsResult, UploadedMedia } from '@teltlk/protocol';
-import { cleanFileName } from '@teltlk/protocol';
+import { VOICE_MAX_MS, cleanFileName, mediaIdOf } from '@teltlk/protocol';
 import type { MediaConfig } from '../../config.js';
 import type { Db, MediaRow } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
@@ -65,6 +65,8 @@ export class MediaService {
     return {
       image: config.imageMaxBytes,
       file: config.fileMaxBytes,
+      voice: config.voiceMaxBytes,
+      video: config.videoMaxBytes,
       dailyBytes: config.dailyBytes,
     };
   }
@@ -72,7 +74,7 @@ export class MediaService {
   /** Refuses an upload before any byte of it is stored: too large, or past today's total. */
   async checkNewUpload(userId: string, kind: MediaKind, size: number): Promise<void> {
     const { config, repo, clock } = this.deps;
-    const max = kind === 'image' ? config.imageMaxBytes : config.fileMaxBytes;
+    const max = this.limits()[kind];
     if (size > max) throw new AppError('MEDIA_TOO_LARGE', { megabytes: Math.floor(max / MB) });
     if (config.dailyBytes === null) return;
     const now = clock.now();
@@ -81,13 +83,12 @@ export class MediaService {
   }
 
   /**
-   * Stores a finished upload as media `id`: a photo checked, turned upright, stripped of
-   * its metadata, with a thumbnail and a placeholder; a file as it is, typed by its bytes.
+   * Stores a finished upload as media `id`: a photo checked, stripped of its metadata,
+   * with a thumbnail and a placeholder; a voice message or a video, typed by its bytes as
+   * sound or film, with what the sender's browser measured of it (length, waveform,
+   * size, its poster photo); a file as it is, typed by its bytes.
    */
-  async store(
-    userId: string,
-    upload: { id: string; kind: MediaKind; name: string; path: string },
-  ): Promise<UploadedMedia> {
+  async store(userId: string, upload: FinishedUpload): Promise<UploadedMedia> {
     const { storage, repo, clock } = this.deps;
     const { id, kind, path } = upload;
     const name = cleanFileName(upload.name);
@@ -101,6 +102,9 @@ export class MediaService {
       height: null,
       placeholder: null,
       thumb_key: null,
+      duration_ms: null,
+      waveform: null,
+      poster_id: null,
     };
     let row: Omit<MediaRow, 'sent'>;
     if (kind === 'image') {
@@ -131,12 +135,62 @@ export class MediaService {
       };
     } else {
       const mime = await sniffFile(path);
+      const measured = kind === 'file' ? {} : await this.measured(userId, kind, mime, upload);
       const originalKey = `${id}/original`;
       const size = await storage.putFile(originalKey, path, mime);
-      row = { ...base, mime, size, original_key: originalKey };
+      row = { ...base, ...measured, mime, size, original_key: originalKey };
     }
     await repo.insert(row);
-    return uploadedOf(row);
+    const [stored] = await this.withPosters(repo, [row]);
+    return stored!;
+  }
+
+  /**
+   * What a voice message or a video carries beside its bytes, checked: the bytes are
+   * sound (a voice) or film (a video); a video's poster is a photo its sender stored.
+   */
+  private async measured(
+    userId: string,
+    kind: 'voice' | 'video',
+    mime: string,
+    upload: FinishedUpload,
+  ): Promise<Partial<MediaRow>> {
+    const sound = mime.startsWith('audio/') || mime === 'video/webm' || mime === 'video/mp4';
+    if (kind === 'voice' ? !sound : !mime.startsWith('video/')) {
+      throw new AppError('MEDIA_TYPE_UNSUPPORTED');
+    }
+    const durationMs = wholeNumber(upload.durationMs, kind === 'voice' ? VOICE_MAX_MS + 1000 : DAY);
+    if (kind === 'voice') {
+      const waveform =
+        upload.waveform && /^[A-Za-z0-9+/]{1,96}={0,2}$/.test(upload.waveform)
+          ? upload.waveform
+          : null;
+      return { duration_ms: durationMs, waveform };
+    }
+    const [poster] = upload.posterId ? await this.deps.repo.byIds([upload.posterId]) : [];
+    if (!poster || poster.kind !== 'image' || poster.owner_id !== userId) {
+      throw new AppError('VALIDATION_FAILED');
+    }
+    return {
+      duration_ms: durationMs,
+      width: wholeNumber(upload.width, 100_000) || Number(poster.width),
+      height: wholeNumber(upload.height, 100_000) || Number(poster.height),
+      poster_id: poster.id,
+    };
+  }
+
+  /** Rows as messages carry them: a video with its poster photo (one look-up for all). */
+  private async withPosters(
+    repo: MediaRepo,
+    rows: readonly Omit<MediaRow, 'sent'>[],
+  ): Promise<UploadedMedia[]> {
+    const posterIds = rows.flatMap((row) => (row.poster_id ? [row.poster_id] : []));
+    const posters = new Map((await repo.byIds(posterIds)).map((poster) => [poster.id, poster]));
+    return rows.flatMap((row) => {
+      const poster = row.poster_id ? posters.get(row.poster_id) : undefined;
+      if (row.kind === 'video' && !poster) return [];
+      return [uploadedOf(row, poster)];
+    });
   }
 
   private async inTurn<T>(work: () => Promise<T>): Promise<T> {
@@ -154,9 +208,9 @@ export class MediaService {
   async get(userId: string, id: string): Promise<UploadedMedia> {
     const { repo } = this.deps;
     const visible = await repo.visibleTo(userId, [id]);
-    const [row] = visible.has(id) ? await repo.byIds([id]) : [];
-    if (!row) throw new AppError('MEDIA_NOT_FOUND');
-    return uploadedOf(row);
+    const [stored] = await this.withPosters(repo, visible.has(id) ? await repo.byIds([id]) : []);
+    if (!stored) throw new AppError('MEDIA_NOT_FOUND');
+    return stored;
   }
 
   /**
@@ -173,8 +227,9 @@ export class MediaService {
     const unique = [...new Set(ids)];
     if (unique.length === 0) return new Map();
     const visible = await repo.visibleTo(senderId, unique);
-    const rows = await repo.byIds([...visible]);
-    return new Map(rows.map((row) => [row.id, uploadedOf(row)]));
+    // In the sending transaction: SQLite has one connection, which it holds.
+    const stored = await this.withPosters(repo, await repo.byIds([...visible]));
+    return new Map(stored.map((media) => [mediaIdOf(media)!, media]));
   }
 
   /** Records the messages that carry media, in the sending transaction. */
@@ -295,13 +350,60 @@ export class MediaService {
   }
 }
 
+/** A finished upload, with what its metadata told of it. */
+export interface FinishedUpload {
+  id: string;
+  kind: MediaKind;
+  name: string;
+  path: string;
+  durationMs?: string;
+  waveform?: string;
+  width?: string;
+  height?: string;
+  posterId?: string;
+}
+
+/** A whole number from upload metadata, 0 when it is none, at most `max`. */
+function wholeNumber(value: string | undefined, max: number): number {
+  const number = Number(value);
+  return Number.isSafeInteger(number) && number > 0 ? Math.min(number, max) : 0;
+}
+
 function sameSignature(given: string, expected: string): boolean {
   const a = Buffer.from(given);
   const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-export function uploadedOf(row: Omit<MediaRow, 'sent'>): UploadedMedia {
+export function uploadedOf(row: Omit<MediaRow, 'sent'>, poster?: MediaRow): UploadedMedia {
+  if (row.kind === 'voice') {
+    return {
+      kind: 'voice',
+      voice: {
+        id: row.id,
+        durationMs: Number(row.duration_ms ?? 0),
+        size: Number(row.size),
+        mime: row.mime,
+        ...(row.waveform ? { waveform: row.waveform } : {}),
+      },
+    };
+  }
+  if (row.kind === 'video' && poster) {
+    const image = uploadedOf(poster);
+    if (image.kind !== 'image') throw new Error(`the poster of ${row.id} is no photo`);
+    return {
+      kind: 'video',
+      video: {
+        id: row.id,
+        width: Number(row.width),
+        height: Number(row.height),
+        durationMs: Number(row.duration_ms ?? 0),
+        size: Number(row.size),
+        mime: row.mime,
+        poster: image.image,
+      },
+    };
+  }
   if (row.kind === 'image') {
     return {
       kind: 'image',

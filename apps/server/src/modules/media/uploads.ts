@@ -64,20 +64,26 @@ export class Uploads {
         // The size is declared up front, so limits hold before any byte is stored.
         if (upload.size === undefined) throw new AppError('MALFORMED_REQUEST');
         await deps.media.checkNewUpload(userId, kind, upload.size);
-        return {
-          metadata: { kind, name: upload.metadata?.name ?? 'file', owner: userId },
-        };
+        return { metadata: { ...upload.metadata, kind, owner: userId } };
       },
       onUploadFinish: async (req, upload) => {
         const userId = this.ownerOf(req);
         const kind = upload.metadata?.kind;
         if (!isMediaKind(kind)) throw new AppError('VALIDATION_FAILED');
         try {
+          const metadata = upload.metadata ?? {};
           const media = await deps.media.store(userId, {
             id: upload.id,
             kind,
-            name: upload.metadata?.name ?? 'file',
+            name: metadata.name ?? 'file',
             path: join(deps.dataDir, 'uploads', upload.id),
+            ...optional({
+              durationMs: metadata.durationMs,
+              waveform: metadata.waveform,
+              width: metadata.width,
+              height: metadata.height,
+              posterId: metadata.poster,
+            }),
           });
           return {
             status_code: 200,
@@ -191,6 +197,17 @@ const TUS_CODES: Partial<Record<number, ErrorCode>> = {
   415: 'UNSUPPORTED_MEDIA_TYPE',
   423: 'UPLOAD_BUSY',
 };
+
+/** The fields that are set (upload metadata values may be null or missing). */
+function optional<T extends Record<string, string | null | undefined>>(
+  fields: T,
+): { [K in keyof T]?: string } {
+  return Object.fromEntries(
+    Object.entries(fields).filter(
+      (entry): entry is [string, string] => typeof entry[1] === 'string',
+    ),
+  ) as { [K in keyof T]?: string };
+}
 
 function isMediaKind(value: unknown): value is MediaKind {
   return typeof value === 'string' && (MEDIA_KINDS as readonly string[]).includes(value);

@@ -2,6 +2,7 @@ import {
   GROUP_ROLE_RANK,
   groupIdOf,
   mediaIdOf,
+  mediaIdsOf,
   groupRoleSchema,
   mayInGroup,
   type GroupRole,
@@ -334,14 +335,14 @@ export class SendPipeline {
           return [];
         }
         content = { ...body.content, user };
-      } else if (body.content.kind === 'image' || body.content.kind === 'file') {
+      } else if (mediaIdOf(body.content) !== null) {
         // Written from what was stored, as its sender may send it (theirs, or forwarded).
         const stored = media.get(`${userId}\n${mediaIdOf(body.content)}`);
         if (!stored || stored.kind !== body.content.kind) {
           send.outcome = { ok: false, error: new AppError('MEDIA_NOT_FOUND') };
           return [];
         }
-        const { forwarded } = body.content;
+        const forwarded = 'forwarded' in body.content && body.content.forwarded;
         content = { ...stored, ...(forwarded ? { forwarded } : {}) };
       } else {
         content = body.content;
@@ -411,12 +412,14 @@ export class SendPipeline {
     const written = groups.flatMap(({ list }, group) =>
       list.map(({ send }, position) => ({ send, appended: appended[group]![position]! })),
     );
-    const links = written.flatMap(({ appended: { row, content } }) => {
-      const mediaId = mediaIdOf(content);
-      return mediaId === null
-        ? []
-        : [{ mediaId, conversationId: row.conversation_id, seq: row.seq }];
-    });
+    // A video's poster is linked too: its readers see it before it plays.
+    const links = written.flatMap(({ appended: { row, content } }) =>
+      mediaIdsOf(content).map((mediaId) => ({
+        mediaId,
+        conversationId: row.conversation_id,
+        seq: row.seq,
+      })),
+    );
     if (links.length > 0) await this.deps.media.linkMessages(links, trx);
     return written;
   }
