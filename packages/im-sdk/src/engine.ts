@@ -339,7 +339,9 @@ export class ImEngine implements HandleHost {
       content.kind === 'location' ||
       content.kind === 'card' ||
       content.kind === 'image' ||
-      content.kind === 'file'
+      content.kind === 'file' ||
+      content.kind === 'voice' ||
+      content.kind === 'video'
     ) {
       forwarded = { ...content, forwarded: true };
     } else throw new ApiError('VALIDATION_FAILED', 400);
@@ -420,34 +422,19 @@ export class ImEngine implements HandleHost {
    */
   async sendMedia(conversationId: string, media: OutgoingMedia): Promise<LocalMessage> {
     if (!this.options.uploader) throw new ApiError('FEATURE_UNAVAILABLE', 503);
-    const content: SendableContent =
-      media.kind === 'image'
-        ? {
-            kind: 'image',
-            image: {
-              id: PENDING_MEDIA_ID,
-              width: media.width,
-              height: media.height,
-              size: media.blob.size,
-              mime: media.blob.type || 'image/jpeg',
-            },
-          }
-        : {
-            kind: 'file',
-            file: {
-              id: PENDING_MEDIA_ID,
-              name: cleanFileName(media.name),
-              size: media.blob.size,
-              mime: media.blob.type || 'application/octet-stream',
-            },
-          };
+    const content = pendingContent(media);
     const row = await this.queue(conversationId, content, () => Promise.resolve(content), {
       kind: media.kind,
       blob: media.blob,
       name: media.name,
       url: null,
+      metadata: uploadMetadata(media),
+      ...(media.kind === 'video' ? { poster: { blob: media.poster.blob, url: null } } : {}),
     });
-    this.uploads.queued(row.clientMsgId, media.blob.size);
+    this.uploads.queued(
+      row.clientMsgId,
+      media.blob.size + (media.kind === 'video' ? media.poster.blob.size : 0),
+    );
     this.uploads.flush();
     return toLocal(row);
   }
@@ -506,7 +493,10 @@ export class ImEngine implements HandleHost {
           const waiting = await store.outbox.where('clientMsgId').equals(clientMsgId).first();
           if (waiting?.upload) {
             const { failed: _failed, ...upload } = waiting.upload;
-            await store.outbox.update(waiting.id!, { upload: { ...upload, url: null } });
+            const poster = upload.poster && { ...upload.poster, url: null };
+            await store.outbox.update(waiting.id!, {
+              upload: { ...upload, url: null, ...(poster ? { poster } : {}) },
+            });
             return;
           }
           await store.outbox.add({
@@ -803,6 +793,71 @@ export class ImEngine implements HandleHost {
     this.lastOrder = Math.max(Date.now(), this.lastOrder + 1);
     return this.lastOrder;
   }
+}
+
+/** What this device shows of media of ours until the server stored it. */
+function pendingContent(
+  media: OutgoingMedia,
+): Extract<MessageContent, { kind: OutgoingMedia['kind'] }> {
+  const size = media.blob.size;
+  const mime = media.blob.type || 'application/octet-stream';
+  switch (media.kind) {
+    case 'image':
+      return {
+        kind: 'image',
+        image: { id: PENDING_MEDIA_ID, width: media.width, height: media.height, size, mime },
+      };
+    case 'file':
+      return {
+        kind: 'file',
+        file: { id: PENDING_MEDIA_ID, name: cleanFileName(media.name), size, mime },
+      };
+    case 'voice':
+      return {
+        kind: 'voice',
+        voice: {
+          id: PENDING_MEDIA_ID,
+          durationMs: media.durationMs,
+          size,
+          mime,
+          waveform: media.waveform,
+        },
+      };
+    case 'video':
+      return {
+        kind: 'video',
+        video: {
+          id: PENDING_MEDIA_ID,
+          width: media.width,
+          height: media.height,
+          durationMs: media.durationMs,
+          size,
+          mime,
+          poster: {
+            id: PENDING_MEDIA_ID,
+            width: media.poster.width,
+            height: media.poster.height,
+            size: media.poster.blob.size,
+            mime: media.poster.blob.type || 'image/jpeg',
+          },
+        },
+      };
+  }
+}
+
+/** What the server is told of media beside its bytes: lengths, a waveform, a size. */
+function uploadMetadata(media: OutgoingMedia): Record<string, string> {
+  if (media.kind === 'voice') {
+    return { durationMs: String(Math.round(media.durationMs)), waveform: media.waveform };
+  }
+  if (media.kind === 'video') {
+    return {
+      durationMs: String(Math.round(media.durationMs)),
+      width: String(media.width),
+      height: String(media.height),
+    };
+  }
+  return {};
 }
 
 /** The seq a reply quotes while its quote still shows it, as a list of zero or one. */

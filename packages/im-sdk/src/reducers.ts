@@ -345,7 +345,9 @@ export function sendableOf(content: MessageContent): SendableContent {
     content.kind === 'location' ||
     content.kind === 'card' ||
     content.kind === 'image' ||
-    content.kind === 'file'
+    content.kind === 'file' ||
+    content.kind === 'voice' ||
+    content.kind === 'video'
   ) {
     return content;
   }

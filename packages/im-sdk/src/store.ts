@@ -57,6 +57,10 @@ export interface OutboxEntry {
     blob: Blob;
     name: string;
     url: string | null;
+    /** What the server is told of it beside its bytes (a length, a waveform, a size). */
+    metadata?: Record<string, string>;
+    /** A video's poster photo, uploaded first; `id` once the server stored it. */
+    poster?: { blob: Blob; url: string | null; id?: string };
     paused?: boolean;
     /** The server refused it for good (code); a retry starts it again. */
     failed?: string;

@@ -30,10 +30,24 @@ export interface LocalMessage {
   error?: string;
 }
 
-/** A photo (with its size in pixels) or a file, as picked, to send. */
+/**
+ * What is sent as media: a photo (with its size in pixels), a file, a voice message (its
+ * length and waveform as recorded), or a video (its size, length and a poster photo made
+ * from it).
+ */
 export type OutgoingMedia =
   | { kind: 'image'; blob: Blob; name: string; width: number; height: number }
-  | { kind: 'file'; blob: Blob; name: string };
+  | { kind: 'file'; blob: Blob; name: string }
+  | { kind: 'voice'; blob: Blob; name: string; durationMs: number; waveform: string }
+  | {
+      kind: 'video';
+      blob: Blob;
+      name: string;
+      width: number;
+      height: number;
+      durationMs: number;
+      poster: { blob: Blob; width: number; height: number };
+    };
 
 export interface ConversationView extends Conversation {
   /** maxSeq - readSeq, never negative. */

@@ -166,6 +166,64 @@ describe('media messages', () => {
     expect(server.messages).toEqual([]);
   });
 
+  it('uploads a video after its poster, naming the poster, and a voice with its length', async () => {
+    const uploader = new StepUploader();
+    const engine = await started(uploader);
+    const handle = engine.conversation(CONV);
+    const poster = {
+      blob: new Blob([new Uint8Array(50)], { type: 'image/jpeg' }),
+      width: 64,
+      height: 36,
+    };
+    const local = await handle.sendMedia({
+      kind: 'video',
+      blob: new Blob([new Uint8Array(500)], { type: 'video/webm' }),
+      name: 'clip.webm',
+      width: 640,
+      height: 360,
+      durationMs: 2500,
+      poster,
+    });
+    expect(engine.uploadProgress(local.clientMsgId)).toMatchObject({ total: 550 });
+    await vi.waitFor(() => expect(uploader.calls).toHaveLength(1));
+    expect(uploader.calls[0]!.job).toMatchObject({ kind: 'image', metadata: {} });
+    const posterMedia = { ...STORED.image, id: 'poster00000000000000' };
+    uploader.finish({ kind: 'image', image: posterMedia });
+    await vi.waitFor(() => expect(uploader.calls).toHaveLength(2));
+    expect(uploader.calls[1]!.job).toMatchObject({
+      kind: 'video',
+      metadata: { poster: 'poster00000000000000', durationMs: '2500', width: '640', height: '360' },
+    });
+    const video = {
+      kind: 'video' as const,
+      video: {
+        id: 'video000000000000000',
+        width: 640,
+        height: 360,
+        durationMs: 2500,
+        size: 500,
+        mime: 'video/webm',
+        poster: posterMedia,
+      },
+    };
+    uploader.finish(video);
+    await vi.waitFor(() => expect(server.messages).toHaveLength(1));
+    expect(server.messages[0]?.content).toEqual(video);
+
+    await handle.sendMedia({
+      kind: 'voice',
+      blob: new Blob([new Uint8Array(80)], { type: 'audio/webm' }),
+      name: 'voice.webm',
+      durationMs: 1800,
+      waveform: 'AAEC',
+    });
+    await vi.waitFor(() => expect(uploader.calls).toHaveLength(3));
+    expect(uploader.calls[2]!.job).toMatchObject({
+      kind: 'voice',
+      metadata: { durationMs: '1800', waveform: 'AAEC' },
+    });
+  });
+
   it('says media cannot be sent when the engine has no uploader', async () => {
     const engine = testEngine(server, indexedDB);
     engines.push(engine);

@@ -10,6 +10,8 @@ export interface UploadJob {
   name: string;
   /** The upload's address on the server once it began: a reload resumes there. */
   url: string | null;
+  /** Told to the server with the bytes (a voice's length, a video's poster id). */
+  metadata: Record<string, string>;
 }
 
 export interface UploadEvents {
@@ -136,7 +138,7 @@ export class UploadQueue {
       if (!entry.upload || entry.upload.failed) continue;
       this.progress.set(entry.clientMsgId, {
         sent: 0,
-        total: entry.upload.blob.size,
+        total: entry.upload.blob.size + (entry.upload.poster?.blob.size ?? 0),
         paused: entry.upload.paused === true,
       });
     }
@@ -156,30 +158,64 @@ export class UploadQueue {
     const { clientMsgId, upload } = entry;
     const abort = new AbortController();
     this.current = { clientMsgId, abort };
-    this.setProgress(clientMsgId, { sent: 0, total: upload.blob.size, paused: false });
+    const posterBytes = upload.poster?.blob.size ?? 0;
+    const total = upload.blob.size + posterBytes;
+    this.setProgress(clientMsgId, { sent: 0, total, paused: false });
+    const keep = (change: (row: NonNullable<OutboxEntry['upload']>) => void) => {
+      this.writes = this.writes
+        .then(() =>
+          store.outbox
+            .where('clientMsgId')
+            .equals(clientMsgId)
+            .modify((row) => {
+              if (row.upload) change(row.upload);
+            }),
+        )
+        .then(
+          () => {},
+          (error: unknown) => this.deps.onBackgroundError(error),
+        );
+      return this.writes;
+    };
+    const progress = (before: number) => (sent: number) => {
+      if (!abort.signal.aborted) {
+        this.setProgress(clientMsgId, { sent: before + sent, total, paused: false });
+      }
+    };
     try {
+      // A video's poster goes first: the video names it.
+      let posterId = upload.poster?.id;
+      if (upload.poster && !posterId) {
+        const poster = await uploader.upload(
+          {
+            kind: 'image',
+            blob: upload.poster.blob,
+            name: 'poster.jpg',
+            url: upload.poster.url,
+            metadata: {},
+          },
+          {
+            onUrl: (url) => void keep((row) => row.poster && (row.poster.url = url)),
+            onProgress: progress(0),
+          },
+          abort.signal,
+        );
+        if (poster.kind !== 'image') throw new ApiError('MEDIA_TYPE_UNSUPPORTED', 415);
+        posterId = poster.image.id;
+        const id = posterId;
+        await keep((row) => row.poster && (row.poster.id = id));
+      }
       const media = await uploader.upload(
-        { kind: upload.kind, blob: upload.blob, name: upload.name, url: upload.url },
         {
-          onUrl: (url) => {
-            this.writes = this.writes
-              .then(() =>
-                store.outbox
-                  .where('clientMsgId')
-                  .equals(clientMsgId)
-                  .modify((row) => {
-                    if (row.upload) row.upload.url = url;
-                  }),
-              )
-              .then(
-                () => {},
-                (error: unknown) => this.deps.onBackgroundError(error),
-              );
-          },
-          onProgress: (sent, total) => {
-            if (!abort.signal.aborted)
-              this.setProgress(clientMsgId, { sent, total, paused: false });
-          },
+          kind: upload.kind,
+          blob: upload.blob,
+          name: upload.name,
+          url: upload.url,
+          metadata: { ...upload.metadata, ...(posterId ? { poster: posterId } : {}) },
+        },
+        {
+          onUrl: (url) => void keep((row) => (row.url = url)),
+          onProgress: progress(posterBytes),
         },
         abort.signal,
       );
