@@ -44,6 +44,11 @@ export function launchBrowser(): Promise<Browser> {
       '--disable-gpu',
       '--disable-background-networking',
       '--disable-dev-shm-usage',
+      // A fake microphone and camera (a tone, a test pattern), allowed without a prompt.
+      '--use-fake-device-for-media-stream',
+      '--use-fake-ui-for-media-stream',
+      // Voices and videos play without a gesture having unlocked sound first.
+      '--autoplay-policy=no-user-gesture-required',
     ],
   });
 }

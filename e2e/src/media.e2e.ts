@@ -168,4 +168,98 @@ describe('photos and files', () => {
     const download = await fetched(b, (await file.getAttribute('href'))!);
     expect(download.size).toBe(bytes.length);
   });
+
+  it('records a voice by holding the button and sends a video, which the other person plays at 1.5x', async () => {
+    const [ada, bob] = await Promise.all([
+      registerAccount(suite.server.baseUrl, 'Ada'),
+      registerAccount(suite.server.baseUrl, 'Bob'),
+    ]);
+    await befriend(suite.server.baseUrl, ada, bob);
+    const a = await signedIn(ada);
+    await a.context().grantPermissions(['microphone'], { origin: suite.server.baseUrl });
+    await openChat(a, /Bob/);
+
+    // Hold to talk for about two seconds, then let go.
+    await a.getByRole('button', { name: 'Send a voice message' }).click();
+    const hold = a.getByRole('button', { name: 'Hold to talk' });
+    const box = (await hold.boundingBox())!;
+    await a.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await a.mouse.down();
+    await a
+      .getByRole('status')
+      .getByText(/Recording [12] s/)
+      .waitFor();
+    await a.waitForTimeout(1200);
+    await a.mouse.up();
+    const log = a.getByRole('log');
+    await log.getByRole('button', { name: /^Play voice message, 0:0[1-4]$/ }).waitFor();
+
+    // Held again but slid up before letting go: nothing is sent.
+    await a.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await a.mouse.down();
+    await a
+      .getByRole('status')
+      .getByText(/Recording/)
+      .waitFor();
+    await a.mouse.move(box.x + box.width / 2, box.y - 120);
+    await a.getByText('Release to cancel').waitFor();
+    await a.mouse.up();
+    await a.getByRole('button', { name: 'Type a message' }).click();
+
+    // A video made in the browser: a second of a moving square.
+    const clip = await a.evaluate(async () => {
+      const canvas = document.createElement('canvas');
+      canvas.width = 320;
+      canvas.height = 180;
+      const context = canvas.getContext('2d')!;
+      const recorder = new MediaRecorder(canvas.captureStream(25), { mimeType: 'video/webm' });
+      const chunks: Blob[] = [];
+      recorder.ondataavailable = (event) => chunks.push(event.data);
+      const stopped = new Promise((resolve) => (recorder.onstop = resolve));
+      recorder.start();
+      for (let frame = 0; frame < 30; frame += 1) {
+        context.fillStyle = '#135';
+        context.fillRect(0, 0, 320, 180);
+        context.fillStyle = '#fc0';
+        context.fillRect(frame * 8, 60, 60, 60);
+        await new Promise((resolve) => setTimeout(resolve, 40));
+      }
+      recorder.stop();
+      await stopped;
+      const bytes = new Uint8Array(await new Blob(chunks).arrayBuffer());
+      let binary = '';
+      for (const byte of bytes) binary += String.fromCharCode(byte);
+      return btoa(binary);
+    });
+    await a.getByTestId('pick-video').setInputFiles({
+      name: 'clip.webm',
+      mimeType: 'video/webm',
+      buffer: Buffer.from(clip, 'base64'),
+    });
+    await log.getByRole('button', { name: /^Play video, 0:0\d$/ }).waitFor();
+    await expect.poll(() => log.locator('.tt-upload').count()).toBe(0);
+
+    const b = await signedIn(bob);
+    await b.getByText('[Video]').waitFor();
+    await b.getByRole('link', { name: /Ada/ }).first().click();
+    const bLog = b.getByRole('log');
+    const voice = bLog.getByRole('button', { name: /^Play voice message/ });
+    await voice.click();
+    await expect
+      .poll(() => bLog.locator('audio').evaluate((audio: HTMLAudioElement) => audio.currentTime))
+      .toBeGreaterThan(0);
+    const play = bLog.getByRole('button', { name: /^Play video/ });
+    await expect
+      .poll(() => play.evaluate((button) => getComputedStyle(button).backgroundImage))
+      .toMatch(/\/api\/v1\/media\/[0-9a-z]{20}\/thumb/);
+    await play.click();
+    await bLog.getByRole('combobox', { name: 'Speed' }).selectOption('1.5');
+    const video = bLog.locator('video');
+    await expect
+      .poll(() => video.evaluate((element: HTMLVideoElement) => element.playbackRate))
+      .toBe(1.5);
+    await expect
+      .poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime))
+      .toBeGreaterThan(0);
+  });
 });

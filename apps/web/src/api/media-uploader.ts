@@ -30,7 +30,7 @@ export const mediaUploader: MediaUploader = {
       const upload = new Upload(job.blob, {
         endpoint: new URL(UPLOADS_PATH, window.location.href).href,
         ...(job.url ? { uploadUrl: new URL(job.url, window.location.href).href } : {}),
-        metadata: { kind: job.kind, name: job.name },
+        metadata: { ...job.metadata, kind: job.kind, name: job.name },
         chunkSize: CHUNK_BYTES,
         retryDelays: RETRY_DELAYS_MS,
         // The engine keeps the address itself (with the bytes, in the outbox).

@@ -395,6 +395,7 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
               shareKinds={shareKinds}
               onShare={setSharing}
               onFiles={media.sendFiles}
+              onVoice={media.sendVoice}
               translationPreview={preview}
             />
           </>
@@ -442,7 +443,7 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
 }
 
 /** What the composer offers to share besides text, where the chat allows it. */
-const SHARE_KINDS: readonly ShareKind[] = ['image', 'file', 'location', 'card'];
+const SHARE_KINDS: readonly ShareKind[] = ['voice', 'image', 'video', 'file', 'location', 'card'];
 
 const PhotoViewer = lazy(() => import('./photo-viewer'));
 

@@ -1,12 +1,15 @@
 import {
   AddCircleOutline,
+  AudioOutline,
   CloseOutline,
+  EditSOutline,
   EnvironmentOutline,
   FileOutline,
   GlobalOutline,
   PictureOutline,
   SmileOutline,
   UserContactOutline,
+  VideoOutline,
 } from 'antd-mobile-icons';
 import { IMAGE_MIME_TYPES } from '@teltlk/protocol';
 import {
@@ -25,25 +28,41 @@ import { insertMention, mentionQueryAt, type Mentionable } from './mentions';
 import { EMOJI, insertAt } from './emoji';
 import { lengthState, type LengthState } from './message-length';
 import { TranslationPreview, type PreviewOptions } from './translation-preview';
+import { VoiceButton } from './voice-button';
+import type { Recording } from './voice-recorder';
 
 /** The text box grows with its text up to this height, then scrolls. */
 const MAX_INPUT_HEIGHT_PX = 120;
 
-/** Kinds shared from the composer: media picked from the device, or through a sheet. */
-export type ShareKind = MediaShareKind | 'location' | 'card';
+/**
+ * Kinds sent from the composer besides text: media picked from the device, a voice
+ * recorded by holding a button, or a location or card chosen in a sheet.
+ */
+export type ShareKind = MediaShareKind | 'voice' | 'location' | 'card';
 /** Kinds picked as files from the device. */
-export type MediaShareKind = 'image' | 'file';
+export type MediaShareKind = 'image' | 'video' | 'file';
+/** What the "more" panel offers. */
+type PanelKind = Exclude<ShareKind, 'voice'>;
 
 /** The "more" panel's buttons: an icon over a short name. */
 const SHARE_BUTTONS = {
   image: { Icon: PictureOutline, label: 'chat.panelPhoto' },
+  video: { Icon: VideoOutline, label: 'chat.panelVideo' },
   file: { Icon: FileOutline, label: 'chat.panelFile' },
   location: { Icon: EnvironmentOutline, label: 'chat.panelLocation' },
   card: { Icon: UserContactOutline, label: 'chat.panelCard' },
 } as const;
 
+/** What each file chooser offers (null: any file). */
+const ACCEPT: Record<MediaShareKind, string | null> = {
+  image: IMAGE_MIME_TYPES.join(','),
+  video: 'video/*',
+  file: null,
+};
+
 const isMediaKind = (kind: ShareKind): kind is MediaShareKind =>
-  kind === 'image' || kind === 'file';
+  kind === 'image' || kind === 'video' || kind === 'file';
+const isPanelKind = (kind: ShareKind): kind is PanelKind => kind !== 'voice';
 
 export interface ReplyTarget {
   name: string;
@@ -75,8 +94,10 @@ interface ComposerProps {
   shareKinds?: readonly ShareKind[];
   /** Opens the sheet that shares one of those kinds (a location, a card). */
   onShare?: (kind: ShareKind) => void;
-  /** Files picked, pasted or dropped, to send as photos or as files. */
+  /** Files picked, pasted or dropped, to send as photos, videos or files. */
   onFiles?: (kind: MediaShareKind, files: File[]) => void;
+  /** A voice message recorded by holding the talk button. */
+  onVoice?: (recording: Recording) => void;
   /** Offers a preview of the draft in the other person's language. */
   translationPreview?: PreviewOptions;
 }
@@ -98,6 +119,7 @@ export function Composer({
   shareKinds = [],
   onShare,
   onFiles,
+  onVoice,
   translationPreview,
 }: ComposerProps) {
   const { t } = useTranslation();
@@ -105,6 +127,8 @@ export function Composer({
   const [text, setText] = useState(initialDraft);
   const [emojiOpen, setEmojiOpen] = useState(false);
   const [moreOpen, setMoreOpen] = useState(false);
+  const [voiceMode, setVoiceMode] = useState(false);
+  const mayTalk = shareKinds.includes('voice') && onVoice !== undefined;
   const moreId = useId();
   const [previewOn, setPreviewOn] = useState(false);
   const inputRef = useRef<HTMLTextAreaElement>(null);
@@ -235,46 +259,66 @@ export function Composer({
           submit();
         }}
       >
-        <button
-          type="button"
-          className="tt-icon-button"
-          aria-label={t('chat.emoji')}
-          aria-expanded={emojiOpen}
-          aria-controls={panelId}
-          onClick={() => {
-            setEmojiOpen((open) => !open);
-            setMoreOpen(false);
-          }}
-        >
-          <SmileOutline aria-hidden />
-        </button>
-        {translationPreview ? (
+        {mayTalk ? (
           <button
             type="button"
             className="tt-icon-button"
-            aria-label={t('translation.preview')}
-            aria-pressed={previewOn}
-            onClick={() => setPreviewOn((on) => !on)}
+            aria-label={voiceMode ? t('chat.keyboardMode') : t('chat.voiceMode')}
+            onClick={() => {
+              setVoiceMode((on) => !on);
+              setEmojiOpen(false);
+              setMoreOpen(false);
+            }}
           >
-            <GlobalOutline aria-hidden />
+            {voiceMode ? <EditSOutline aria-hidden /> : <AudioOutline aria-hidden />}
           </button>
         ) : null}
-        <textarea
-          ref={inputRef}
-          className="tt-composer-input"
-          rows={1}
-          value={text}
-          dir="auto"
-          aria-label={t('chat.message')}
-          aria-invalid={length.over || undefined}
-          aria-describedby={length.counted ? lengthId : undefined}
-          placeholder={t('chat.message')}
-          enterKeyHint="send"
-          onChange={(event) => change(event.target.value, event.target.selectionStart)}
-          onKeyDown={onKeyDown}
-          onPaste={onPaste}
-        />
-        {shareKinds.length > 0 ? (
+        {voiceMode && onVoice ? (
+          <VoiceButton onVoice={onVoice} />
+        ) : (
+          <>
+            <button
+              type="button"
+              className="tt-icon-button"
+              aria-label={t('chat.emoji')}
+              aria-expanded={emojiOpen}
+              aria-controls={panelId}
+              onClick={() => {
+                setEmojiOpen((open) => !open);
+                setMoreOpen(false);
+              }}
+            >
+              <SmileOutline aria-hidden />
+            </button>
+            {translationPreview ? (
+              <button
+                type="button"
+                className="tt-icon-button"
+                aria-label={t('translation.preview')}
+                aria-pressed={previewOn}
+                onClick={() => setPreviewOn((on) => !on)}
+              >
+                <GlobalOutline aria-hidden />
+              </button>
+            ) : null}
+            <textarea
+              ref={inputRef}
+              className="tt-composer-input"
+              rows={1}
+              value={text}
+              dir="auto"
+              aria-label={t('chat.message')}
+              aria-invalid={length.over || undefined}
+              aria-describedby={length.counted ? lengthId : undefined}
+              placeholder={t('chat.message')}
+              enterKeyHint="send"
+              onChange={(event) => change(event.target.value, event.target.selectionStart)}
+              onKeyDown={onKeyDown}
+              onPaste={onPaste}
+            />
+          </>
+        )}
+        {shareKinds.some(isPanelKind) ? (
           <button
             type="button"
             className="tt-icon-button"
@@ -289,16 +333,18 @@ export function Composer({
             <AddCircleOutline aria-hidden />
           </button>
         ) : null}
-        <button type="submit" className="tt-composer-send">
-          {t('chat.send')}
-        </button>
+        {voiceMode ? null : (
+          <button type="submit" className="tt-composer-send">
+            {t('chat.send')}
+          </button>
+        )}
       </form>
       <LengthNote id={lengthId} length={length} locale={locale} />
       {translationPreview && previewOn ? (
         <TranslationPreview text={text} options={translationPreview} />
       ) : null}
       <div id={moreId} className="tt-share-panel" hidden={!moreOpen}>
-        {shareKinds.map((kind) => {
+        {shareKinds.filter(isPanelKind).map((kind) => {
           const { Icon, label } = SHARE_BUTTONS[kind];
           return (
             <button
@@ -329,7 +375,7 @@ export function Composer({
             tabIndex={-1}
             aria-hidden
             multiple
-            accept={kind === 'image' ? IMAGE_MIME_TYPES.join(',') : undefined}
+            accept={ACCEPT[kind] ?? undefined}
             data-testid={`pick-${kind}`}
             onChange={(event) => {
               const files = [...(event.target.files ?? [])];

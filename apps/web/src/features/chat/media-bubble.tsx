@@ -1,13 +1,20 @@
 import { PENDING_MEDIA_ID, type LocalMessage, type UploadProgress } from '@teltlk/im-sdk';
-import type { FileContent, ImageContent } from '@teltlk/protocol';
+import {
+  VIDEO_RATES,
+  type FileContent,
+  type ImageContent,
+  type VideoContent,
+  type VoiceContent,
+} from '@teltlk/protocol';
 import { CloseOutline, FileOutline, PlayOutline } from 'antd-mobile-icons';
-import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { thumbHashToDataURL } from 'thumbhash';
 import { useMediaAddress } from '../../api/media-urls';
 import { useEngine } from '../../app/engine';
 import { useUiLocale } from '../../ui/pickers';
-import { formatBytes, photoBox } from './media-files';
+import { clockDuration, formatBytes, photoBox } from './media-files';
+import { waveformBars } from './voice-recorder';
 
 const NO_PROGRESS = () => () => {};
 
@@ -20,8 +27,8 @@ function useUploadProgress(message: LocalMessage): UploadProgress | null {
   );
 }
 
-/** The bytes of an own photo not sent yet, shown from this device while they upload. */
-function usePendingPicture(message: LocalMessage, pending: boolean): string | null {
+/** The bytes of own media not sent yet, shown (or played) from this device while they upload. */
+function usePendingMedia(message: LocalMessage, pending: boolean): string | null {
   const engine = useEngine();
   const [url, setUrl] = useState<string | null>(null);
   useEffect(() => {
@@ -68,7 +75,7 @@ export function PhotoBubble({
   const { t } = useTranslation();
   const { image } = content;
   const pending = image.id === PENDING_MEDIA_ID;
-  const local = usePendingPicture(message, pending);
+  const local = usePendingMedia(message, pending);
   const address = useMediaAddress(pending ? null : image.id);
   const placeholder = useMemo(() => placeholderOf(image.placeholder), [image.placeholder]);
   const [loaded, setLoaded] = useState(false);
@@ -153,6 +160,172 @@ export function FileBubble({ message, content }: { message: LocalMessage; conten
         </a>
       ) : (
         <span className="tt-msg-file">{body}</span>
+      )}
+      {pending ? <UploadControls message={message} /> : null}
+    </div>
+  );
+}
+
+/** The voice playing now: starting another pauses it (one voice at a time). */
+let playingVoice: HTMLAudioElement | null = null;
+
+/**
+ * A voice message: play or pause, its waveform filling as it plays, its length. Wider for
+ * a longer message, as people expect.
+ */
+export function VoiceBubble({
+  message,
+  content,
+}: {
+  message: LocalMessage;
+  content: VoiceContent;
+}) {
+  const { t } = useTranslation();
+  const { voice } = content;
+  const pending = voice.id === PENDING_MEDIA_ID;
+  const local = usePendingMedia(message, pending);
+  const address = useMediaAddress(pending ? null : voice.id);
+  const source = local ?? (address && address !== 'missing' ? address.url : null);
+  const audio = useRef<HTMLAudioElement>(null);
+  const [playing, setPlaying] = useState(false);
+  const [progress, setProgress] = useState(0);
+  const duration = clockDuration(voice.durationMs);
+  const width = Math.min(220, 120 + Math.round(voice.durationMs / 600));
+  // As many bars as the bubble has room for beside the button and the length.
+  const barCount = Math.max(8, Math.floor((width - 88) / 4));
+  const bars = useMemo(() => waveformBars(voice.waveform, barCount), [voice.waveform, barCount]);
+
+  const toggle = () => {
+    const element = audio.current;
+    if (!element) return;
+    if (!element.paused) return element.pause();
+    if (playingVoice && playingVoice !== element) playingVoice.pause();
+    playingVoice = element;
+    void element.play().catch(() => setPlaying(false));
+  };
+
+  return (
+    <div className="tt-msg-media">
+      <div className="tt-msg-voice" style={{ width }}>
+        <button
+          type="button"
+          className="tt-msg-voice-play"
+          disabled={!source}
+          aria-label={playing ? t('chat.pauseVoice') : t('chat.playVoice', { duration })}
+          onClick={toggle}
+        >
+          {playing ? <span className="tt-upload-pause" aria-hidden /> : <PlayOutline aria-hidden />}
+        </button>
+        <span className="tt-msg-voice-wave" aria-hidden>
+          {bars.map((bar, index) => (
+            <span
+              key={index}
+              className={index / bars.length < progress ? 'tt-wave-played' : undefined}
+              style={{ height: `${Math.round(3 + bar * 17)}px` }}
+            />
+          ))}
+        </span>
+        <span className="tt-msg-voice-length">{duration}</span>
+        {source ? (
+          <audio
+            ref={audio}
+            src={source}
+            preload="none"
+            onPlay={() => setPlaying(true)}
+            onPause={() => setPlaying(false)}
+            onEnded={() => {
+              setPlaying(false);
+              setProgress(0);
+            }}
+            onTimeUpdate={(event) =>
+              setProgress(event.currentTarget.currentTime / Math.max(voice.durationMs / 1000, 0.1))
+            }
+          />
+        ) : null}
+      </div>
+      {pending ? <UploadControls message={message} /> : null}
+    </div>
+  );
+}
+
+/**
+ * A video: its poster at its shape with its length, and a tap plays it in place, with
+ * the spec's speeds.
+ */
+export function VideoBubble({
+  message,
+  content,
+}: {
+  message: LocalMessage;
+  content: VideoContent;
+}) {
+  const { t } = useTranslation();
+  const { video } = content;
+  const pending = video.id === PENDING_MEDIA_ID;
+  const [open, setOpen] = useState(false);
+  const poster = useMediaAddress(pending ? null : video.poster.id);
+  const film = useMediaAddress(open ? video.id : null);
+  const placeholder = useMemo(
+    () => placeholderOf(video.poster.placeholder),
+    [video.poster.placeholder],
+  );
+  const [rate, setRate] = useState(1);
+  const player = useRef<HTMLVideoElement>(null);
+  const box = photoBox(video.width, video.height);
+  const duration = clockDuration(video.durationMs);
+  const posterUrl = poster && poster !== 'missing' ? poster.thumb : null;
+
+  useEffect(() => {
+    if (player.current) player.current.playbackRate = rate;
+  }, [rate, film]);
+
+  return (
+    <div className="tt-msg-media">
+      {open && film && film !== 'missing' ? (
+        <div className="tt-msg-video-player">
+          <video
+            ref={player}
+            src={film.url}
+            poster={posterUrl ?? undefined}
+            controls
+            autoPlay
+            playsInline
+            width={box.width}
+            height={box.height}
+          />
+          <label className="tt-msg-video-rate">
+            {t('chat.playbackRate')}
+            <select value={rate} onChange={(event) => setRate(Number(event.target.value))}>
+              {VIDEO_RATES.map((each) => (
+                <option key={each} value={each}>
+                  {each}×
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+      ) : (
+        <button
+          type="button"
+          className="tt-msg-video"
+          disabled={pending}
+          aria-label={t('chat.playVideo', { duration })}
+          style={{
+            width: box.width,
+            height: box.height,
+            backgroundImage: posterUrl
+              ? `url(${posterUrl})`
+              : placeholder
+                ? `url(${placeholder})`
+                : undefined,
+          }}
+          onClick={() => setOpen(true)}
+        >
+          <span className="tt-msg-video-play" aria-hidden>
+            <PlayOutline />
+          </span>
+          <span className="tt-msg-video-length">{duration}</span>
+        </button>
       )}
       {pending ? <UploadControls message={message} /> : null}
     </div>

@@ -40,3 +40,27 @@ describe('photos and files in the chat', () => {
     expect(nextZoom(2, 0.5)).toBe(1);
   });
 });
+
+describe('voice messages', () => {
+  it('draws the recording as bars, the loudest full height, fitted to the bubble', async () => {
+    const { waveformBars, waveformOf } = await import('./voice-recorder');
+    const levels = Array.from({ length: 96 }, (_, i) => (i < 48 ? 0.1 : 0.4));
+    const stored = waveformOf(levels);
+    const bars = waveformBars(stored, 48);
+    expect(bars).toHaveLength(48);
+    expect(Math.max(...bars)).toBe(1);
+    expect(bars[0]).toBeCloseTo(0.25, 1);
+    expect(waveformBars(stored, 8)).toEqual(
+      [0.25, 0.25, 0.25, 0.25, 1, 1, 1, 1].map((bar) => expect.closeTo(bar, 1)),
+    );
+    expect(waveformBars(undefined, 8)).toEqual([]);
+    expect(waveformBars('%%%', 8)).toEqual([]);
+  });
+
+  it('writes lengths as a clock does', async () => {
+    const { clockDuration } = await import('./media-files');
+    expect(clockDuration(1800)).toBe('0:02');
+    expect(clockDuration(65_000)).toBe('1:05');
+    expect(clockDuration(3_723_000)).toBe('1:02:03');
+  });
+});

@@ -88,3 +88,86 @@ export function splitPhotos(files: readonly File[]): { photos: File[]; others: F
   for (const file of files) (isAcceptedImageType(file.type) ? photos : others).push(file);
   return { photos, others };
 }
+
+/** Longest side of a video's poster photo. */
+const POSTER_MAX_SIDE_PX = 960;
+/** How long the browser may take to open a picked video before it is called unreadable. */
+const VIDEO_OPEN_TIMEOUT_MS = 15_000;
+
+/** A video ready to send: its bytes, size, length and a poster photo taken from it. */
+export interface PreparedVideo {
+  blob: Blob;
+  name: string;
+  width: number;
+  height: number;
+  durationMs: number;
+  poster: { blob: Blob; width: number; height: number };
+}
+
+/**
+ * Opens a picked video in the browser to read its size and length and draw a poster
+ * frame from it (a little way in, past a black first frame), so the server needs no
+ * video tools. Null when this browser cannot read the video.
+ */
+export async function prepareVideo(file: File): Promise<PreparedVideo | null> {
+  const url = URL.createObjectURL(file);
+  const video = document.createElement('video');
+  video.muted = true;
+  video.playsInline = true;
+  video.preload = 'auto';
+  try {
+    const opened = await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), VIDEO_OPEN_TIMEOUT_MS);
+      video.onloadeddata = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      video.onerror = () => {
+        clearTimeout(timer);
+        resolve(false);
+      };
+      video.src = url;
+    });
+    if (!opened || !video.videoWidth || !video.videoHeight) return null;
+    const duration = Number.isFinite(video.duration) ? video.duration : 0;
+    const at = Math.min(0.5, duration / 2);
+    if (at > 0) {
+      await new Promise<void>((resolve) => {
+        video.onseeked = () => resolve();
+        video.currentTime = at;
+      });
+    }
+    const scale = Math.min(1, POSTER_MAX_SIDE_PX / Math.max(video.videoWidth, video.videoHeight));
+    const canvas = document.createElement('canvas');
+    canvas.width = Math.max(1, Math.round(video.videoWidth * scale));
+    canvas.height = Math.max(1, Math.round(video.videoHeight * scale));
+    canvas.getContext('2d')?.drawImage(video, 0, 0, canvas.width, canvas.height);
+    const poster = await new Promise<Blob | null>((resolve) =>
+      canvas.toBlob(resolve, 'image/jpeg', 0.85),
+    );
+    if (!poster) return null;
+    return {
+      blob: file,
+      name: file.name,
+      width: video.videoWidth,
+      height: video.videoHeight,
+      durationMs: Math.round(duration * 1000),
+      poster: { blob: poster, width: canvas.width, height: canvas.height },
+    };
+  } finally {
+    video.removeAttribute('src');
+    video.load();
+    URL.revokeObjectURL(url);
+  }
+}
+
+/** A length as a clock shows it: 0:07, 1:05, 1:02:03. */
+export function clockDuration(ms: number): string {
+  const total = Math.max(0, Math.round(ms / 1000));
+  const hours = Math.floor(total / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  const seconds = String(total % 60).padStart(2, '0');
+  return hours > 0
+    ? `${hours}:${String(minutes).padStart(2, '0')}:${seconds}`
+    : `${minutes}:${seconds}`;
+}

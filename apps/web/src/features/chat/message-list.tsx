@@ -20,7 +20,10 @@ function estimateRow(row: ChatRow | undefined): number {
   const { content } = row.message;
   if (content.kind === 'image')
     return 40 + photoBox(content.image.width, content.image.height).height;
+  if (content.kind === 'video')
+    return 40 + photoBox(content.video.width, content.video.height).height;
   if (content.kind === 'file') return 96;
+  if (content.kind === 'voice') return 72;
   if (content.kind === 'location' || content.kind === 'card') return 112;
   if (row.message.content.kind !== 'text') return 36;
   // A rough guess from the length; real sizes replace it once a row is measured.

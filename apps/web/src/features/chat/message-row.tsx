@@ -11,7 +11,7 @@ import { errorMessage } from '../../ui/error-message';
 import { useMessageText } from '../../ui/use-message';
 import { ApiError } from '@teltlk/im-sdk';
 import { isErrorCode, isQuoteAvailable, isSentContent } from '@teltlk/protocol';
-import { FileBubble, PhotoBubble } from './media-bubble';
+import { FileBubble, PhotoBubble, VideoBubble, VoiceBubble } from './media-bubble';
 import { splitMentions } from './mentions';
 import { DeliveryMark } from './delivery-mark';
 import { largeEmojiCount } from './emoji';
@@ -169,6 +169,10 @@ export function MessageBubble({
       <PhotoBubble message={message} content={content} onOpen={context.onOpenPhoto} />
     ) : content.kind === 'file' ? (
       <FileBubble message={message} content={content} />
+    ) : content.kind === 'voice' ? (
+      <VoiceBubble message={message} content={content} />
+    ) : content.kind === 'video' ? (
+      <VideoBubble message={message} content={content} />
     ) : content.kind === 'location' ? (
       <SharedPlace place={content} locale={locale} />
     ) : content.kind === 'card' ? (
@@ -213,7 +217,7 @@ export function MessageBubble({
         ) : null}
         <div
           className={
-            content.kind === 'image' && !quote && !forwarded
+            (content.kind === 'image' || content.kind === 'video') && !quote && !forwarded
               ? 'tt-bubble tt-bubble-photo'
               : 'tt-bubble'
           }

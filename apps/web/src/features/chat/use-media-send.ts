@@ -7,7 +7,8 @@ import { toastFailure } from '../../ui/failure-toast';
 import { showToast } from '../../ui/toast';
 import type { MediaShareKind, ShareKind } from './composer';
 import { pastedKind } from './composer';
-import { preparePhoto, splitPhotos } from './media-files';
+import { preparePhoto, prepareVideo, splitPhotos } from './media-files';
+import type { Recording } from './voice-recorder';
 
 const MB = 1024 * 1024;
 
@@ -53,6 +54,15 @@ export function useMediaSend(
           const refused = tooLarge(photo.blob.size, limits?.image);
           if (refused) throw refused;
           await handle.sendMedia({ kind: 'image', ...photo });
+        } else if (kind === 'video') {
+          const refused = tooLarge(file.size, limits?.video);
+          if (refused) throw refused;
+          const video = await prepareVideo(file);
+          if (!video) {
+            showToast(t('chat.videoUnreadable'));
+            continue;
+          }
+          await handle.sendMedia({ kind: 'video', ...video });
         } else {
           const refused = tooLarge(file.size, limits?.file);
           if (refused) throw refused;
@@ -63,6 +73,16 @@ export function useMediaSend(
         toastFailure(error);
       }
     }
+  };
+
+  const sendVoice = (recording: Recording) => {
+    if (!handle) return;
+    const refused = tooLarge(recording.blob.size, limits?.voice);
+    if (refused) return toastFailure(refused);
+    handle
+      .sendMedia({ kind: 'voice', ...recording })
+      .then(onQueued)
+      .catch(toastFailure);
   };
 
   const canDrop = allowed.includes('image') || allowed.includes('file');
@@ -90,6 +110,7 @@ export function useMediaSend(
 
   return {
     sendFiles: (kind: MediaShareKind, files: File[]) => void sendFiles(kind, files),
+    sendVoice,
     dropZone,
     dragging,
   };

@@ -275,6 +275,20 @@ function GroupSettings({ group, selfId }: { group: MyGroup; selfId: string }) {
             </li>
             <li>
               <SwitchRow
+                label={t('groups.voiceMessages')}
+                checked={allowedKinds.includes('voice')}
+                onChange={(allowed) => allowKind('voice', allowed)}
+              />
+            </li>
+            <li>
+              <SwitchRow
+                label={t('groups.videoMessages')}
+                checked={allowedKinds.includes('video')}
+                onChange={(allowed) => allowKind('video', allowed)}
+              />
+            </li>
+            <li>
+              <SwitchRow
                 label={t('groups.fileMessages')}
                 checked={allowedKinds.includes('file')}
                 onChange={(allowed) => allowKind('file', allowed)}

@@ -78,6 +78,8 @@ function PreviewText({
     case 'card':
     case 'image':
     case 'file':
+    case 'voice':
+    case 'video':
       return (
         <>
           {preview.senderId ? (

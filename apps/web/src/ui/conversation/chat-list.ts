@@ -26,7 +26,7 @@ export type Preview =
   | { kind: 'text'; text: string; forwarded: boolean; senderId: string | null }
   /** A shared location by its place name, a contact card by its name; `senderId` as for text. */
   | {
-      kind: 'location' | 'card' | 'image' | 'file';
+      kind: 'location' | 'card' | 'image' | 'file' | 'voice' | 'video';
       name: string;
       forwarded: boolean;
       senderId: string | null;
@@ -61,7 +61,9 @@ export function previewOf(conversation: ConversationView, selfId: string): Previ
     content.kind === 'location' ||
     content.kind === 'card' ||
     content.kind === 'image' ||
-    content.kind === 'file'
+    content.kind === 'file' ||
+    content.kind === 'voice' ||
+    content.kind === 'video'
   ) {
     const name = quotedPart(content)?.text ?? '';
     return { kind: content.kind, name, forwarded: content.forwarded === true, senderId };

@@ -176,6 +176,8 @@ const PART_LABELS = {
   card: 'chat.cardPreview',
   image: 'chat.photoPreview',
   file: 'chat.filePreview',
+  voice: 'chat.voicePreview',
+  video: 'chat.videoPreview',
 } as const;
 
 /**
