@@ -332,7 +332,7 @@ describe.each(dialects)('media on $dialect', ({ dialect }) => {
     expect(video).toEqual({
       kind: 'video',
       video: {
-        id: expect.any(String),
+        id: expect.any(String) as string,
         width: 1280,
         height: 720,
         durationMs: 12_500,
