@@ -1,6 +1,7 @@
 import {
   cleanFileName,
   isQuoteAvailable,
+  isSentContent,
   type MessageContent,
   type UploadedMedia,
   type Message,
@@ -335,16 +336,8 @@ export class ImEngine implements HandleHost {
     const { content } = message;
     let forwarded: SendableContent;
     if (content.kind === 'text') forwarded = { kind: 'text', text: content.text, forwarded: true };
-    else if (
-      content.kind === 'location' ||
-      content.kind === 'card' ||
-      content.kind === 'image' ||
-      content.kind === 'file' ||
-      content.kind === 'voice' ||
-      content.kind === 'video'
-    ) {
-      forwarded = { ...content, forwarded: true };
-    } else throw new ApiError('VALIDATION_FAILED', 400);
+    else if (isSentContent(content)) forwarded = { ...content, forwarded: true };
+    else throw new ApiError('VALIDATION_FAILED', 400);
     for (const conversationId of conversationIds) {
       await this.send(conversationId, forwarded);
     }

@@ -1,5 +1,6 @@
 import {
   isQuoteAvailable,
+  isSentContent,
   quotedPart,
   type Conversation,
   type Message,
@@ -341,17 +342,8 @@ export function shownContent(
 
 /** What a stored send goes out as again: a reply names its quoted message by seq only. */
 export function sendableOf(content: MessageContent): SendableContent {
-  if (
-    content.kind === 'location' ||
-    content.kind === 'card' ||
-    content.kind === 'image' ||
-    content.kind === 'file' ||
-    content.kind === 'voice' ||
-    content.kind === 'video'
-  ) {
-    return content;
-  }
-  if (content.kind !== 'text') throw new Error(`a ${content.kind} cannot be sent`);
+  if (!isSentContent(content)) throw new Error(`a ${content.kind} cannot be sent`);
+  if (content.kind !== 'text') return content;
   const { quote, ...rest } = content;
   return quote ? { ...rest, quote: { seq: quote.seq } } : rest;
 }

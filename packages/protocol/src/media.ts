@@ -43,7 +43,11 @@ export const fileMediaSchema = z.object({
 export type FileMedia = z.infer<typeof fileMediaSchema>;
 
 /** Milliseconds of sound or film, as the recording browser measured them. */
-const durationSchema = z.number().int().min(0).max(24 * 60 * 60 * 1000);
+const durationSchema = z
+  .number()
+  .int()
+  .min(0)
+  .max(24 * 60 * 60 * 1000);
 
 /**
  * A voice message: its length and a waveform (WAVEFORM_BARS bytes of loudness, base64),
@@ -54,7 +58,10 @@ export const voiceMediaSchema = z.object({
   durationMs: durationSchema.max(VOICE_MAX_MS + 1000),
   size: sizeSchema,
   mime: mimeSchema,
-  waveform: z.string().max(Math.ceil(WAVEFORM_BARS / 3) * 4).optional(),
+  waveform: z
+    .string()
+    .max(Math.ceil(WAVEFORM_BARS / 3) * 4)
+    .optional(),
 });
 export type VoiceMedia = z.infer<typeof voiceMediaSchema>;
 

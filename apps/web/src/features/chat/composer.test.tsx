@@ -22,6 +22,9 @@ vi.mock('antd-mobile-icons', () => ({
   SmileOutline: () => null,
   PictureOutline: () => null,
   FileOutline: () => null,
+  VideoOutline: () => null,
+  AudioOutline: () => null,
+  EditSOutline: () => null,
 }));
 
 // The @ list loads group members; no group here.

@@ -1,3 +1,4 @@
+import type { OutgoingMedia } from '@teltlk/im-sdk';
 import { isAcceptedImageType } from '@teltlk/protocol';
 
 /** A photo's box in a bubble: its own shape within these bounds (CSS pixels). */
@@ -95,14 +96,7 @@ const POSTER_MAX_SIDE_PX = 960;
 const VIDEO_OPEN_TIMEOUT_MS = 15_000;
 
 /** A video ready to send: its bytes, size, length and a poster photo taken from it. */
-export interface PreparedVideo {
-  blob: Blob;
-  name: string;
-  width: number;
-  height: number;
-  durationMs: number;
-  poster: { blob: Blob; width: number; height: number };
-}
+export type PreparedVideo = Omit<Extract<OutgoingMedia, { kind: 'video' }>, 'kind'>;
 
 /**
  * Opens a picked video in the browser to read its size and length and draw a poster

@@ -52,6 +52,17 @@ import {
 import { toastModifyFailure } from '../../ui/failure-toast';
 
 /** The link that opens the join page of a group, for sharing and for the QR code. */
+/** The switch of each message kind members may send. */
+const KIND_SWITCHES = {
+  text: 'groups.textMessages',
+  image: 'groups.imageMessages',
+  voice: 'groups.voiceMessages',
+  video: 'groups.videoMessages',
+  file: 'groups.fileMessages',
+  location: 'groups.locationMessages',
+  card: 'groups.cardMessages',
+} as const satisfies Record<GroupMessageKind, string>;
+
 export function joinLink(groupNo: string, origin = globalThis.location.origin): string {
   return `${origin}/#${withQuery(paths.addGroup, { no: groupNo })}`;
 }
@@ -259,55 +270,15 @@ function GroupSettings({ group, selfId }: { group: MyGroup; selfId: string }) {
                 onChange={(privateChat) => update({ privateChat })}
               />
             </li>
-            <li>
-              <SwitchRow
-                label={t('groups.textMessages')}
-                checked={allowedKinds.includes('text')}
-                onChange={(allowed) => allowKind('text', allowed)}
-              />
-            </li>
-            <li>
-              <SwitchRow
-                label={t('groups.imageMessages')}
-                checked={allowedKinds.includes('image')}
-                onChange={(allowed) => allowKind('image', allowed)}
-              />
-            </li>
-            <li>
-              <SwitchRow
-                label={t('groups.voiceMessages')}
-                checked={allowedKinds.includes('voice')}
-                onChange={(allowed) => allowKind('voice', allowed)}
-              />
-            </li>
-            <li>
-              <SwitchRow
-                label={t('groups.videoMessages')}
-                checked={allowedKinds.includes('video')}
-                onChange={(allowed) => allowKind('video', allowed)}
-              />
-            </li>
-            <li>
-              <SwitchRow
-                label={t('groups.fileMessages')}
-                checked={allowedKinds.includes('file')}
-                onChange={(allowed) => allowKind('file', allowed)}
-              />
-            </li>
-            <li>
-              <SwitchRow
-                label={t('groups.locationMessages')}
-                checked={allowedKinds.includes('location')}
-                onChange={(allowed) => allowKind('location', allowed)}
-              />
-            </li>
-            <li>
-              <SwitchRow
-                label={t('groups.cardMessages')}
-                checked={allowedKinds.includes('card')}
-                onChange={(allowed) => allowKind('card', allowed)}
-              />
-            </li>
+            {GROUP_MESSAGE_KINDS.map((kind) => (
+              <li key={kind}>
+                <SwitchRow
+                  label={t(KIND_SWITCHES[kind])}
+                  checked={allowedKinds.includes(kind)}
+                  onChange={(allowed) => allowKind(kind, allowed)}
+                />
+              </li>
+            ))}
             <li>
               <SwitchRow
                 label={t('groups.muteAll')}

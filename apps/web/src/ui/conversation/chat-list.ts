@@ -1,5 +1,5 @@
 import type { ConversationView } from '@teltlk/im-sdk';
-import { quotedPart, type SystemContent } from '@teltlk/protocol';
+import { isSentContent, quotedPart, type SystemContent } from '@teltlk/protocol';
 import { isRevoked } from './messages';
 
 /** Latest activity of a conversation: its last message, or the member's own change. */
@@ -57,14 +57,7 @@ export function previewOf(conversation: ConversationView, selfId: string): Previ
       senderId,
     };
   }
-  if (
-    content.kind === 'location' ||
-    content.kind === 'card' ||
-    content.kind === 'image' ||
-    content.kind === 'file' ||
-    content.kind === 'voice' ||
-    content.kind === 'video'
-  ) {
+  if (isSentContent(content)) {
     const name = quotedPart(content)?.text ?? '';
     return { kind: content.kind, name, forwarded: content.forwarded === true, senderId };
   }
