@@ -69,9 +69,13 @@ describe('photos and files', () => {
     );
     await a
       .getByTestId('pick-image')
-      .setInputFiles([await photo(a, 1200, 800, 'red'), await photo(a, 600, 900, 'blue')]);
+      .setInputFiles([
+        await photo(a, 1200, 800, 'red'),
+        await photo(a, 600, 900, 'blue'),
+        await photo(a, 900, 900, 'green'),
+      ]);
     const aLog = a.getByRole('log');
-    await expect.poll(() => aLog.getByRole('button', { name: 'Open photo' }).count()).toBe(2);
+    await expect.poll(() => aLog.getByRole('button', { name: 'Open photo' }).count()).toBe(3);
     await a.getByTestId('pick-file').setInputFiles({
       name: 'notes.txt',
       mimeType: 'text/plain',
@@ -85,7 +89,7 @@ describe('photos and files', () => {
     await b.getByRole('link', { name: /Ada/ }).first().click();
     const log = b.getByRole('log');
     const opens = log.getByRole('button', { name: 'Open photo' });
-    await expect.poll(() => opens.count()).toBe(2);
+    await expect.poll(() => opens.count()).toBe(3);
     const thumb = opens.first().locator('img');
     await expect
       .poll(() => thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
@@ -94,14 +98,14 @@ describe('photos and files', () => {
 
     // The viewer: zoom with the wheel, go on with the arrow key, save, close.
     await opens.first().click();
-    await b.getByRole('dialog', { name: 'Photo 1 of 2' }).waitFor();
+    await b.getByRole('dialog', { name: 'Photo 1 of 3' }).waitFor();
     const viewer = b.getByRole('dialog');
     const shown = viewer.locator('img');
     await shown.hover();
     await b.mouse.wheel(0, -300);
     await expect.poll(() => shown.evaluate((img) => img.style.transform)).toMatch(/scale\(1\.25\)/);
     await b.keyboard.press('ArrowRight');
-    await b.getByRole('dialog', { name: 'Photo 2 of 2' }).waitFor();
+    await b.getByRole('dialog', { name: 'Photo 2 of 3' }).waitFor();
     const save = viewer.getByRole('link', { name: 'Save' });
     const original = await fetched(b, (await save.getAttribute('href'))!);
     expect(original).toMatchObject({ status: 200, type: 'image/jpeg' });

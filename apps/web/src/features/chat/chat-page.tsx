@@ -456,7 +456,7 @@ function photosOf(messages: readonly LocalMessage[]): (ViewedPhoto & { clientMsg
       ? [
           {
             id: message.content.image.id,
-            name: `photo-${message.seq ?? message.clientMsgId}`,
+            name: `photo-${message.seq ?? message.clientMsgId}.${message.content.image.mime.split('/')[1] ?? 'jpg'}`,
             clientMsgId: message.clientMsgId,
           },
         ]
