@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { befriend, openChat, registerAccount, type ApiAccount } from './harness.js';
+import { expectAccessible } from './axe.js';
 import { browserSuite } from './suite.js';
 
 /**
@@ -95,6 +96,7 @@ describe('photos and files', () => {
       .poll(() => thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
       .toBeGreaterThan(0);
     expect(await thumb.getAttribute('src')).toMatch(/^\/api\/v1\/media\/[0-9a-z]{20}\/thumb\?e=/);
+    await expectAccessible(b, 'a chat with photos and a file');
 
     // The viewer: zoom with the wheel, go on with the arrow key, save, close.
     await opens.first().click();
@@ -106,6 +108,7 @@ describe('photos and files', () => {
     await expect.poll(() => shown.evaluate((img) => img.style.transform)).toMatch(/scale\(1\.25\)/);
     await b.keyboard.press('ArrowRight');
     await b.getByRole('dialog', { name: 'Photo 2 of 3' }).waitFor();
+    await expectAccessible(b, 'the photo viewer');
     const save = viewer.getByRole('link', { name: 'Save' });
     const original = await fetched(b, (await save.getAttribute('href'))!);
     expect(original).toMatchObject({ status: 200, type: 'image/jpeg' });
@@ -184,7 +187,11 @@ describe('photos and files', () => {
     await openChat(a, /Bob/);
 
     // Hold to talk for about two seconds, then let go.
+    await a.getByRole('button', { name: 'More to send' }).click();
+    await expectAccessible(a, 'the composer with its "more" panel');
+    await a.getByRole('button', { name: 'More to send' }).click();
     await a.getByRole('button', { name: 'Send a voice message' }).click();
+    await expectAccessible(a, 'the composer in voice mode');
     const hold = a.getByRole('button', { name: 'Hold to talk' });
     const box = (await hold.boundingBox())!;
     await a.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
@@ -256,6 +263,7 @@ describe('photos and files', () => {
     await expect
       .poll(() => play.evaluate((button) => getComputedStyle(button).backgroundImage))
       .toMatch(/\/api\/v1\/media\/[0-9a-z]{20}\/thumb/);
+    await expectAccessible(b, 'a chat with a voice message and a video');
     await play.click();
     await bLog.getByRole('combobox', { name: 'Speed' }).selectOption('1.5');
     const video = bLog.locator('video');

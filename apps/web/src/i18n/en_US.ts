@@ -381,7 +381,7 @@ export const en_US = {
     photoUnavailable: 'Photo unavailable',
     photosAtOnce: 'At most {count} photos at a time: the first {count} are sent',
     photoUnreadable: 'This photo cannot be read',
-    downloadFile: 'Download {name}',
+    download: 'Download',
     uploading: 'Uploading {percent}%',
     uploadPaused: 'Paused',
     pauseUpload: 'Pause',

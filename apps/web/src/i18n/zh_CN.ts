@@ -374,7 +374,7 @@ export const zh_CN: Catalog = {
     photoUnavailable: '图片已不可用',
     photosAtOnce: '一次最多 {count} 张图片：将发送前 {count} 张',
     photoUnreadable: '无法读取这张图片',
-    downloadFile: '下载 {name}',
+    download: '下载',
     uploading: '正在上传 {percent}%',
     uploadPaused: '已暂停',
     pauseUpload: '暂停',

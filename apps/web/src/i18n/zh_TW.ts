@@ -374,7 +374,7 @@ export const zh_TW: Catalog = {
     photoUnavailable: '圖片已無法使用',
     photosAtOnce: '一次最多 {count} 張圖片：將傳送前 {count} 張',
     photoUnreadable: '無法讀取這張圖片',
-    downloadFile: '下載 {name}',
+    download: '下載',
     uploading: '正在上傳 {percent}%',
     uploadPaused: '已暫停',
     pauseUpload: '暫停',

@@ -150,12 +150,8 @@ export function FileBubble({ message, content }: { message: LocalMessage; conten
   return (
     <div className="tt-msg-media">
       {address && address !== 'missing' ? (
-        <a
-          className="tt-msg-file"
-          href={address.url}
-          download={file.name}
-          aria-label={t('chat.downloadFile', { name: file.name })}
-        >
+        <a className="tt-msg-file" href={address.url} download={file.name}>
+          <span className="tt-visually-hidden">{t('chat.download')} </span>
           {body}
         </a>
       ) : (
