@@ -256,6 +256,21 @@ describe.each(dialects)('media on $dialect', ({ dialect }) => {
       body: { seconds: 0 },
     });
 
+    // Deleted for one: kept for the other; once both deleted or cleared it, it goes.
+    const cleared = await photoOf(ada);
+    const clearedMessage = (await sendContent(ada, adaBob, cleared)).json<Message>();
+    await t.call('POST', `/api/v1/conversations/${adaBob}/clear`, { token: ada.token });
+    await t.ctx.services.media.sweep();
+    expect(await stored(cleared.image.id)).toBe(true);
+    const hidden = await t.call(
+      'POST',
+      `/api/v1/conversations/${adaBob}/messages/${clearedMessage.seq}/hide`,
+      { token: bob.token },
+    );
+    expect(hidden.statusCode, hidden.body).toBeLessThan(300);
+    await t.ctx.services.media.sweep();
+    expect(await stored(cleared.image.id)).toBe(false);
+
     // Uploaded and never sent: kept a day for a sender who went offline, then swept.
     const unsent = await photoOf(ada);
     const kept = await photoOf(bob);

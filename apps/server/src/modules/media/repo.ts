@@ -98,7 +98,11 @@ export class MediaRepo {
     return [...new Set(rows.map((row) => row.media_id))];
   }
 
-  /** Forgets which messages carried media where the message is revoked or gone (burnt). */
+  /**
+   * Forgets which messages carried media where nobody can see the message any more: it is
+   * revoked or gone (burnt), or every member of its conversation deleted it for themselves
+   * or cleared their history past it.
+   */
   async unlinkGone(): Promise<void> {
     await this.db
       .deleteFrom('message_media')
@@ -111,6 +115,32 @@ export class MediaRepo {
               .whereRef('m.conversation_id', '=', 'message_media.conversation_id')
               .whereRef('m.seq', '=', 'message_media.seq')
               .where('m.revoked_at', 'is', null),
+          ),
+        ),
+      )
+      .execute();
+    await this.db
+      .deleteFrom('message_media')
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('conversation_members as cm')
+              .select(sql<number>`1`.as('one'))
+              .whereRef('cm.conversation_id', '=', 'message_media.conversation_id')
+              .whereRef('cm.min_seq', '<', 'message_media.seq')
+              .where((inner) =>
+                inner.not(
+                  inner.exists(
+                    inner
+                      .selectFrom('message_hides as h')
+                      .select(sql<number>`1`.as('one'))
+                      .whereRef('h.conversation_id', '=', 'message_media.conversation_id')
+                      .whereRef('h.seq', '=', 'message_media.seq')
+                      .whereRef('h.user_id', '=', 'cm.user_id'),
+                  ),
+                ),
+              ),
           ),
         ),
       )

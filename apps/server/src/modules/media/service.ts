@@ -247,8 +247,9 @@ export class MediaService {
   }
 
   /**
-   * Removes the media no message carries any more (their messages revoked or burnt), and
-   * uploads never sent within UNSENT_MEDIA_KEPT_MS. Answers how many went.
+   * Removes the media no message carries any more (their messages revoked, burnt, or
+   * deleted or cleared away by everyone in the chat), and uploads never sent within
+   * UNSENT_MEDIA_KEPT_MS. Answers how many went.
    */
   async sweep(): Promise<number> {
     await this.deps.repo.unlinkGone();
