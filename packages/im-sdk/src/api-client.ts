@@ -164,17 +164,16 @@ export class ApiClient {
     } catch {
       body = undefined;
     }
-    const response = { status };
     const error = body?.error;
     const code: ErrorCode = isErrorCode(error?.code)
       ? error.code
-      : response.status === 413
+      : status === 413
         ? 'PAYLOAD_TOO_LARGE'
-        : response.status >= 500 || response.status === 0
+        : status >= 500 || status === 0
           ? 'NETWORK_ERROR'
           : 'INTERNAL';
     if (code === 'UNAUTHENTICATED' || code === 'TOKEN_EXPIRED') this.options.onUnauthorized?.(code);
-    return new ApiError(code, response.status, error?.params, error?.issues);
+    return new ApiError(code, status, error?.params, error?.issues);
   }
 
   sendCode(body: SendCodeBody): Promise<SendCodeResult> {

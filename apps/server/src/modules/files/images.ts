@@ -31,7 +31,13 @@ export const MAX_IMAGE_PIXELS = 16_000_000;
  * within MAX_IMAGE_PIXELS. Nothing is decoded beyond the header until the caller asks,
  * and then under the same pixel limit.
  */
-export async function openImage(input: Buffer | string): Promise<Sharp> {
+/** An image opened for transforming, with the header read to check it. */
+export interface OpenedImage {
+  image: Sharp;
+  header: sharp.Metadata;
+}
+
+export async function openImage(input: Buffer | string): Promise<OpenedImage> {
   // A path is read by sharp itself, off the event loop, without a copy in memory.
   const sniffed = await (typeof input === 'string'
     ? fileTypeFromFile(input)
@@ -50,5 +56,5 @@ export async function openImage(input: Buffer | string): Promise<Sharp> {
   if (header.width * header.height > MAX_IMAGE_PIXELS) {
     throw new AppError('IMAGE_TOO_LARGE', { megapixels: MAX_IMAGE_PIXELS / 1_000_000 });
   }
-  return sharp(input, { limitInputPixels: MAX_IMAGE_PIXELS });
+  return { image: sharp(input, { limitInputPixels: MAX_IMAGE_PIXELS }), header };
 }

@@ -1,6 +1,13 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, normalize, sep } from 'node:path';
 
+/** The path of a store's key under its root folder; a key that leads outside it is a bug. */
+export function pathWithin(root: string, key: string): string {
+  const path = normalize(join(root, key));
+  if (!path.startsWith(root + sep)) throw new Error(`key outside the store: ${key}`);
+  return path;
+}
+
 /** URL prefix the stored files are served under. */
 export const FILES_URL_PREFIX = '/files/';
 
@@ -12,9 +19,7 @@ export class FileStore {
   constructor(readonly root: string) {}
 
   private pathOf(key: string): string {
-    const path = normalize(join(this.root, key));
-    if (!path.startsWith(this.root + sep)) throw new Error(`file key outside the store: ${key}`);
-    return path;
+    return pathWithin(this.root, key);
   }
 
   async put(key: string, data: Buffer): Promise<void> {

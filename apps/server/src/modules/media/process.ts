@@ -58,9 +58,9 @@ export interface ProcessedImage {
  * decode, shrunk as it loads, makes both the thumbnail and the placeholder.
  */
 export async function processImage(path: string): Promise<ProcessedImage> {
-  let image;
+  let opened;
   try {
-    image = await openImage(path);
+    opened = await openImage(path);
   } catch (error) {
     // openImage names the avatar's errors; here they are a photo's.
     if (error instanceof AppError && error.code === 'IMAGE_TYPE_UNSUPPORTED') {
@@ -69,7 +69,8 @@ export async function processImage(path: string): Promise<ProcessedImage> {
     throw error;
   }
   try {
-    const { format, width, height, orientation = 1 } = await image.metadata();
+    const { image, header } = opened;
+    const { format, width, height, orientation = 1 } = header;
     // EXIF orientations 5 to 8 turn the picture a quarter: its sides swap once upright.
     const turned = orientation >= 5;
     const original = await strippedOriginal(path, format, orientation);

@@ -1,9 +1,10 @@
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, join, normalize, sep } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { S3Config } from '../../config.js';
+import { pathWithin } from '../files/store.js';
 import { newId } from '../../lib/random.js';
 
 /** Bytes `start` to `end` of an object, both included (an HTTP byte range). */
@@ -56,9 +57,7 @@ export class LocalMediaStorage implements MediaStorage {
   constructor(readonly root: string) {}
 
   private pathOf(key: string): string {
-    const path = normalize(join(this.root, key));
-    if (!path.startsWith(this.root + sep)) throw new Error(`media key outside the store: ${key}`);
-    return path;
+    return pathWithin(this.root, key);
   }
 
   putFile(key: string, path: string, _contentType: string, head?: FileHead): Promise<number> {

@@ -321,6 +321,7 @@ export class SendPipeline {
     const media = await this.mediaFor(trx, sends);
     return sends.flatMap(({ send, writer }): Composed[] => {
       const { userId, body, guess, script } = send.request;
+      const mediaId = mediaIdOf(body.content);
       let content: MessageContent;
       let quote: { seq: number; minSeq: number } | undefined;
       if (body.content.kind === 'text') {
@@ -335,9 +336,9 @@ export class SendPipeline {
           return [];
         }
         content = { ...body.content, user };
-      } else if (mediaIdOf(body.content) !== null) {
+      } else if (mediaId !== null) {
         // Written from what was stored, as its sender may send it (theirs, or forwarded).
-        const stored = media.get(`${userId}\n${mediaIdOf(body.content)}`);
+        const stored = media.get(`${userId}\n${mediaId}`);
         if (!stored || stored.kind !== body.content.kind) {
           send.outcome = { ok: false, error: new AppError('MEDIA_NOT_FOUND') };
           return [];

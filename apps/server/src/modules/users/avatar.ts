@@ -8,7 +8,7 @@ import { openImage } from '../files/images.js';
  * images over the pixel limit are refused before anything is decoded.
  */
 export async function toAvatarWebp(input: Buffer): Promise<Buffer> {
-  const image = await openImage(input);
+  const { image } = await openImage(input);
   try {
     return await image
       .rotate()

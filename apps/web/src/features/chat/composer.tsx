@@ -11,7 +11,7 @@ import {
   UserContactOutline,
   VideoOutline,
 } from 'antd-mobile-icons';
-import { IMAGE_MIME_TYPES } from '@teltlk/protocol';
+import { IMAGE_MIME_TYPES, isAcceptedImageType } from '@teltlk/protocol';
 import {
   useEffect,
   useId,
@@ -402,7 +402,7 @@ export function pastedKind(
   files: readonly File[],
   allowed: readonly ShareKind[],
 ): MediaShareKind | null {
-  const photos = files.every((file) => (IMAGE_MIME_TYPES as readonly string[]).includes(file.type));
+  const photos = files.every((file) => isAcceptedImageType(file.type));
   if (photos && allowed.includes('image')) return 'image';
   return allowed.includes('file') ? 'file' : null;
 }

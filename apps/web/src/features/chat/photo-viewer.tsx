@@ -51,15 +51,19 @@ export default function PhotoViewer({
     closeRef.current?.focus();
   }, []);
 
+  // Subscribed once; the handler reads the latest state through the ref (a pinch renders
+  // on every move).
+  const keys = useRef((_event: KeyboardEvent) => {});
+  keys.current = (event) => {
+    if (event.key === 'Escape') onClose();
+    else if (event.key === 'ArrowLeft') go(-1);
+    else if (event.key === 'ArrowRight') go(1);
+  };
   useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') onClose();
-      else if (event.key === 'ArrowLeft') go(-1);
-      else if (event.key === 'ArrowRight') go(1);
-    };
+    const onKey = (event: KeyboardEvent) => keys.current(event);
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  });
+  }, []);
 
   const onWheel = (event: WheelEvent) => {
     const next = nextZoom(zoom, event.deltaY < 0 ? 1.25 : 0.8);
