@@ -17,6 +17,7 @@ import { GroupRepo } from './modules/groups/repo.js';
 import { GroupMembership } from './modules/messages/membership.js';
 import { GroupService } from './modules/groups/service.js';
 import { MessageRepo } from './modules/messages/repo.js';
+import { MessageSearch } from './modules/messages/search.js';
 import { MessageService } from './modules/messages/service.js';
 import { SessionService } from './modules/auth/sessions.js';
 import { FileStore } from './modules/files/store.js';
@@ -250,6 +251,7 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
   const messages = new MessageService({
     db,
     repo: new MessageRepo(db),
+    search: new MessageSearch(db, dialect),
     groups: new GroupDirectory(groupRepo),
     users,
     clock,

@@ -39,6 +39,7 @@ import {
   type ConversationSyncResult,
   type EventPageResult,
   type Message,
+  type SearchMessagesResult,
   type MessagePageResult,
   type SendMessageBody,
   type UpdateConversationBody,
@@ -288,6 +289,24 @@ export class ApiClient {
   revokeMessage(conversationId: string, seq: number): Promise<Message> {
     const path = `${conversationPath(conversationId)}/messages/${seq}/revoke`;
     return this.request('POST', path);
+  }
+  /** Answers with the `edit` notice. */
+  editMessage(conversationId: string, seq: number, text: string): Promise<Message> {
+    const path = `${conversationPath(conversationId)}/messages/${seq}/edit`;
+    return this.request('POST', path, { text });
+  }
+  /** Messages the caller can see holding `q`, newest first (one conversation, or all). */
+  searchMessages(query: {
+    q: string;
+    conversationId?: string;
+    cursor?: string;
+    limit?: number;
+  }): Promise<SearchMessagesResult> {
+    const params = new URLSearchParams({ q: query.q });
+    if (query.conversationId !== undefined) params.set('conversationId', query.conversationId);
+    if (query.cursor !== undefined) params.set('cursor', query.cursor);
+    if (query.limit !== undefined) params.set('limit', String(query.limit));
+    return this.request('GET', `/messages/search?${params}`);
   }
   /** Deletes a message for the caller only. */
   hideMessage(conversationId: string, seq: number): Promise<void> {

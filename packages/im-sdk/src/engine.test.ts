@@ -270,6 +270,28 @@ describe('ImEngine', () => {
     await vi.waitFor(() => expect(handle.getSnapshot().peerTyping).toBe(true));
   });
 
+  it('shows edits: from the peer as pushed, our own at once, and the list follows', async () => {
+    server.append({ kind: 'text', text: 'see you at six' }, { push: false });
+    server.append({ kind: 'text', text: 'mine' }, { push: false, senderId: ME });
+    const engine = await started();
+    const edited = record(engine, 'edited');
+    const handle = engine.conversation(CONV);
+    await vi.waitFor(() => expect(texts(handle)).toEqual(['see you at six', 'mine']));
+
+    server.edit(1, 'see you at seven');
+    await vi.waitFor(() => expect(texts(handle)).toEqual(['see you at seven', 'mine']));
+    expect(edited).toEqual([{ conversationId: CONV, seq: 1 }]);
+    expect(handle.getSnapshot().messages[0]?.editedAt).toBe(server.messages[0]!.editedAt);
+
+    await handle.edit(2, 'mine, edited');
+    await vi.waitFor(() => expect(texts(handle)).toEqual(['see you at seven', 'mine, edited']));
+    await vi.waitFor(() =>
+      expect(engine.getSnapshot().conversations[0]?.lastMessage?.content).toMatchObject({
+        text: 'mine, edited',
+      }),
+    );
+  });
+
   it('clears history on every device and keeps list changes from REST', async () => {
     server.append({ kind: 'text', text: 'a' }, { push: false });
     const engine = await started();

@@ -5,6 +5,7 @@ import {
   type MessageContent,
   type UploadedMedia,
   type Message,
+  type SearchMessagesResult,
   type SendableContent,
   type ServerFrame,
   type UpdateConversationBody,
@@ -514,6 +515,28 @@ export class ImEngine implements HandleHost {
     await this.writer.serial((store) =>
       this.writer.applyServerMessages(store, conversationId, [notice], true),
     );
+  }
+
+  /** @internal Gives our own text new words; the notice applies here at once. */
+  async edit(conversationId: string, seq: number, text: string): Promise<void> {
+    const notice = await this.api.editMessage(conversationId, seq, text);
+    await this.writer.serial((store) =>
+      this.writer.applyServerMessages(store, conversationId, [notice], true),
+    );
+  }
+
+  /**
+   * Searches the messages this user can see on the server (texts, file names, place
+   * names), newest first: in one conversation, or in all. The server holds the whole
+   * history; this device may hold only part of it.
+   */
+  searchMessages(query: {
+    q: string;
+    conversationId?: string;
+    cursor?: string;
+    limit?: number;
+  }): Promise<SearchMessagesResult> {
+    return this.api.searchMessages(query);
   }
 
   /** @internal */

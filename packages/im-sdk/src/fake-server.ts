@@ -153,6 +153,7 @@ export class FakeServer {
       revokedAt: null,
       burnAt: this.burnSeconds > 0 ? this.clock + this.burnSeconds * 1000 : null,
       lang: options.lang ?? null,
+      editedAt: null,
     };
     this.messages.push(message);
     this.member.hidden = false;
@@ -167,6 +168,19 @@ export class FakeServer {
     target.content = { kind: 'revoked' };
     target.revokedAt = this.clock;
     return this.append({ kind: 'revoke', targetSeq }, { senderId: target.senderId, push });
+  }
+
+  /** The sender gives a text new words: the message changes and an edit notice follows. */
+  edit(targetSeq: number, text: string, push = true): Message {
+    const target = this.messages.find((message) => message.seq === targetSeq);
+    if (target?.content.kind !== 'text') throw new Error('no such text');
+    target.content = { ...target.content, text };
+    const notice = this.append(
+      { kind: 'edit', targetSeq, text },
+      { senderId: target.senderId, push },
+    );
+    target.editedAt = notice.createdAt;
+    return notice;
   }
 
   event(data: UserEventData, push = true): UserEvent {
@@ -367,10 +381,14 @@ export class FakeServer {
       this.burnSeconds = seconds;
       return json(this.append({ kind: 'burn', seconds }, { senderId: ME }));
     }
-    const seqMatch = /^\/messages\/(\d+)\/(revoke|hide)$/.exec(rest);
+    const seqMatch = /^\/messages\/(\d+)\/(revoke|edit|hide)$/.exec(rest);
     if (seqMatch) {
       const seq = Number(seqMatch[1]);
       if (seqMatch[2] === 'revoke') return json(this.revoke(seq));
+      if (seqMatch[2] === 'edit') {
+        const { text } = JSON.parse(init?.body as string) as { text: string };
+        return json(this.edit(seq, text, false));
+      }
       this.member.hiddenSeqs.add(seq);
       this.event({ type: 'messageHidden', conversationId: CONV, seq });
       return Promise.resolve(new Response(null, { status: 204 }));

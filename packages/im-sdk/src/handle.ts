@@ -32,6 +32,7 @@ export interface HandleHost {
   sendMedia(conversationId: string, media: OutgoingMedia): Promise<LocalMessage>;
   retry(clientMsgId: string): void;
   revoke(conversationId: string, seq: number): Promise<void>;
+  edit(conversationId: string, seq: number, text: string): Promise<void>;
   hide(conversationId: string, seq: number): Promise<void>;
   markRead(conversationId: string): void;
   sendTyping(conversationId: string): boolean;
@@ -126,6 +127,11 @@ export class Handle implements ConversationHandle {
 
   revoke(seq: number): Promise<void> {
     return this.engine.revoke(this.conversationId, seq);
+  }
+
+  /** Gives our own text new words (within the edit window). */
+  edit(seq: number, text: string): Promise<void> {
+    return this.engine.edit(this.conversationId, seq, text);
   }
 
   hide(seq: number): Promise<void> {

@@ -3,6 +3,7 @@ import type { Emitter } from './emitter.js';
 import {
   applyMessages,
   hideInConversation,
+  isNotice,
   isShown,
   mergeConversation,
   toLocal,
@@ -134,7 +135,8 @@ export class LocalWriter {
     const seqs = new Set<number>();
     for (const message of messages) {
       seqs.add(message.seq);
-      if (message.content.kind === 'revoke') seqs.add(message.content.targetSeq);
+      const { content } = message;
+      if (content.kind === 'revoke' || content.kind === 'edit') seqs.add(content.targetSeq);
     }
     const [byKey, bySeq] = await Promise.all([
       store.messages.bulkGet(messages.map((m) => [m.senderId, m.clientMsgId] as [string, string])),
@@ -158,6 +160,8 @@ export class LocalWriter {
         // quoted of it.
         await store.deleteTranslations(conversationId, batch.revoked);
         await store.unquote(conversationId, batch.revoked);
+        // An edited text is translated again from its new words.
+        await store.deleteTranslations(conversationId, batch.edited);
       },
     );
     if (batch.conversation) this.conversations.set(conversationId, batch.conversation);
@@ -167,9 +171,10 @@ export class LocalWriter {
       if (row.senderId !== this.hooks.userId) {
         this.hooks.peerWrote(conversationId);
       }
-      if (row.content.kind !== 'revoke') this.hooks.emitter.emit('message', toLocal(row));
+      if (!isNotice(row.content)) this.hooks.emitter.emit('message', toLocal(row));
     }
     for (const seq of batch.revoked) this.hooks.emitter.emit('revoked', { conversationId, seq });
+    for (const seq of batch.edited) this.hooks.emitter.emit('edited', { conversationId, seq });
 
     // A conversation this device has not seen yet (a first message): fetch it.
     if (!batch.conversation) this.hooks.unknownConversation();
@@ -222,5 +227,6 @@ function toServerMessage(row: StoredMessage): Message | null {
     revokedAt: row.revokedAt,
     burnAt: row.burnAt,
     lang: row.lang,
+    editedAt: row.editedAt ?? null,
   };
 }

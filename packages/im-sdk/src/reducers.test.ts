@@ -193,6 +193,43 @@ describe('applyMessages', () => {
     expect(batch.conversation).toMatchObject({ readSeq: 3, pulledSeq: 3 });
   });
 
+  it('gives the target of an edit notice its new words, newest edit winning', () => {
+    const target = toStored(serverMessage(2, { lang: 'en' }));
+    const conversation = stored({ maxSeq: 2, coveredFrom: 1, pulledSeq: 2 });
+    const notice = serverMessage(3, {
+      content: { kind: 'edit', targetSeq: 2, text: 'nuevas palabras' },
+      lang: 'es',
+      createdAt: 2_000,
+    });
+    const batch = applyMessages(conversation, [target], [notice], options);
+    expect(batch.edited).toEqual([2]);
+    expect(batch.puts.find((row) => row.seq === 2)).toMatchObject({
+      content: { kind: 'text', text: 'nuevas palabras' },
+      lang: 'es',
+      editedAt: 2_000,
+    });
+    // An older edit, pulled late, and a pull of the target as it was, change nothing.
+    const edited = batch.puts.find((row) => row.seq === 2)!;
+    const older = serverMessage(4, {
+      content: { kind: 'edit', targetSeq: 2, text: 'older words' },
+      createdAt: 1_500,
+    });
+    const stale = serverMessage(2, {
+      content: { kind: 'text', text: 'older words' },
+      editedAt: 1_500,
+    });
+    const late = applyMessages(batch.conversation, [edited], [stale, older], options);
+    expect(late.edited).toEqual([]);
+    // A pull of the target with newer words applies them.
+    const newer = serverMessage(2, { content: { kind: 'text', text: 'newest' }, editedAt: 3_000 });
+    const pulled = applyMessages(batch.conversation, [edited], [newer], options);
+    expect(pulled.puts.find((row) => row.seq === 2)).toMatchObject({
+      content: { text: 'newest' },
+      editedAt: 3_000,
+    });
+    expect(isShown(toStored(notice), 0)).toBe(false);
+  });
+
   it('marks the target of a revoke notice revoked, in the list too', () => {
     const target = toStored(serverMessage(2));
     const conversation = stored({

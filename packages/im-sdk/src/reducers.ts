@@ -132,6 +132,7 @@ export function toStored(message: Message, previous?: StoredMessage): StoredMess
     revokedAt: message.revokedAt,
     burnAt: message.burnAt,
     lang: message.lang,
+    editedAt: message.editedAt,
     status: 'sent',
     order: previous?.order ?? 0,
     ...(previous?.hidden ? { hidden: 1 as const } : {}),
@@ -153,6 +154,7 @@ export function toLocal(row: StoredMessage): LocalMessage {
     status: row.status,
   };
   if (row.error !== undefined) message.error = row.error;
+  if (row.editedAt != null) message.editedAt = row.editedAt;
   return message;
 }
 
@@ -165,6 +167,8 @@ export interface MessageBatch {
   fresh: StoredMessage[];
   /** Target seqs of revoke notices seen for the first time. */
   revoked: number[];
+  /** Seqs of texts given new words by this batch. */
+  edited: number[];
   /** Set when a message lies beyond a gap: pull after this seq. */
   gapAfter: number | null;
 }
@@ -197,6 +201,19 @@ export function applyMessages(
   };
   const fresh: StoredMessage[] = [];
   const revoked: number[] = [];
+  const edited: number[] = [];
+  /** Gives a stored text the words of an edit made at `at`, unless it has newer ones. */
+  const edit = (
+    target: StoredMessage | undefined,
+    text: string,
+    lang: string | null,
+    at: number,
+  ) => {
+    if (!target || target.revokedAt !== null || target.content.kind !== 'text') return;
+    if ((target.editedAt ?? 0) >= at) return;
+    put({ ...target, content: { ...target.content, text }, lang, editedAt: at });
+    edited.push(target.seq!);
+  };
   let conv = conversation;
   let gapAfter: number | null = null;
 
@@ -223,6 +240,10 @@ export function applyMessages(
           ...(burnNow ? { burnAt: message.burnAt } : {}),
         });
       }
+      // Or edited: a pull brings the newest words.
+      if (!revokedNow && message.editedAt !== null && message.content.kind === 'text') {
+        edit(bySeq.get(message.seq), message.content.text, message.lang, message.editedAt);
+      }
     }
 
     const content = message.content;
@@ -231,6 +252,9 @@ export function applyMessages(
       const changed = !!target && target.revokedAt === null;
       if (target && changed) put({ ...target, content: REVOKED, revokedAt: message.createdAt });
       if (changed || isNews) revoked.push(content.targetSeq);
+    }
+    if (content.kind === 'edit' && isNew) {
+      edit(bySeq.get(content.targetSeq), content.text, message.lang, message.createdAt);
     }
     if (!conv) continue;
 
@@ -243,6 +267,12 @@ export function applyMessages(
     if (!conv.lastMessage || message.seq >= conv.lastMessage.seq) next.lastMessage = message;
     if (content.kind === 'revoke' && next.lastMessage?.seq === content.targetSeq) {
       next.lastMessage = { ...next.lastMessage, content: REVOKED, revokedAt: message.createdAt };
+    }
+    if (content.kind === 'edit' && next.lastMessage?.seq === content.targetSeq) {
+      const last = next.lastMessage;
+      if (last.content.kind === 'text' && last.revokedAt === null) {
+        next.lastMessage = { ...last, content: { ...last.content, text: content.text } };
+      }
     }
     if (content.kind === 'burn' && message.seq > conv.burnSeq) {
       next.burnSeconds = content.seconds;
@@ -276,7 +306,7 @@ export function applyMessages(
     }
     conv = next;
   }
-  return { conversation: conv, puts: [...puts.values()], fresh, revoked, gapAfter };
+  return { conversation: conv, puts: [...puts.values()], fresh, revoked, edited, gapAfter };
 }
 
 /** How a pushed item with `seq` relates to what was applied up to `last`. */
@@ -362,8 +392,13 @@ export function isBurnt(message: { burnAt: number | null }, now: number): boolea
 
 /** Whether a stored row belongs in a conversation's message list. */
 export function isShown(row: StoredMessage, now: number): boolean {
-  // A revoke notice is shown through its target, which reads as revoked.
-  return !row.hidden && !isBurnt(row, now) && row.content.kind !== 'revoke';
+  // A notice is shown through its target, which reads as revoked or edited.
+  return !row.hidden && !isBurnt(row, now) && !isNotice(row.content);
+}
+
+/** A revoke or edit notice: it changes an earlier message and is no row of its own. */
+export function isNotice(content: MessageContent): boolean {
+  return content.kind === 'revoke' || content.kind === 'edit';
 }
 
 export function unreadOf(conversation: Conversation): number {

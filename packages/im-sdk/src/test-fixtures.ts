@@ -27,6 +27,7 @@ export function serverMessage(seq: number, patch: Partial<Message> = {}): Messag
     revokedAt: null,
     burnAt: null,
     lang: null,
+    editedAt: null,
     ...patch,
   };
 }

@@ -25,6 +25,8 @@ export interface LocalMessage {
    * text with nothing to translate.
    */
   lang: string | null;
+  /** When its sender last edited the text (absent on rows stored before edits existed). */
+  editedAt?: number | null;
   status: 'sending' | 'sent' | 'failed';
   /** The error code of a failed send (e.g. 'MESSAGE_REFUSED'), for the retry control. */
   error?: string;
@@ -105,6 +107,8 @@ export interface EngineEvents {
   /** A new message arrived (not our own echo). */
   message: LocalMessage;
   revoked: { conversationId: string; seq: number };
+  /** A text was given new words by its sender. */
+  edited: { conversationId: string; seq: number };
   /** Every event of the user's stream, once, in order. */
   userEvent: UserEvent;
   typing: { conversationId: string; userId: string };
@@ -145,6 +149,8 @@ export interface ConversationHandle {
   retry(clientMsgId: string): void;
   /** Throws ApiError (e.g. REVOKE_EXPIRED). */
   revoke(seq: number): Promise<void>;
+  /** Our own text's new words. Throws ApiError (e.g. EDIT_EXPIRED). */
+  edit(seq: number, text: string): Promise<void>;
   /** Delete for me. */
   hide(seq: number): Promise<void>;
   /** Read up to the newest seq. */

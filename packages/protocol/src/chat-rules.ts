@@ -20,6 +20,8 @@ export const GREETING_MAX_LENGTH = 100;
 export const REMARK_MAX_LENGTH = 32;
 /** A sender may revoke a message this long after sending it (stated in the menu). */
 export const REVOKE_WINDOW_SECONDS = 120;
+/** A sender may edit a text this long after sending it. */
+export const EDIT_WINDOW_SECONDS = 24 * 3600;
 /** Burn-after-reading choices for a private chat, in seconds; 0 is off. */
 export const BURN_DURATIONS = [0, 10, 30, 60, 300, 3600, 86400] as const;
 /** Largest page of messages or events one pull returns. */
@@ -174,6 +176,17 @@ export function mediaIdsOf(content: MessageContent | SendableContent): string[] 
   const id = mediaIdOf(content);
   if (id === null) return [];
   return content.kind === 'video' ? [id, content.video.poster.id] : [id];
+}
+
+/**
+ * What a search finds a message by: a text's words, a file's name, a place's name; null
+ * for a message with nothing to find.
+ */
+export function searchTextOf(content: MessageContent): string | null {
+  if (content.kind === 'text') return content.text;
+  if (content.kind === 'file') return content.file.name;
+  if (content.kind === 'location') return content.name;
+  return null;
 }
 
 /** A quote that shows what it quotes (not unavailable). */

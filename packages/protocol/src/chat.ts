@@ -269,7 +269,8 @@ export type SystemContent = z.infer<typeof systemContentSchema>;
 /**
  * What a message may hold. Notices are written by the server into the conversation's
  * seq stream, so every device learns of them by the same sync as of messages:
- * `revoke` marks an earlier message as revoked; `burn` changes the burn-after-reading
+ * `revoke` marks an earlier message as revoked; `edit` gives an earlier text its new
+ * words (the message itself reads them from then on, with `editedAt`); `burn` changes the burn-after-reading
  * duration; `revoked` is what a revoked message's own content becomes.
  */
 export const messageContentSchema = z.discriminatedUnion('kind', [
@@ -281,6 +282,12 @@ export const messageContentSchema = z.discriminatedUnion('kind', [
   voiceContentSchema,
   videoContentSchema,
   z.object({ kind: z.literal('revoke'), targetSeq: z.number().int().min(1) }),
+  z.object({
+    kind: z.literal('edit'),
+    targetSeq: z.number().int().min(1),
+    /** The text as edited; the notice's `lang` is its language. */
+    text: messageTextSchema,
+  }),
   z.object({ kind: z.literal('burn'), seconds: z.number().int().min(0) }),
   z.object({ kind: z.literal('revoked') }),
   systemContentSchema,
@@ -303,8 +310,14 @@ export const messageSchema = z.object({
    * null for notices and for text with nothing to translate (only emoji, numbers, links).
    */
   lang: z.string().nullable().default(null),
+  /** When its sender last edited the text (null: never). */
+  editedAt: z.number().nullable().default(null),
 });
 export type Message = z.infer<typeof messageSchema>;
+
+/** A text's new words (its sender's own, within EDIT_WINDOW_SECONDS of sending). */
+export const editMessageBody = z.object({ text: messageTextSchema });
+export type EditMessageBody = z.infer<typeof editMessageBody>;
 
 export const sendMessageBody = z.object({
   conversationId: conversationIdSchema,

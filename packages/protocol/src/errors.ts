@@ -88,6 +88,11 @@ export const ERRORS = {
     message: 'Messages can only be revoked within {minutes} minutes of sending',
   },
   REVOKE_NOT_ALLOWED: { status: 403, message: 'You can only revoke your own messages' },
+  EDIT_EXPIRED: {
+    status: 409,
+    message: 'Messages can only be edited within {hours} hours of sending',
+  },
+  EDIT_NOT_ALLOWED: { status: 403, message: 'You can only edit text messages you wrote' },
   BLANK_MESSAGE: { status: 400, message: 'Cannot send blank message' },
 
   GROUP_NOT_FOUND: { status: 404, message: 'This group does not exist' },

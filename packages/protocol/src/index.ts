@@ -7,3 +7,4 @@ export * from './validation.js';
 export { LANGUAGES, findLanguage, isLanguageCode, type Language } from './languages.js';
 export * from './translation.js';
 export * from './media.js';
+export * from './search.js';

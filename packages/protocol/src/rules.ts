@@ -87,5 +87,7 @@ export const RULE_KEYS = [
   'groupNo',
   'groupMembers',
   'muteDuration',
+  'searchLength',
+  'cursor',
 ] as const;
 export type RuleKey = (typeof RULE_KEYS)[number];

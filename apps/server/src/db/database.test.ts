@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SECOND } from '../lib/clock.js';
 import { createTestApp, dialects, PASSWORD, uniqueEmail, type TestApp } from '../test/harness.js';
@@ -18,6 +18,7 @@ import {
 import type { NewUser } from './schema.js';
 import * as messageKinds from './migrations/0008-message-kinds.js';
 import * as mediaKinds from './migrations/0010-media-kinds.js';
+import * as editSearch from './migrations/0011-edit-search.js';
 
 describe.each(dialects)('database on $dialect', ({ dialect }) => {
   let t: TestApp;
@@ -109,6 +110,43 @@ describe.each(dialects)('database on $dialect', ({ dialect }) => {
       ]);
     },
   );
+
+  it('indexes the messages sent before search existed (0011), and only what can be found', async () => {
+    const db = t.ctx.db as unknown as Kysely<unknown>;
+    await editSearch.down(db);
+    await t.ctx.db
+      .insertInto('conversations')
+      .values({ id: 'si_a_b', kind: 'single', created_at: 1, updated_at: 1 })
+      .execute();
+    const contents = [
+      { kind: 'text', text: 'Meet at the Harbour' },
+      {
+        kind: 'file',
+        file: { id: 'f', name: 'harbour-map.pdf', size: 1, mime: 'application/pdf' },
+      },
+      { kind: 'location', latitude: 1, longitude: 2, name: 'Old harbour' },
+      { kind: 'text', text: 'harbour, revoked' },
+      { kind: 'revoke', targetSeq: 4 },
+    ];
+    for (const [index, content] of contents.entries()) {
+      const seq = index + 1;
+      const revoked = seq === 4 ? 5 : null;
+      await sql`insert into messages
+        (id, conversation_id, seq, sender_id, client_msg_id, content, created_at, revoked_at)
+        values (${`m${seq}`}, 'si_a_b', ${seq}, 'a', ${`c${seq}`}, ${JSON.stringify(content)}, 1, ${revoked})`.execute(
+        db,
+      );
+    }
+    await editSearch.up(db);
+    const found =
+      dialect === 'sqlite'
+        ? await sql<{ id: string }>`select m.id from message_search s
+            join messages m on m.rowid = s.rowid
+            where message_search match '"HARBOUR"' order by m.id`.execute(db)
+        : await sql<{ id: string }>`select id from messages
+            where search_text ilike '%HARBOUR%' order by id`.execute(db);
+    expect(found.rows.map(({ id }) => id)).toEqual(['m1', 'm2', 'm3']);
+  });
 
   it('runs migrations idempotently and reads times back as numbers', async () => {
     await t.ctx.migrate();

@@ -145,6 +145,10 @@ export interface MessagesTable {
   lang: string | null;
   /** The earlier message a notice is about (a revoke's target); null for anything else. */
   target_seq: number | null;
+  /** When its sender last edited the text; null if never. */
+  edited_at: number | null;
+  /** What a search finds the message by (searchTextOf); null for what has none. */
+  search_text: string | null;
 }
 
 /** One message in one target language: claimed (pending), then done or failed. */

@@ -185,6 +185,14 @@ const JSON_ROUTES: JsonRoute[] = [
   },
   {
     method: 'POST',
+    url: '/api/v1/conversations/si_abc_abd/messages/1/edit',
+    route: '/api/v1/conversations/:id/messages/:seq/edit',
+    auth: true,
+    emptyIsValid: false,
+    wrongTypes: { text: 5 },
+  },
+  {
+    method: 'POST',
     url: '/api/v1/conversations/si_abc_abd/read',
     route: '/api/v1/conversations/:id/read',
     auth: true,
@@ -364,6 +372,13 @@ const PROTECTED: { method: Method; url: string; body?: unknown; route?: string }
     url: '/api/v1/conversations/si_abc_abd/messages/1/hide',
     route: '/api/v1/conversations/:id/messages/:seq/hide',
   },
+  {
+    method: 'POST',
+    url: '/api/v1/conversations/si_abc_abd/messages/1/edit',
+    body: { text: 'Edited' },
+    route: '/api/v1/conversations/:id/messages/:seq/edit',
+  },
+  { method: 'GET', url: '/api/v1/messages/search?q=hello', route: '/api/v1/messages/search' },
   { method: 'POST', url: '/api/v1/groups', body: { memberIds: ['abd'] } },
   { method: 'GET', url: '/api/v1/groups' },
   { method: 'GET', url: '/api/v1/groups/search?no=12345678' },

@@ -13,6 +13,7 @@ const message: Message = {
   createdAt: 1_736_942_400_123,
   revokedAt: null,
   burnAt: null,
+  editedAt: null,
 };
 
 describe('serializeFrame', () => {

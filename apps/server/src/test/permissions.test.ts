@@ -560,6 +560,34 @@ const ROWS: Row[] = [
     },
   ),
   ...inBothChats(
+    'POST /api/v1/conversations/:id/messages/:seq/edit',
+    {
+      // Only the sender edits, in a group as anywhere.
+      group: {
+        ...GROUP_CHAT,
+        owner: 'EDIT_NOT_ALLOWED',
+        admin: 'EDIT_NOT_ALLOWED',
+        blocked: 'EDIT_NOT_ALLOWED',
+      },
+      single: { ...SINGLE_CHAT, owner: 'EDIT_NOT_ALLOWED', blocked: 'EDIT_NOT_ALLOWED' },
+    },
+    async (w, as, id) => {
+      const { seq } = await membersMessage(w, id);
+      return w.call(as, 'POST', `/conversations/${id}/messages/${seq}/edit`, { text: 'Edited' });
+    },
+  ),
+  {
+    route: 'GET /api/v1/messages/search',
+    on: 'in all chats',
+    cells: SIGNED_IN,
+    run: (w, as) => w.call(as, 'GET', '/messages/search?q=hello'),
+  },
+  ...inBothChats(
+    'GET /api/v1/messages/search',
+    { group: GROUP_CHAT, single: SINGLE_CHAT },
+    (w, as, id) => w.call(as, 'GET', `/messages/search?q=hello&conversationId=${id}`),
+  ),
+  ...inBothChats(
     'POST /api/v1/conversations/:id/messages/:seq/hide',
     { group: GROUP_CHAT, single: SINGLE_CHAT },
     async (w, as, id) => {

@@ -92,6 +92,7 @@ describe('group fan-out to online members', () => {
         createdAt: 1,
         revokedAt: null,
         burnAt: null,
+        editedAt: null,
         lang: null,
       },
     });

@@ -72,6 +72,10 @@ export const LIMITS = {
    * member on every node: slowed before the fan-out multiplies.
    */
   largeGroupSendPerUser: { limit: 1, windowMs: 2 * SECOND, burst: 5 },
+  /** Edits of sent texts per user. */
+  editPerUser: { limit: 30, windowMs: MINUTE, burst: 10 },
+  /** Message searches per user (each keystroke's search, once typing pauses). */
+  messageSearchPerUser: { limit: 60, windowMs: MINUTE, burst: 20 },
   /** Typing hints per user (the excess is dropped quietly). */
   typingPerUser: { limit: 2, windowMs: SECOND, burst: 5 },
   /** Read marks per user. */

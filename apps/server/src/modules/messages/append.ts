@@ -5,6 +5,7 @@ import {
   type SystemContent,
   groupIdOf,
   isSentContent,
+  searchTextOf,
 } from '@teltlk/protocol';
 import type { Db, MemberRow, MessageRow } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
@@ -90,8 +91,8 @@ export class Appender {
   }
 
   /**
-   * Appends a member's notice (revoke, burn) with the next seq, in the caller's transaction, and queues its push
-   * for after the commit.
+   * Appends a member's notice (revoke, edit, burn) with the next seq, in the caller's
+   * transaction, and queues its push for after the commit. `lang`: an edit's new words'.
    */
   async memberNotice(
     trx: Db,
@@ -100,6 +101,7 @@ export class Appender {
     content: MessageContent,
     now: number,
     after: AfterCommit,
+    lang: string | null = null,
   ): Promise<MessageRow> {
     const reads: AfterCommit = [];
     const [appended] = await this.appendMany(
@@ -108,7 +110,13 @@ export class Appender {
         {
           conversationId: sender.conversation_id,
           entries: [
-            { senderId: sender.user_id, readSeq: Number(sender.read_seq), clientMsgId, content },
+            {
+              senderId: sender.user_id,
+              readSeq: Number(sender.read_seq),
+              clientMsgId,
+              content,
+              lang,
+            },
           ],
         },
       ],
@@ -171,7 +179,10 @@ export class Appender {
               // Notices never burn: they are how both sides learn of a change.
               burn_seconds: isSentContent(content) ? burnSeconds : 0,
               lang: lang ?? null,
-              target_seq: content.kind === 'revoke' ? content.targetSeq : null,
+              target_seq:
+                content.kind === 'revoke' || content.kind === 'edit' ? content.targetSeq : null,
+              edited_at: null,
+              search_text: searchTextOf(content),
             } satisfies MessageRow,
           };
         }),

@@ -1,10 +1,12 @@
 import {
+  EDIT_WINDOW_SECONDS,
   REVOKE_WINDOW_SECONDS,
   type Conversation,
   type Message,
   type MessageContent,
   type UpdateConversationBody,
   isSentContent,
+  searchTextOf,
 } from '@teltlk/protocol';
 import type { Db, MemberRow, MessageRow } from '../../db/schema.js';
 import { AppError, invalidField } from '../../errors.js';
@@ -22,7 +24,7 @@ import { memberOf, transact, type AfterCommit } from './transaction.js';
 
 /**
  * What members change in a conversation after its messages are sent: read marks, revoke,
- * delete for me, chat settings (pin, mute, hide, translation), clearing the history, burn
+ * edit, delete for me, chat settings (pin, mute, hide, translation), clearing the history, burn
  * after reading, typing hints; and the purge of burnt messages.
  */
 export class ChatChanges {
@@ -113,6 +115,59 @@ export class ChatChanges {
     });
     this.deps.delivery.removed([{ conversationId, seq }]);
     return toMessage(noticeRow);
+  }
+
+  /**
+   * Gives the caller's own text new words within the edit window. An `edit` notice
+   * carries them to every member's devices, as a revoke's does; translations of the old
+   * words go, and are made again for the new ones as for a new message.
+   */
+  async edit(
+    userId: string,
+    conversationId: string,
+    seq: number,
+    text: string,
+    lang: string | null,
+  ): Promise<Message> {
+    const noticeRow = await this.transact(async (trx, _events, after) => {
+      const repo = this.deps.repo.in(trx);
+      const now = this.deps.clock.now();
+      const { member, target } = await this.visibleTarget(trx, conversationId, userId, seq, now);
+      const content = JSON.parse(target.content) as MessageContent;
+      // A forwarded text is someone else's words.
+      if (
+        target.sender_id !== userId ||
+        target.revoked_at !== null ||
+        content.kind !== 'text' ||
+        content.forwarded === true
+      ) {
+        throw new AppError('EDIT_NOT_ALLOWED');
+      }
+      if (now - target.created_at > EDIT_WINDOW_SECONDS * SECOND) {
+        throw new AppError('EDIT_EXPIRED', { hours: EDIT_WINDOW_SECONDS / 3600 });
+      }
+      const edited: MessageContent = { ...content, text };
+      const notice = await this.deps.appender.memberNotice(
+        trx,
+        member,
+        `edit-${newId()}`,
+        { kind: 'edit', targetSeq: seq, text },
+        now,
+        after,
+        lang,
+      );
+      await repo.setEdited(conversationId, seq, {
+        content: JSON.stringify(edited),
+        lang,
+        search_text: searchTextOf(edited),
+        edited_at: now,
+      });
+      await repo.deleteTranslations(target.id);
+      return notice;
+    });
+    const notice = toMessage(noticeRow);
+    this.deps.delivery.sent([notice]);
+    return notice;
   }
 
   /** Deletes a message for the caller only; their other devices learn it from the event stream. */

@@ -523,7 +523,26 @@ export class MessageRepo {
   async setRevoked(conversationId: string, seq: number, now: number): Promise<void> {
     await this.db
       .updateTable('messages')
-      .set({ revoked_at: now })
+      .set({ revoked_at: now, search_text: null })
+      .where('conversation_id', '=', conversationId)
+      .where('seq', '=', seq)
+      .execute();
+  }
+
+  /** A message's translations, made of words it no longer has. */
+  async deleteTranslations(messageId: string): Promise<void> {
+    await this.db.deleteFrom('translations').where('message_id', '=', messageId).execute();
+  }
+
+  /** A text's new words: its content, language and search text, and when it was edited. */
+  async setEdited(
+    conversationId: string,
+    seq: number,
+    change: Pick<MessageRow, 'content' | 'lang' | 'search_text' | 'edited_at'>,
+  ): Promise<void> {
+    await this.db
+      .updateTable('messages')
+      .set(change)
       .where('conversation_id', '=', conversationId)
       .where('seq', '=', seq)
       .execute();
@@ -658,6 +677,7 @@ const MESSAGE_COLUMNS = [
   'burn_seconds',
   'lang',
   'target_seq',
+  'search_text',
 ] as const satisfies readonly (keyof MessageRow)[];
 
 const insertMessagesQuery = bySize(

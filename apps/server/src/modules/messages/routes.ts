@@ -2,12 +2,15 @@ import {
   burnBody,
   conversationParams,
   conversationSchema,
+  editMessageBody,
   conversationSyncQuery,
   conversationSyncResult,
   messagePageQuery,
   messagePageResult,
   messageSchema,
   readBody,
+  searchMessagesQuery,
+  searchMessagesResult,
   sendMessageBody,
   seqParams,
   updateConversationBody,
@@ -136,6 +139,40 @@ export function messageRoutes(app: App, { services: { messages } }: AppContext):
       },
     },
     (request) => messages.revoke(authOf(request).userId, request.params.id, request.params.seq),
+  );
+  app.get(
+    '/messages/search',
+    {
+      schema: {
+        tags,
+        summary: 'Search the messages you can see, in one conversation or in all',
+        security,
+        querystring: searchMessagesQuery,
+        response: { 200: searchMessagesResult },
+      },
+    },
+    (request) => messages.search(authOf(request).userId, request.query),
+  );
+  app.post(
+    '/conversations/:id/messages/:seq/edit',
+    {
+      schema: {
+        tags,
+        summary: 'Edit your own text (within the edit window)',
+        security,
+        params: seqParams,
+        body: editMessageBody,
+        response: { 200: messageSchema },
+      },
+      errorHandler: (error, request, reply) => void sendErrorHandler(error, request, reply),
+    },
+    (request) =>
+      messages.edit(
+        authOf(request).userId,
+        request.params.id,
+        request.params.seq,
+        request.body.text,
+      ),
   );
   app.post(
     '/conversations/:id/messages/:seq/hide',

@@ -29,6 +29,7 @@ export function messageOf(row: MessageRow, content: MessageContent): Message {
     revokedAt: null,
     burnAt: null,
     lang: row.lang,
+    editedAt: null,
   };
 }
 
@@ -86,6 +87,7 @@ export function toMessage(row: MessageRow): Message {
     revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
     burnAt: row.burn_at === null ? null : Number(row.burn_at),
     lang: row.revoked_at === null ? row.lang : null,
+    editedAt: row.edited_at === null || row.revoked_at !== null ? null : Number(row.edited_at),
   };
 }
 

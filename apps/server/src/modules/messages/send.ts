@@ -145,13 +145,23 @@ export class SendPipeline {
     if (content.kind !== 'text') {
       return this.commits.submit({ userId, body, guess: null, script: 'either' });
     }
-    const [guess, script] = await Promise.all([
-      this.deps.detector
-        .guessOne(content.text)
-        .catch((): Guess => ({ language: '', reliable: false })),
-      this.deps.scripts.scriptOf(content.text),
-    ]);
+    const { guess, script } = await this.guess(content.text);
     return this.commits.submit({ userId, body, guess, script });
+  }
+
+  /** The language of a text `userId` writes, as a send of it would have (an edit's). */
+  async textLanguage(userId: string, text: string): Promise<string | null> {
+    const { guess, script } = await this.guess(text);
+    const { tongues } = await this.language([{ request: { userId, guess } }]);
+    return languageOf(guess, tongues.get(userId) ?? null, script);
+  }
+
+  private async guess(text: string): Promise<{ guess: Guess; script: ChineseScript }> {
+    const [guess, script] = await Promise.all([
+      this.deps.detector.guessOne(text).catch((): Guess => ({ language: '', reliable: false })),
+      this.deps.scripts.scriptOf(text),
+    ]);
+    return { guess, script };
   }
 
   /**
@@ -239,7 +249,9 @@ export class SendPipeline {
    * be in its sender's mother tongue, and a Chinese one readable in either script in the
    * sender's variety.
    */
-  private async language(sends: readonly Send[]): Promise<Languages> {
+  private async language(
+    sends: readonly { request: Pick<SendRequest, 'userId' | 'guess'> }[],
+  ): Promise<Languages> {
     const unsure = new Set<string>();
     for (const { request } of sends) {
       const { guess, userId } = request;

@@ -5,6 +5,8 @@ import {
   type Message,
   type MessagePageQuery,
   type MessagePageResult,
+  type SearchMessagesQuery,
+  type SearchMessagesResult,
   type SendMessageBody,
   type SystemContent,
   type UpdateConversationBody,
@@ -26,9 +28,10 @@ import { ConversationViews } from './conversations.js';
 import { Delivery, type RemovedMessage } from './delivery.js';
 import type { GroupReads, MediaReads, UserReads } from './directory.js';
 import type { MessageRepo } from './repo.js';
+import type { MessageSearch } from './search.js';
 import { isBurnt, toMessage } from './rows.js';
 import { SendPipeline } from './send.js';
-import type { AfterCommit } from './transaction.js';
+import { memberOf, type AfterCommit } from './transaction.js';
 import type { Reader } from './visibility.js';
 
 export { SYNC_SAFETY_MS } from './conversations.js';
@@ -70,6 +73,7 @@ export class MessageService {
     private readonly deps: {
       db: Db;
       repo: MessageRepo;
+      search: MessageSearch;
       clock: Clock;
       hub: MemberHub;
       events: EventService;
@@ -240,6 +244,29 @@ export class MessageService {
     return rows.filter((row) => row.revoked_at === null && !isBurnt(row, now)).map(toMessage);
   }
 
+  // -------------------------------------------------------------------------- search
+
+  /**
+   * The caller's messages holding `q` in their text, file name or place name, newest
+   * first: in one conversation they are a member of, or in all of theirs.
+   */
+  async search(userId: string, query: SearchMessagesQuery): Promise<SearchMessagesResult> {
+    await this.deps.limits.consume('messageSearchPerUser', userId);
+    const { q, conversationId, cursor, limit } = query;
+    if (conversationId !== undefined) {
+      await memberOf(this.deps.repo, this.deps.db, conversationId, userId);
+    }
+    const { rows, next } = await this.deps.search.find({
+      userId,
+      query: q,
+      ...(conversationId === undefined ? {} : { conversationId }),
+      ...(cursor === undefined ? {} : { cursor }),
+      limit,
+      now: this.deps.clock.now(),
+    });
+    return { messages: rows.map(toMessage), next };
+  }
+
   // -------------------------------------------------------------------------- changing
 
   /** Moves the caller's read mark forward (never back); the other person learns it at once. */
@@ -249,6 +276,13 @@ export class MessageService {
 
   revoke(userId: string, conversationId: string, seq: number): Promise<Message> {
     return this.changes.revoke(userId, conversationId, seq);
+  }
+
+  /** Gives the caller's own text new words (within the edit window). */
+  async edit(userId: string, conversationId: string, seq: number, text: string): Promise<Message> {
+    await this.deps.limits.consume('editPerUser', userId);
+    const lang = await this.sends.textLanguage(userId, text);
+    return this.changes.edit(userId, conversationId, seq, text, lang);
   }
 
   hide(userId: string, conversationId: string, seq: number): Promise<void> {

@@ -16,7 +16,9 @@ export interface Reader {
 export function messageFor(message: Message, minSeq: number): Message | null {
   if (message.seq <= minSeq) return null;
   const { content } = message;
-  if (content.kind === 'revoke' && content.targetSeq <= minSeq) return null;
+  if ((content.kind === 'revoke' || content.kind === 'edit') && content.targetSeq <= minSeq) {
+    return null;
+  }
   if (content.kind === 'text' && content.quote && content.quote.seq <= minSeq) {
     return withoutQuote(message);
   }
@@ -73,7 +75,7 @@ export function frameFor(frame: ServerFrame, minSeq: number): ServerFrame | null
 
 /**
  * Whether a frame of a new message may differ by reader: it is about an older message
- * (a revoke notice, a reply's quote), so a member whose history starts later must not
+ * (a revoke or edit notice, a reply's quote), so a member whose history starts later must not
  * get it as it is.
  */
 export function reachesBack(frame: ServerFrame): boolean {
@@ -81,6 +83,7 @@ export function reachesBack(frame: ServerFrame): boolean {
   const { content } = frame.message;
   return (
     content.kind === 'revoke' ||
+    content.kind === 'edit' ||
     (content.kind === 'text' && content.quote !== undefined && isQuoteAvailable(content.quote))
   );
 }

@@ -75,10 +75,11 @@ export class TranslationRepo {
     return Number(result.numUpdatedRows) > 0;
   }
 
-  /** Ends a claim as done or failed. */
+  /** Ends a claim as done or failed, if it is still the claim that ran until `leaseUntil`. */
   settle(
     messageId: string,
     lang: string,
+    leaseUntil: number,
     outcome: Pick<TranslationsTable, 'status' | 'text' | 'error' | 'provider'>,
     now: number,
   ): Promise<TranslationRow | undefined> {
@@ -87,6 +88,8 @@ export class TranslationRepo {
       .set({ ...outcome, updated_at: now })
       .where('message_id', '=', messageId)
       .where('lang', '=', lang)
+      .where('status', '=', 'pending')
+      .where('lease_until', '=', leaseUntil)
       .returningAll()
       .executeTakeFirst();
   }

@@ -180,6 +180,9 @@ export class TranslationService {
 
   /** After a send commits: the recipient of a single chat gets it in their language. */
   messagesSent(sent: readonly Message[]): void {
+    // A group's online members are reached by node (membersReached).
+    const singles = sent.filter(({ conversationId }) => singleMembersOf(conversationId));
+    this.afterEdits(singles, (edited) => this.messagesSent(edited));
     const byConversation = new Map<string, Translatable[]>();
     for (const message of sent) {
       if (!isTranslatable(message) || !singleMembersOf(message.conversationId)) continue;
@@ -202,10 +205,36 @@ export class TranslationService {
     userIds: readonly string[],
   ): void {
     if (userIds.length === 0) return;
-    const messages = frames.flatMap((frame) =>
-      frame.t === 'message' && isTranslatable(frame.message) ? [frame.message] : [],
+    const sent = frames.flatMap((frame) => (frame.t === 'message' ? [frame.message] : []));
+    this.afterEdits(sent, (edited) =>
+      this.eager(conversationId, edited.filter(isTranslatable), userIds),
     );
+    const messages = sent.filter(isTranslatable);
     if (messages.length > 0) this.eager(conversationId, messages, userIds);
+  }
+
+  /**
+   * The texts these edit notices changed, as they read now, to `then`: translated again
+   * like new messages (their old translations went with the edit).
+   */
+  private afterEdits(sent: readonly Message[], then: (edited: Message[]) => void): void {
+    const notices = sent.filter((message) => message.content.kind === 'edit');
+    if (notices.length === 0) return;
+    const lookup = Promise.all(
+      notices.map(({ conversationId, content }) =>
+        this.deps.messages.visibleBySeqs(
+          conversationId,
+          content.kind === 'edit' ? [content.targetSeq] : [],
+          0,
+        ),
+      ),
+    )
+      .then((found) => then(found.flat()))
+      .catch((error: unknown) => {
+        this.deps.logger.warn({ err: error }, 'could not translate an edited text again');
+      })
+      .finally(() => this.lookups.delete(lookup));
+    this.lookups.add(lookup);
   }
 
   /** Translations of messages that are gone go with them. */
@@ -320,9 +349,10 @@ export class TranslationService {
       };
     }
     let claimed = false;
+    const leaseUntil = now + leaseMs;
     try {
       claimed = row
-        ? await repo.reclaim(row, now, now + leaseMs)
+        ? await repo.reclaim(row, now, leaseUntil)
         : await repo.insertClaim(
             {
               message_id: message.id,
@@ -332,13 +362,13 @@ export class TranslationService {
               source_lang: message.lang,
             },
             now,
-            now + leaseMs,
+            leaseUntil,
           );
     } finally {
       if (!claimed && characters > 0) await repo.refundUsage(chargeTo, day, characters);
     }
     if (!claimed) return this.current(message, lang, now);
-    this.start(message, lang, retry);
+    this.start(message, lang, retry, leaseUntil);
     return pendingOf(message, lang, now);
   }
 
@@ -349,15 +379,24 @@ export class TranslationService {
   }
 
   /** Makes the translation, stores how it went and tells its readers. */
-  private start(message: Translatable, lang: string, fresh: boolean): void {
+  private start(message: Translatable, lang: string, fresh: boolean, leaseUntil: number): void {
     const key = `${message.id}\n${lang}`;
-    const job = this.make(message, lang, fresh).finally(() => this.jobs.delete(key));
+    const job = this.make(message, lang, fresh, leaseUntil).finally(() => this.jobs.delete(key));
     this.jobs.set(key, job);
   }
 
-  private async make(message: Translatable, lang: string, fresh: boolean): Promise<void> {
+  /**
+   * `leaseUntil` names this claim: if the row was taken over since (the lease ran out), or
+   * dropped (the text was edited meanwhile), what was made is of no use and is not stored.
+   */
+  private async make(
+    message: Translatable,
+    lang: string,
+    fresh: boolean,
+    leaseUntil: number,
+  ): Promise<void> {
     const { repo, translator, clock, logger } = this.deps;
-    let outcome: Parameters<TranslationRepo['settle']>[2];
+    let outcome: Parameters<TranslationRepo['settle']>[3];
     try {
       const made = await translator.translate(message.content.text, message.lang, lang, {
         scope: messageScope(message),
@@ -381,7 +420,7 @@ export class TranslationService {
       outcome = { status: 'failed', text: null, error: code, provider: null };
     }
     try {
-      const row = await repo.settle(message.id, lang, outcome, clock.now());
+      const row = await repo.settle(message.id, lang, leaseUntil, outcome, clock.now());
       if (row) this.announce(toTranslation(row), message.senderId);
     } catch (error) {
       // The lease runs out and the next reader claims it again.

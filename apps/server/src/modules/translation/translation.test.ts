@@ -373,6 +373,59 @@ describe.each(dialects)('translation on $dialect', ({ dialect }) => {
     expect(await w.translate(es, chat, [message.seq])).toEqual([]);
   });
 
+  it('translates an edited text again from its new words, in a single chat and a group', async () => {
+    const reader = await w.connect(es);
+    const message = await w.send(en, chat, 'See you at the station at seven tonight.');
+    expect((await reader.next(isTranslation)).translation.text).toBe(
+      '[es] See you at the station at seven tonight.',
+    );
+    const edited = await w.call(en, 'POST', `/conversations/${chat}/messages/${message.seq}/edit`, {
+      text: 'See you at the harbour at eight tonight.',
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    const again = await reader.next(
+      (frame): frame is TranslationFrame =>
+        isTranslation(frame) &&
+        frame.translation.text !== '[es] See you at the station at seven tonight.',
+    );
+    expect(again.translation).toMatchObject({
+      messageId: message.id,
+      seq: message.seq,
+      status: 'done',
+      text: '[es] See you at the harbour at eight tonight.',
+    });
+    expect(await w.settled(es, message)).toMatchObject({
+      text: '[es] See you at the harbour at eight tonight.',
+    });
+
+    const fr = await w.person('fr');
+    const offline = await w.person('de');
+    const group = await w.group(en, [fr, offline]);
+    const member = await w.connect(fr);
+    const said = await w.send(en, group, 'The meeting moves to Thursday morning.');
+    await member.next(isTranslation);
+    await w.t.ctx.services.translations.drain();
+    const calls = provider.callsTo('fr');
+    w.ok<Message>(
+      await w.call(en, 'POST', `/conversations/${group}/messages/${said.seq}/edit`, {
+        text: 'The meeting moves to Friday morning.',
+      }),
+    );
+    const redone = await member.next(
+      (frame): frame is TranslationFrame =>
+        isTranslation(frame) &&
+        frame.translation.text === '[fr] The meeting moves to Friday morning.',
+    );
+    expect(redone.translation.seq).toBe(said.seq);
+    await w.t.ctx.services.translations.drain();
+    expect(provider.callsTo('fr')).toBe(calls + 1);
+    // The offline member asks on reading, and gets the new words.
+    await w.translate(offline, group, [said.seq]);
+    expect(await w.settled(offline, said)).toMatchObject({
+      text: '[de] The meeting moves to Friday morning.',
+    });
+  });
+
   it('refuses strangers, bad requests, and answers for the right conversation only', async () => {
     const stranger = await w.person('es');
     expectError(

@@ -15,6 +15,7 @@ function lastMessage(patch: Partial<Message>): Message {
     revokedAt: null,
     burnAt: null,
     lang: null,
+    editedAt: null,
     ...patch,
   };
 }
@@ -94,6 +95,14 @@ describe('previewOf', () => {
         'a',
       ),
     ).toEqual({ kind: 'revoked', self: false });
+    expect(
+      previewOf(
+        conversation('c', {
+          lastMessage: lastMessage({ content: { kind: 'edit', targetSeq: 4, text: 'new  words' } }),
+        }),
+        'a',
+      ),
+    ).toEqual({ kind: 'text', text: 'new words', forwarded: false, senderId: null });
     expect(
       previewOf(
         conversation('c', { lastMessage: lastMessage({ content: { kind: 'burn', seconds: 60 } }) }),

@@ -49,11 +49,12 @@ export function previewOf(conversation: ConversationView, selfId: string): Previ
   if (content.kind === 'burn') return { kind: 'burn', seconds: content.seconds };
   if (content.kind === 'system') return { kind: 'system', content };
   const senderId = conversation.kind === 'group' && last.senderId !== selfId ? last.senderId : null;
-  if (content.kind === 'text') {
+  if (content.kind === 'text' || content.kind === 'edit') {
+    // An edit notice last: the list shows the new words.
     return {
       kind: 'text',
       text: oneLine(content.text),
-      forwarded: content.forwarded === true,
+      forwarded: content.kind === 'text' && content.forwarded === true,
       senderId,
     };
   }
