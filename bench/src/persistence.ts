@@ -36,12 +36,12 @@ export interface PersistenceFigures {
 }
 
 /** The URL with every connection's search_path set to `schema`. */
-function inSchema(url: string, schema: string): string {
+export function inSchema(url: string, schema: string): string {
   const separator = url.includes('?') ? '&' : '?';
   return `${url}${separator}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
 }
 
-async function onPostgres(url: string, statement: string): Promise<void> {
+export async function onPostgres(url: string, statement: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

@@ -11,6 +11,7 @@ import { benchFirstSync, FIRST_SYNC_DEFAULTS, type FirstSyncOptions } from './fi
 import { benchGroup, GROUP_DEFAULTS, type GroupOptions } from './group-fanout.js';
 import { benchLighthouse, LIGHTHOUSE_DEFAULTS, LIGHTHOUSE_TARGETS } from './lighthouse.js';
 import { benchMediaUpload, MEDIA_DEFAULTS, type MediaOptions } from './media-upload.js';
+import { benchSearch, SEARCH_DEFAULTS, SEARCH_QUERIES, type SearchOptions } from './search.js';
 import { fixed } from './stats.js';
 import {
   dmOk,
@@ -20,6 +21,7 @@ import {
   mediaOk,
   persistenceOk,
   resultLine,
+  searchOk,
   TARGETS,
   translationOk,
   webFirstLoadOk,
@@ -51,6 +53,8 @@ import {
  *   --translation-members=40 --translation-group=100000 --translation-languages=5 --translation-offline=10
  *   --translation-messages=20 --translation-lookups=300              translation
  *   --media-clients=20 --media-repeats=3 --media-mb=4                  photo uploads
+ *   --search-messages=1000000 --search-rounds=10                       message search
+ *     (SQLite, and PostgreSQL at TEST_DATABASE_URL when set)
  */
 const BENCHMARKS = [
   'web',
@@ -62,6 +66,7 @@ const BENCHMARKS = [
   'group',
   'translation',
   'media',
+  'search',
 ] as const;
 type Benchmark = (typeof BENCHMARKS)[number];
 
@@ -137,6 +142,11 @@ const mediaOptions: MediaOptions = {
   repeats: numberFlag('media-repeats', MEDIA_DEFAULTS.repeats),
   photoBytes:
     numberFlag('media-mb', MEDIA_DEFAULTS.photoBytes / 1024 / 1024, 'seconds') * 1024 * 1024,
+};
+const searchOptions: SearchOptions = {
+  messages: numberFlag('search-messages', SEARCH_DEFAULTS.messages),
+  rounds: numberFlag('search-rounds', SEARCH_DEFAULTS.rounds),
+  postgresUrl: process.env.TEST_DATABASE_URL ?? null,
 };
 const lighthouseRuns = numberFlag('lighthouse-runs', LIGHTHOUSE_DEFAULTS.runs);
 if (flags.size > 0) throw new Error(`unknown flag --${[...flags.keys()][0]}`);
@@ -313,6 +323,40 @@ if (only.includes('sync')) {
   } catch (error) {
     failed = true;
     console.error(`first-sync failed: ${(error as Error).message}`);
+  }
+}
+
+if (only.includes('search')) {
+  console.log(
+    `search: ${searchOptions.messages} messages in 2,000 chats, a fifth the searcher's; ` +
+      `${SEARCH_QUERIES.length} searches in all chats and in one, ${searchOptions.rounds} rounds`,
+  );
+  try {
+    for (const figures of await benchSearch(searchOptions)) {
+      console.log(
+        `  ${figures.dialect}: ${figures.searches} searches, p50 ${fixed(figures.p50, 1)} ms, ` +
+          `p99 ${fixed(figures.p99, 1)} ms; without the index p99 ${fixed(figures.scanP99, 0)} ms`,
+      );
+      const { q, where, ms } = figures.slowest;
+      console.log(`  slowest: "${q}" in ${where}, ${fixed(ms, 1)} ms`);
+      report(
+        resultLine(
+          'search',
+          {
+            p99_ms: fixed(figures.p99, 1),
+            messages: figures.messages,
+            db: figures.dialect,
+            p50_ms: fixed(figures.p50, 1),
+            scan_p99_ms: fixed(figures.scanP99, 0),
+            target_ms: TARGETS.searchP99Ms,
+          },
+          searchOk(figures),
+        ),
+      );
+    }
+  } catch (error) {
+    failed = true;
+    console.error(`search failed: ${(error as Error).message}`);
   }
 }
 

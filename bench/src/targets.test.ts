@@ -5,6 +5,7 @@ import {
   groupOk,
   idleOk,
   mediaOk,
+  searchOk,
   persistenceOk,
   resultLine,
   translationOk,
@@ -34,6 +35,8 @@ describe('benchmark targets', () => {
     expect(webFirstLoadOk(250.1)).toBe(false);
     expect(mediaOk({ ratio: 1.5 })).toBe(true);
     expect(mediaOk({ ratio: 1.51 })).toBe(false);
+    expect(searchOk({ p99: 100 })).toBe(true);
+    expect(searchOk({ p99: 100.1 })).toBe(false);
   });
 
   it('translation calls must equal the languages exactly, neither fewer nor more', () => {

@@ -11,6 +11,7 @@ export const TARGETS = {
   firstSyncMs: 1000,
   group: { maxAcceptRatio: 1.5, maxP99Ms: 2000 },
   media: { maxRatio: 1.5 },
+  searchP99Ms: 100,
 } as const;
 
 export interface DmResult {
@@ -44,6 +45,11 @@ export function groupOk({ acceptRatio, p99 }: { acceptRatio: number; p99: number
 /** Server CPU per photo within 1.5 times sharp making the same thumbnail alone. */
 export function mediaOk({ ratio }: { ratio: number }): boolean {
   return ratio <= TARGETS.media.maxRatio;
+}
+
+/** Searches over a million messages answer within the target, 99 in 100 of them. */
+export function searchOk({ p99 }: { p99: number }): boolean {
+  return p99 <= TARGETS.searchP99Ms;
 }
 
 export function webFirstLoadOk(gzipKb: number): boolean {

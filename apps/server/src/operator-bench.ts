@@ -1,4 +1,9 @@
-import { GROUP_MAX_MEMBERS, singleConversationId, groupConversationId } from '@teltlk/protocol';
+import {
+  GROUP_MAX_MEMBERS,
+  singleConversationId,
+  groupConversationId,
+  type MessageContent,
+} from '@teltlk/protocol';
 import { writeFile } from 'node:fs/promises';
 import { sql, type Insertable } from 'kysely';
 import type { AppContext } from './context.js';
@@ -10,6 +15,7 @@ import type {
   UsersTable,
 } from './db/schema.js';
 import { newId, newSecret, newSortableId, randomFrom } from './lib/random.js';
+import { searchColumns } from './modules/messages/search-text.js';
 import { generateInviteCode } from './modules/users/rules.js';
 import { newUserRow } from './modules/users/service.js';
 import { parseOptions, UsageError, type OperatorCommand } from './operator-kit.js';
@@ -140,7 +146,7 @@ function syntheticUser(
  * `write` (with its time and how many came before it) to store in one transaction.
  * A random tag per run keeps Teltlk IDs unique across runs; the index within a run.
  */
-async function inSyntheticBatches(
+export async function inSyntheticBatches(
   ctx: AppContext,
   count: number,
   write: (users: Insertable<UsersTable>[], now: number, done: number) => Promise<void>,
@@ -160,26 +166,29 @@ async function inSyntheticBatches(
 }
 
 /** A stored text message as the send path would write it, for rows written in bulk. */
-function textRow(
+export function textRow(
   conversationId: string,
   seq: number,
   senderId: string,
   text: string,
   at: number,
 ): Insertable<MessagesTable> {
+  const content: MessageContent = { kind: 'text', text };
   return {
     id: newSortableId(at),
     conversation_id: conversationId,
     seq,
     sender_id: senderId,
     client_msg_id: `bench-${conversationId}-${seq}`,
-    content: JSON.stringify({ kind: 'text', text }),
+    content: JSON.stringify(content),
     created_at: at,
     revoked_at: null,
     burn_at: null,
     burn_seconds: 0,
     lang: null,
     target_seq: null,
+    edited_at: null,
+    ...searchColumns(content),
   };
 }
 
@@ -488,7 +497,7 @@ const BENCH_SESSIONS_MAX = 100_000;
 const POPULATE_CHATS_MAX = 100_000;
 
 /** Rows split so that each INSERT stays under VALUES_PER_STATEMENT bound values. */
-function chunks<T extends object>(rows: readonly T[]): T[][] {
+export function chunks<T extends object>(rows: readonly T[]): T[][] {
   if (rows.length === 0) return [];
   const size = Math.max(1, Math.floor(VALUES_PER_STATEMENT / Object.keys(rows[0]!).length));
   const out: T[][] = [];

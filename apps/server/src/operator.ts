@@ -11,6 +11,7 @@ import { createContext, type AppContext } from './context.js';
 import { AppError } from './errors.js';
 import { isCountryCode } from './modules/meta/countries.js';
 import { benchCommands } from './operator-bench.js';
+import { searchBenchCommands } from './operator-bench-search.js';
 import { parseOptions, UsageError, type OperatorCommand } from './operator-kit.js';
 
 /**
@@ -114,6 +115,7 @@ export const commands: Record<string, OperatorCommand> = {
   'official:list': officialList,
   'official:post': officialPost,
   ...benchCommands,
+  ...searchBenchCommands,
 };
 
 export function usage(): string {

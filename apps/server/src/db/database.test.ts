@@ -126,11 +126,12 @@ describe.each(dialects)('database on $dialect', ({ dialect }) => {
       },
       { kind: 'location', latitude: 1, longitude: 2, name: 'Old harbour' },
       { kind: 'text', text: 'harbour, revoked' },
+      { kind: 'text', text: '去北京' },
       { kind: 'revoke', targetSeq: 4 },
     ];
     for (const [index, content] of contents.entries()) {
       const seq = index + 1;
-      const revoked = seq === 4 ? 5 : null;
+      const revoked = seq === 4 ? 6 : null;
       await sql`insert into messages
         (id, conversation_id, seq, sender_id, client_msg_id, content, created_at, revoked_at)
         values (${`m${seq}`}, 'si_a_b', ${seq}, 'a', ${`c${seq}`}, ${JSON.stringify(content)}, 1, ${revoked})`.execute(
@@ -146,6 +147,13 @@ describe.each(dialects)('database on $dialect', ({ dialect }) => {
         : await sql<{ id: string }>`select id from messages
             where search_text ilike '%HARBOUR%' order by id`.execute(db);
     expect(found.rows.map(({ id }) => id)).toEqual(['m1', 'm2', 'm3']);
+    const grams =
+      dialect === 'sqlite'
+        ? await sql<{ id: string }>`select m.id from message_grams g
+            join messages m on m.rowid = g.rowid where message_grams match '"北京"'`.execute(db)
+        : await sql<{ id: string }>`select id from messages
+            where string_to_array(search_grams, ' ') @> array['北京']`.execute(db);
+    expect(grams.rows.map(({ id }) => id)).toEqual(['m5']);
   });
 
   it('runs migrations idempotently and reads times back as numbers', async () => {

@@ -149,6 +149,8 @@ export interface MessagesTable {
   edited_at: number | null;
   /** What a search finds the message by (searchTextOf); null for what has none. */
   search_text: string | null;
+  /** Its short words in unspaced scripts (gramsOf); null for what has none. */
+  search_grams: string | null;
 }
 
 /** One message in one target language: claimed (pending), then done or failed. */

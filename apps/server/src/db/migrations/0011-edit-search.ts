@@ -1,4 +1,5 @@
 import { SqliteAdapter, sql, type Kysely } from 'kysely';
+import { gramsOf } from '../../modules/messages/search-text.js';
 
 /**
  * Edited texts and message search. Landed: never edit, add a new migration.
@@ -13,6 +14,10 @@ import { SqliteAdapter, sql, type Kysely } from 'kysely';
  *   which may renumber them, `INSERT INTO message_search(message_search) VALUES('rebuild')`
  *   makes it again from the messages. On PostgreSQL a GIN index of `pg_trgm` trigrams,
  *   which answers `ILIKE '%…%'`.
+ * - `search_grams`: for the words trigrams cannot find, one or two characters of a script
+ *   written without spaces (北京, 雨): the characters of such runs and their pairs, as
+ *   words separated by spaces (gramsOf). SQLite indexes them in a second FTS5 table
+ *   (unicode61: each gram one token), PostgreSQL as an array in a GIN index.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('messages').addColumn('edited_at', 'bigint').execute();
@@ -28,25 +33,23 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       WHEN 'location' THEN ${field('name')}
     END
     WHERE revoked_at IS NULL`.execute(db);
+  await db.schema.alterTable('messages').addColumn('search_grams', 'text').execute();
+  for (let after = ''; ; ) {
+    const { rows } = await sql<{ id: string; search_text: string }>`SELECT id, search_text
+      FROM messages WHERE search_text IS NOT NULL AND id > ${after}
+      ORDER BY id LIMIT 1000`.execute(db);
+    for (const { id, search_text } of rows) {
+      const grams = gramsOf(search_text);
+      if (grams !== null) {
+        await sql`UPDATE messages SET search_grams = ${grams} WHERE id = ${id}`.execute(db);
+      }
+    }
+    if (rows.length < 1000) break;
+    after = rows.at(-1)!.id;
+  }
   if (isSqlite(db)) {
-    await sql`CREATE VIRTUAL TABLE message_search USING fts5(
-      search_text, content='messages', content_rowid='rowid', tokenize='trigram')`.execute(db);
-    await sql`CREATE TRIGGER message_search_insert AFTER INSERT ON messages
-      WHEN new.search_text IS NOT NULL BEGIN
-        INSERT INTO message_search(rowid, search_text) VALUES (new.rowid, new.search_text);
-      END`.execute(db);
-    await sql`CREATE TRIGGER message_search_delete AFTER DELETE ON messages
-      WHEN old.search_text IS NOT NULL BEGIN
-        INSERT INTO message_search(message_search, rowid, search_text)
-          VALUES ('delete', old.rowid, old.search_text);
-      END`.execute(db);
-    await sql`CREATE TRIGGER message_search_update AFTER UPDATE OF search_text ON messages BEGIN
-        INSERT INTO message_search(message_search, rowid, search_text)
-          SELECT 'delete', old.rowid, old.search_text WHERE old.search_text IS NOT NULL;
-        INSERT INTO message_search(rowid, search_text)
-          SELECT new.rowid, new.search_text WHERE new.search_text IS NOT NULL;
-      END`.execute(db);
-    await sql`INSERT INTO message_search(message_search) VALUES ('rebuild')`.execute(db);
+    await ftsOn(db, 'message_search', 'search_text', 'trigram');
+    await ftsOn(db, 'message_grams', 'search_grams', 'unicode61');
     return;
   }
   // pg_trgm is a trusted extension: a database owner may add it. It lives in one schema
@@ -59,17 +62,49 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`CREATE INDEX messages_search_idx ON messages
     USING gin (search_text ${sql.id(schema, 'gin_trgm_ops')})
     WHERE search_text IS NOT NULL`.execute(db);
+  await sql`CREATE INDEX messages_grams_idx ON messages
+    USING gin ((string_to_array(search_grams, ' ')))
+    WHERE search_grams IS NOT NULL`.execute(db);
+}
+
+/**
+ * An FTS5 table `table` over `messages.column` with `tokenize`, kept by triggers and
+ * reading its text from the messages (external content), filled from what is there.
+ */
+async function ftsOn(db: Kysely<unknown>, table: string, column: string, tokenize: string) {
+  const [name, col] = [sql.id(table), sql.id(column)];
+  const trigger = (what: string) => sql.id(`${table}_${what}`);
+  await sql`CREATE VIRTUAL TABLE ${name} USING fts5(${col}, content='messages',
+    content_rowid='rowid', tokenize=${sql.lit(tokenize)})`.execute(db);
+  await sql`CREATE TRIGGER ${trigger('insert')} AFTER INSERT ON messages
+    WHEN new.${col} IS NOT NULL BEGIN
+      INSERT INTO ${name}(rowid, ${col}) VALUES (new.rowid, new.${col});
+    END`.execute(db);
+  await sql`CREATE TRIGGER ${trigger('delete')} AFTER DELETE ON messages
+    WHEN old.${col} IS NOT NULL BEGIN
+      INSERT INTO ${name}(${name}, rowid, ${col}) VALUES ('delete', old.rowid, old.${col});
+    END`.execute(db);
+  await sql`CREATE TRIGGER ${trigger('update')} AFTER UPDATE OF ${col} ON messages BEGIN
+      INSERT INTO ${name}(${name}, rowid, ${col})
+        SELECT 'delete', old.rowid, old.${col} WHERE old.${col} IS NOT NULL;
+      INSERT INTO ${name}(rowid, ${col}) SELECT new.rowid, new.${col} WHERE new.${col} IS NOT NULL;
+    END`.execute(db);
+  await sql`INSERT INTO ${name}(${name}) VALUES ('rebuild')`.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   if (isSqlite(db)) {
-    for (const trigger of ['insert', 'delete', 'update']) {
-      await sql`DROP TRIGGER ${sql.id(`message_search_${trigger}`)}`.execute(db);
+    for (const table of ['message_search', 'message_grams']) {
+      for (const trigger of ['insert', 'delete', 'update']) {
+        await sql`DROP TRIGGER ${sql.id(`${table}_${trigger}`)}`.execute(db);
+      }
+      await sql`DROP TABLE ${sql.id(table)}`.execute(db);
     }
-    await sql`DROP TABLE message_search`.execute(db);
   } else {
     await sql`DROP INDEX messages_search_idx`.execute(db);
+    await sql`DROP INDEX messages_grams_idx`.execute(db);
   }
+  await db.schema.alterTable('messages').dropColumn('search_grams').execute();
   await db.schema.alterTable('messages').dropColumn('search_text').execute();
   await db.schema.alterTable('messages').dropColumn('edited_at').execute();
 }

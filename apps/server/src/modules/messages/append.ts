@@ -5,7 +5,6 @@ import {
   type SystemContent,
   groupIdOf,
   isSentContent,
-  searchTextOf,
 } from '@teltlk/protocol';
 import type { Db, MemberRow, MessageRow } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
@@ -13,6 +12,7 @@ import { newId, newSortableId } from '../../lib/random.js';
 import type { Delivery } from './delivery.js';
 import type { BurnRead, MessageRepo, ReadMark } from './repo.js';
 import { messageOf, quoteOf, singlePeer } from './rows.js';
+import { searchColumns } from './search-text.js';
 import type { AfterCommit } from './transaction.js';
 
 /** A message to append, with its sender's read mark before it. */
@@ -182,7 +182,7 @@ export class Appender {
               target_seq:
                 content.kind === 'revoke' || content.kind === 'edit' ? content.targetSeq : null,
               edited_at: null,
-              search_text: searchTextOf(content),
+              ...searchColumns(content),
             } satisfies MessageRow,
           };
         }),

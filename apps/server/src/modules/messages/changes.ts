@@ -6,7 +6,6 @@ import {
   type MessageContent,
   type UpdateConversationBody,
   isSentContent,
-  searchTextOf,
 } from '@teltlk/protocol';
 import type { Db, MemberRow, MessageRow } from '../../db/schema.js';
 import { AppError, invalidField } from '../../errors.js';
@@ -20,6 +19,7 @@ import type { ConversationViews } from './conversations.js';
 import type { Delivery } from './delivery.js';
 import type { MessageRepo } from './repo.js';
 import { conversationOf, isBurnt, singlePeer, toMessage } from './rows.js';
+import { searchColumns } from './search-text.js';
 import { memberOf, transact, type AfterCommit } from './transaction.js';
 
 /**
@@ -159,7 +159,7 @@ export class ChatChanges {
       await repo.setEdited(conversationId, seq, {
         content: JSON.stringify(edited),
         lang,
-        search_text: searchTextOf(edited),
+        ...searchColumns(edited),
         edited_at: now,
       });
       await repo.deleteTranslations(target.id);

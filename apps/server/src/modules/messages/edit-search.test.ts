@@ -198,6 +198,12 @@ describe.each(dialects)('edit and search on $dialect', ({ dialect }) => {
       ]);
       expect(texts(await search(a, '北京吃烤鸭'))).toEqual(['我们明天去北京吃烤鸭']);
       expect(texts(await search(b, '雨', { conversationId: id }))).toEqual(['上海下雨了']);
+      expect(texts(await search(b, '烤鸭'))).toEqual(['我们明天去北京吃烤鸭']);
+      // Two characters that are no neighbours are no word.
+      expect((await search(b, '京吃烤', { conversationId: id })).messages).toHaveLength(1);
+      expect((await search(b, '京烤', { conversationId: id })).messages).toEqual([]);
+      await say(a, id, 'ok, see you');
+      expect(texts(await search(b, 'OK', { conversationId: id }))).toEqual(['ok, see you']);
     });
 
     it('treats % and _ as letters, and pages by cursor', async () => {

@@ -523,7 +523,7 @@ export class MessageRepo {
   async setRevoked(conversationId: string, seq: number, now: number): Promise<void> {
     await this.db
       .updateTable('messages')
-      .set({ revoked_at: now, search_text: null })
+      .set({ revoked_at: now, search_text: null, search_grams: null })
       .where('conversation_id', '=', conversationId)
       .where('seq', '=', seq)
       .execute();
@@ -538,7 +538,7 @@ export class MessageRepo {
   async setEdited(
     conversationId: string,
     seq: number,
-    change: Pick<MessageRow, 'content' | 'lang' | 'search_text' | 'edited_at'>,
+    change: Pick<MessageRow, 'content' | 'lang' | 'search_text' | 'search_grams' | 'edited_at'>,
   ): Promise<void> {
     await this.db
       .updateTable('messages')
@@ -678,6 +678,7 @@ const MESSAGE_COLUMNS = [
   'lang',
   'target_seq',
   'search_text',
+  'search_grams',
 ] as const satisfies readonly (keyof MessageRow)[];
 
 const insertMessagesQuery = bySize(

@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Dialect } from '../../db/database.js';
 import type { Db, MessageRow } from '../../db/schema.js';
+import { isShortUnspaced } from './search-text.js';
 
 /** A search of what one user can still see. */
 export interface SearchScope {
@@ -25,8 +26,9 @@ const TRIGRAM = 3;
  *
  * SQLite finds words of three characters or more in its FTS5 trigram index, walking it
  * newest first so a page stops early; PostgreSQL in its pg_trgm GIN index. Shorter words
- * (two Chinese characters are a word) have no trigram: they are looked for in the
- * messages themselves, which in one conversation is a walk down its seqs.
+ * have no trigram: one or two characters of Chinese (北京, 雨) and other scripts written
+ * without spaces are found by their grams (migration 0011); one or two letters of
+ * anything else are looked for in the texts themselves.
  */
 export class MessageSearch {
   constructor(
@@ -49,25 +51,27 @@ export class MessageSearch {
   private async sqlite(scope: SearchScope): Promise<(MessageRow & { cursor: number })[]> {
     const { query, cursor, limit } = scope;
     const before = cursor === undefined ? null : Number.parseInt(cursor, 36);
-    if (Array.from(query).length >= TRIGRAM) {
-      // A phrase of the trigram tokenizer matches the words as a substring.
-      const phrase = `"${query.replaceAll('"', '""')}"`;
-      const { rows } = await sql<MessageRow & { cursor: number }>`
-        select m.*, s.rowid as cursor from message_search s
-        join messages m on m.rowid = s.rowid
-        where message_search match ${phrase}
-          ${before === null ? sql`` : sql`and s.rowid < ${before}`}
-          and ${visible(scope)}
-        order by s.rowid desc limit ${limit + 1}`.execute(this.db);
-      return rows.map((row) => ({ ...row, cursor: Number(row.cursor) }));
-    }
-    const { rows } = await sql<MessageRow & { cursor: number }>`
-      select m.*, m.rowid as cursor from messages m
-      where m.search_text is not null
-        and instr(lower(m.search_text), lower(${query})) > 0
-        ${before === null ? sql`` : sql`and m.rowid < ${before}`}
-        and ${visible(scope)}
-      order by m.rowid desc limit ${limit + 1}`.execute(this.db);
+    const way = wayOf(query);
+    const indexed = way === 'grams' ? sql`message_grams` : sql`message_search`;
+    // A phrase of the trigram tokenizer matches the words as a substring; of the grams
+    // table, the one gram.
+    const phrase = `"${query.replaceAll('"', '""')}"`;
+    const { rows } =
+      way === 'scan'
+        ? await sql<MessageRow & { cursor: number }>`
+            select m.*, m.rowid as cursor from messages m
+            where m.search_text is not null
+              and instr(lower(m.search_text), lower(${query})) > 0
+              ${before === null ? sql`` : sql`and m.rowid < ${before}`}
+              and ${visible(scope)}
+            order by m.rowid desc limit ${limit + 1}`.execute(this.db)
+        : await sql<MessageRow & { cursor: number }>`
+            select m.*, s.rowid as cursor from ${indexed} s
+            join messages m on m.rowid = s.rowid
+            where ${indexed} match ${phrase}
+              ${before === null ? sql`` : sql`and s.rowid < ${before}`}
+              and ${visible(scope)}
+            order by s.rowid desc limit ${limit + 1}`.execute(this.db);
     return rows.map((row) => ({ ...row, cursor: Number(row.cursor) }));
   }
 
@@ -76,9 +80,14 @@ export class MessageSearch {
     const { query, cursor, limit } = scope;
     const pattern = `%${query.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
     const after = cursor === undefined ? null : pgCursor(cursor);
+    const found =
+      wayOf(query) === 'grams'
+        ? sql`m.search_grams is not null
+            and string_to_array(m.search_grams, ' ') @> array[${query}]::text[]`
+        : sql`m.search_text is not null and m.search_text ilike ${pattern}`;
     const { rows } = await sql<MessageRow>`
       select m.* from messages m
-      where m.search_text is not null and m.search_text ilike ${pattern}
+      where ${found}
         ${
           after === null
             ? sql``
@@ -91,6 +100,16 @@ export class MessageSearch {
       cursor: `${Number(row.created_at).toString(36)}.${Number(row.seq).toString(36)}.${row.id}`,
     }));
   }
+}
+
+/**
+ * How a query is looked for: by trigrams (three characters or more), by grams (one or
+ * two characters of an unspaced script), or, for one or two letters of anything else, in
+ * the texts themselves (on PostgreSQL, ILIKE decides that alone).
+ */
+function wayOf(query: string): 'trigram' | 'grams' | 'scan' {
+  if (Array.from(query).length >= TRIGRAM) return 'trigram';
+  return isShortUnspaced(query) ? 'grams' : 'scan';
 }
 
 /** PostgreSQL's cursor: time and seq in base 36, and the id. */
