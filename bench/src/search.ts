@@ -87,7 +87,8 @@ async function measure(
           );
           const ms = performance.now() - started;
           times.push(ms);
-          if (ms > slowest.ms) slowest = { q, where: scope.conversationId ? 'one chat' : 'all', ms };
+          if (ms > slowest.ms)
+            slowest = { q, where: scope.conversationId ? 'one chat' : 'all', ms };
           hits += page.messages.length;
         }
       }

@@ -1,10 +1,6 @@
 import { singleConversationId } from '@teltlk/protocol';
 import { sql, type Insertable } from 'kysely';
-import type {
-  ConversationMembersTable,
-  ConversationsTable,
-  MessagesTable,
-} from './db/schema.js';
+import type { ConversationMembersTable, ConversationsTable, MessagesTable } from './db/schema.js';
 import { chunks, inSyntheticBatches, textRow } from './operator-bench.js';
 import { parseOptions, UsageError, type OperatorCommand } from './operator-kit.js';
 
@@ -19,8 +15,24 @@ const SEARCH_BATCH = 20_000;
 
 /** Words that fill the sentences' slots: places, food, times, and rare names. */
 const PLACES = [
-  'station', 'harbour', 'market', 'airport', 'library', 'stadium', 'museum', 'bakery',
-  '北京', '上海', '广州', '深圳', '台北', '香港', 'Lisboa', 'Madrid', 'Москва', 'Lagos',
+  'station',
+  'harbour',
+  'market',
+  'airport',
+  'library',
+  'stadium',
+  'museum',
+  'bakery',
+  '北京',
+  '上海',
+  '广州',
+  '深圳',
+  '台北',
+  '香港',
+  'Lisboa',
+  'Madrid',
+  'Москва',
+  'Lagos',
 ];
 const FOODS = ['烤鸭', 'dumplings', 'paella', 'pizza', 'ramen', 'tacos', '火锅', 'борщ'];
 const TIMES = ['8:00', 'noon', 'tonight', 'tomorrow', '明天', '周末', 'mañana', 'завтра'];
@@ -159,7 +171,7 @@ const benchPopulateSearch: OperatorCommand = {
 const benchSearchScan: OperatorCommand = {
   usage: 'bench:search-scan --user <userId> --queries <q1|q2|…>',
   summary:
-    "For benchmarks, never in production: each search done without an index, reading every message the user can see for the newest 20 holding the words; prints one JSON line of times",
+    'For benchmarks, never in production: each search done without an index, reading every message the user can see for the newest 20 holding the words; prints one JSON line of times',
   async run(args, open) {
     const options = parseOptions(args, ['user', 'queries'], ['user', 'queries']);
     const userId = options.get('user')!.trim();

@@ -34,7 +34,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     END
     WHERE revoked_at IS NULL`.execute(db);
   await db.schema.alterTable('messages').addColumn('search_grams', 'text').execute();
-  for (let after = ''; ; ) {
+  for (let after = ''; ;) {
     const { rows } = await sql<{ id: string; search_text: string }>`SELECT id, search_text
       FROM messages WHERE search_text IS NOT NULL AND id > ${after}
       ORDER BY id LIMIT 1000`.execute(db);
@@ -53,8 +53,19 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     return;
   }
   // pg_trgm is a trusted extension: a database owner may add it. It lives in one schema
-  // per database, so its operator class is named with that schema.
-  await sql`CREATE EXTENSION IF NOT EXISTS pg_trgm`.execute(db);
+  // per database, so its operator class is named with that schema: public, where there is
+  // one, so that no app's own schema holds it (dropping that schema would drop every
+  // index on it). Two apps migrating at once may both try: the second finds it made.
+  await sql`DO $$ BEGIN
+    IF NOT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm') THEN
+      IF EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = 'public') THEN
+        CREATE EXTENSION pg_trgm WITH SCHEMA public;
+      ELSE
+        CREATE EXTENSION pg_trgm;
+      END IF;
+    END IF;
+  EXCEPTION WHEN unique_violation OR duplicate_object THEN NULL;
+  END $$`.execute(db);
   const { rows } = await sql<{ schema: string }>`SELECT n.nspname AS schema
     FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
     WHERE e.extname = 'pg_trgm'`.execute(db);

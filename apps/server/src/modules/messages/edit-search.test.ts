@@ -14,6 +14,7 @@ import {
   type RegisteredUser,
   type TestApp,
 } from '../../test/harness.js';
+import { MessageSearch } from './search.js';
 
 let counter = 0;
 const clientId = () => `es-${Date.now().toString(36)}-${(counter += 1)}`;
@@ -231,6 +232,32 @@ describe.each(dialects)('edit and search on $dialect', ({ dialect }) => {
       });
       expect(texts(third)).toEqual(['paging token zq0']);
       expect(third.next).toBeNull();
+    });
+
+    it('pages alike across the newest messages and the older ones below them', async () => {
+      const [a, b, id] = await pair();
+      const [c, , other] = await pair();
+      for (let index = 0; index < 7; index += 1) {
+        t.clock.advance(1);
+        await say(index % 2 === 0 ? a : b, id, `window word ${index}`);
+        await say(c, other, `window word elsewhere ${index}`);
+      }
+      // A window of three rows: the first page comes from it, the rest from the index.
+      const search = new MessageSearch(t.ctx.db, dialect, { recentWindow: 3 });
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await search.find({
+          userId: b.user.id,
+          query: 'WINDOW word',
+          limit: 2,
+          now: t.clock.now(),
+          ...(cursor === undefined ? {} : { cursor }),
+        });
+        seen.push(...page.rows.map((row) => (JSON.parse(row.content) as { text: string }).text));
+        cursor = page.next ?? undefined;
+      } while (cursor !== undefined);
+      expect(seen).toEqual([6, 5, 4, 3, 2, 1, 0].map((index) => `window word ${index}`));
     });
 
     it('finds only what the searcher can still see', async () => {

@@ -18,6 +18,8 @@ export interface SearchScope {
 
 /** Trigram indexes find substrings of this many characters or more. */
 const TRIGRAM = 3;
+/** PostgreSQL reads this many of the newest messages before it asks its index. */
+const RECENT_WINDOW = 20_000;
 
 /**
  * The message search: texts, file names and place names (`messages.search_text`), newest
@@ -31,10 +33,15 @@ const TRIGRAM = 3;
  * anything else are looked for in the texts themselves.
  */
 export class MessageSearch {
+  private readonly recentWindow: number;
+
   constructor(
     private readonly db: Db,
     private readonly dialect: Dialect,
-  ) {}
+    options: { recentWindow?: number } = {},
+  ) {
+    this.recentWindow = options.recentWindow ?? RECENT_WINDOW;
+  }
 
   /** One page of hits, and the cursor of the next (null: none). */
   async find(scope: SearchScope): Promise<{ rows: MessageRow[]; next: string | null }> {
@@ -56,6 +63,19 @@ export class MessageSearch {
     // A phrase of the trigram tokenizer matches the words as a substring; of the grams
     // table, the one gram.
     const phrase = `"${query.replaceAll('"', '""')}"`;
+    if (scope.conversationId !== undefined && way !== 'scan') {
+      // One conversation: its messages newest first by its own (conversation, seq) key,
+      // each looked up in the set of matches (read once from the index). Walking the index
+      // instead would pass every match in every other conversation before this one's.
+      const { rows } = await sql<MessageRow & { cursor: number }>`
+        select m.*, m.rowid as cursor from messages m
+        where m.conversation_id = ${scope.conversationId}
+          and m.rowid in (select rowid from ${indexed} where ${indexed} match ${phrase})
+          ${before === null ? sql`` : sql`and m.rowid < ${before}`}
+          and ${visible(scope)}
+        order by m.seq desc limit ${limit + 1}`.execute(this.db);
+      return rows.map((row) => ({ ...row, cursor: Number(row.cursor) }));
+    }
     const { rows } =
       way === 'scan'
         ? await sql<MessageRow & { cursor: number }>`
@@ -75,30 +95,65 @@ export class MessageSearch {
     return rows.map((row) => ({ ...row, cursor: Number(row.cursor) }));
   }
 
-  /** Newest first by time, then seq (one conversation's messages of one millisecond), then id. */
+  /**
+   * Newest first by time, then seq (one conversation's messages of one millisecond), then
+   * id. A GIN index answers in no order: a common word has tens of thousands of rows to
+   * sort for one page. So the newest RECENT_WINDOW messages are read first, in the order
+   * of their time-sortable ids, where a common word fills a page at once; only what is
+   * still missing is asked of the index, below that window, where only rarer words
+   * remain to be found.
+   */
   private async postgres(scope: SearchScope): Promise<(MessageRow & { cursor: string })[]> {
     const { query, cursor, limit } = scope;
-    const pattern = `%${query.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
     const after = cursor === undefined ? null : pgCursor(cursor);
+    const pattern = `%${query.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
     const found =
       wayOf(query) === 'grams'
         ? sql`m.search_grams is not null
             and string_to_array(m.search_grams, ' ') @> array[${query}]::text[]`
         : sql`m.search_text is not null and m.search_text ilike ${pattern}`;
-    const { rows } = await sql<MessageRow>`
-      select m.* from messages m
-      where ${found}
-        ${
-          after === null
-            ? sql``
-            : sql`and (m.created_at, m.seq, m.id) < (${after.createdAt}, ${after.seq}, ${after.id})`
-        }
-        and ${visible(scope)}
-      order by m.created_at desc, m.seq desc, m.id desc limit ${limit + 1}`.execute(this.db);
-    return rows.map((row) => ({
-      ...row,
-      cursor: `${Number(row.created_at).toString(36)}.${Number(row.seq).toString(36)}.${row.id}`,
-    }));
+    const below =
+      after === null
+        ? sql``
+        : sql`and (m.created_at, m.seq, m.id) < (${after.createdAt}, ${after.seq}, ${after.id})`;
+    if (scope.conversationId !== undefined) {
+      // One conversation: its messages newest first, by its own (conversation, seq) key.
+      const { rows } = await sql<MessageRow>`select m.* from messages m
+        where m.conversation_id = ${scope.conversationId} and ${found}
+          ${after === null ? sql`` : sql`and m.seq < ${after.seq}`}
+          and ${visible(scope)}
+        order by m.seq desc limit ${limit + 1}`.execute(this.db);
+      return rows.map((row) => ({ ...row, cursor: pgCursorOf(row) }));
+    }
+    // Each step's candidates are settled first (materialized), so the plan is this one
+    // whatever the planner guesses of a user's conversations: the window by the primary
+    // key, or the matches by the index; then who may see them, row by row.
+    const page = async (candidates: RawBuilder<unknown>, wanted: number) =>
+      (
+        await sql<MessageRow>`with candidates as materialized (${candidates})
+          select m.* from candidates h join messages m on m.id = h.id
+          where ${found} ${below} and ${visible(scope)}
+          order by m.created_at desc, m.seq desc, m.id desc limit ${wanted}`.execute(this.db)
+      ).rows;
+    const { rows: edges } = await sql<{ id: string }>`select id from messages
+      ${after === null ? sql`` : sql`where id <= ${after.id}`}
+      order by id desc offset ${this.recentWindow} limit 1`.execute(this.db);
+    const edge = edges[0]?.id;
+    let rows = await page(
+      sql`select m.id from (select id, search_text, search_grams from messages
+          ${after === null ? sql`` : sql`where id <= ${after.id}`}
+          order by id desc limit ${this.recentWindow}) m
+        where ${found}`,
+      limit + 1,
+    );
+    if (edge !== undefined && rows.length <= limit) {
+      const older = await page(
+        sql`select m.id from messages m where ${found} and m.id <= ${edge}`,
+        limit + 1 - rows.length,
+      );
+      rows = [...rows, ...older];
+    }
+    return rows.map((row) => ({ ...row, cursor: pgCursorOf(row) }));
   }
 }
 
@@ -119,6 +174,10 @@ function pgCursor(cursor: string): { createdAt: number; seq: number; id: string 
   return { createdAt: Number.parseInt(createdAt, 36), seq: Number.parseInt(seq, 36), id };
 }
 
+function pgCursorOf(row: MessageRow): string {
+  return `${Number(row.created_at).toString(36)}.${Number(row.seq).toString(36)}.${row.id}`;
+}
+
 /** SQLite's rowids go as base 36, PostgreSQL's cursors as they are. */
 function cursorOf(value: number | string): string {
   return typeof value === 'number' ? value.toString(36) : value;
@@ -126,10 +185,11 @@ function cursorOf(value: number | string): string {
 
 /** What of `m` the user can still see, in SQL common to both dialects. */
 function visible({ userId, conversationId, now }: SearchScope): RawBuilder<unknown> {
-  return sql`exists (
-      select 1 from conversation_members c
-      where c.conversation_id = m.conversation_id and c.user_id = ${userId}
-        and m.seq > c.min_seq)
+  // A scalar look-up rather than EXISTS: it stays a check of each candidate by the member
+  // key, where a semi-join would let a planner walk all of a user's conversations first.
+  return sql`m.seq > (
+      select c.min_seq from conversation_members c
+      where c.conversation_id = m.conversation_id and c.user_id = ${userId})
     ${conversationId === undefined ? sql`` : sql`and m.conversation_id = ${conversationId}`}
     and m.revoked_at is null
     and (m.burn_at is null or m.burn_at > ${now})
