@@ -25,6 +25,8 @@ export const paths = {
   groupName: '/pages/home/groupName',
   groupList: '/pages/home/groupList',
   groupTip: '/pages/home/groupTip',
+  /** Not named by the spec: message search, in all chats or one (`conversationId`). */
+  search: '/pages/home/search',
   /** A conversation's translation: on or off, and into which language. */
   tongue: '/pages/home/tongue',
   contacts: '/pages/contacts/contacts',

@@ -46,6 +46,7 @@ const HomePage = page(() => import('../features/home/home-page'), 'HomePage');
 const ChatPage = page(() => import('../features/chat/chat-page'), 'ChatPage');
 const ChatSettingPage = page(() => import('../features/chat/chat-setting-page'), 'ChatSettingPage');
 const TonguePage = page(() => import('../features/chat/tongue-page'), 'TonguePage');
+const SearchPage = page(() => import('../features/chat/search-page'), 'SearchPage');
 const ContactsPage = page(() => import('../features/contacts/contacts-page'), 'ContactsPage');
 const NewFriendPage = page(
   () => import('../features/contacts/friend-requests-page'),
@@ -152,6 +153,7 @@ export const routes: RouteObject[] = [
           { path: paths.chat, element: <ChatPage /> },
           { path: paths.chatSetting, element: <ChatSettingPage /> },
           { path: paths.tongue, element: <TonguePage /> },
+          { path: paths.search, element: <SearchPage /> },
           { path: paths.newFriend, element: <NewFriendPage /> },
           { path: paths.seeNewFriend, element: <SentRequestsPage /> },
           { path: paths.addFriend, element: <AddFriendPage /> },

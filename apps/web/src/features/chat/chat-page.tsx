@@ -11,7 +11,7 @@ import { ActionSheet } from 'antd-mobile';
 import { LeftOutline, MoreOutline } from 'antd-mobile-icons';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { useMe, useSettings } from '../../api/queries';
 import { useConversation, useEngine, useEngineSnapshot, useSelfId } from '../../app/engine';
 import { paths, withQuery } from '../../app/paths';
@@ -27,7 +27,7 @@ import type { Mentionable } from './mentions';
 import { GroupNoticeBanner } from './notice-banner';
 import { useGroupChat } from './use-group-chat';
 import { orderConversations } from '../../ui/conversation/chat-list';
-import { Composer, type ReplyTarget, type ShareKind } from './composer';
+import { Composer, type EditTarget, type ReplyTarget, type ShareKind } from './composer';
 import type { ViewedPhoto } from './photo-viewer';
 import { useMediaSend } from './use-media-send';
 import { CardSheet } from './card-sheet';
@@ -39,6 +39,7 @@ import { MessageList } from './message-list';
 import type { MessageRowContext, Person } from './message-row';
 import {
   buildRows,
+  canEdit,
   canRevoke,
   isBlank,
   messageText,
@@ -105,7 +106,13 @@ function ChatHeader({
   );
 }
 
-/** `/pages/home/chat?conversationId=…`: one conversation. */
+/** A `seq` query parameter: a message to open the chat at (a search hit). */
+function seqParam(value: string | null): number | null {
+  const seq = Number(value);
+  return value !== null && Number.isSafeInteger(seq) && seq > 0 ? seq : null;
+}
+
+/** `/pages/home/chat?conversationId=…[&seq=…]`: one conversation. */
 export function ChatPage() {
   const { t } = useTranslation();
   const selfId = useSelfId();
@@ -130,6 +137,19 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
   const visible = usePageVisible();
   const [atEnd, setAtEnd] = useState(false);
   const [reply, setReply] = useState<PendingReply | null>(null);
+  const [editing, setEditing] = useState<EditTarget | null>(null);
+  // A search hit opened here: brought into view, then marked.
+  const [search] = useSearchParams();
+  const [focusSeq, setFocusSeq] = useState(() => seqParam(search.get('seq')));
+  const [foundSeq, setFoundSeq] = useState<number | null>(null);
+  const onFocused = useCallback(
+    (found: boolean) => {
+      if (found) setFoundSeq(focusSeq);
+      else showToast(t('search.gone'));
+      setFocusSeq(null);
+    },
+    [focusSeq, t],
+  );
   const [focusRequest, setFocusRequest] = useState(0);
   const [scrollRequest, setScrollRequest] = useState(0);
   const [menuFor, setMenuFor] = useState<LocalMessage | null>(null);
@@ -202,8 +222,10 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
       },
       group: groupChat?.rowContext,
       translation,
+      foundSeq,
     }),
     [
+      foundSeq,
       selfId,
       now,
       view?.peerReadSeq,
@@ -247,6 +269,11 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
       showToast(t('chat.blank'));
       return false;
     }
+    if (editing) {
+      if (text.trim() !== editing.text) handle.edit(editing.seq, text.trim()).catch(toastFailure);
+      setEditing(null);
+      return true;
+    }
     const mentions = groupChat ? groupChat.mentionsOf(text, picked) : {};
     const content: SendableContent = reply
       ? { kind: 'text', text: text.trim(), quote: reply.quote, ...mentions }
@@ -277,6 +304,7 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
         key: 'reply',
         text: t('chat.reply'),
         onClick: () => {
+          setEditing(null);
           setReply({ name: personOf(message.senderId).name, text: excerpt, quote });
           setFocusRequest((count) => count + 1);
         },
@@ -310,6 +338,17 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
         key: 'forward',
         text: t('chat.forward'),
         onClick: () => setForwarding(message),
+      });
+    }
+    if (message.seq !== null && message.content.kind === 'text' && canEdit(message, selfId, now)) {
+      const target = { seq: message.seq, text: message.content.text };
+      actions.push({
+        key: 'edit',
+        text: t('chat.edit'),
+        onClick: () => {
+          setReply(null);
+          setEditing(target);
+        },
       });
     }
     if (message.seq !== null && canRevoke(message, selfId, now)) {
@@ -381,6 +420,8 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
               onLoadOlder={loadOlder}
               onAtEndChange={setAtEnd}
               scrollToEndRequest={scrollRequest}
+              focusSeq={focusSeq}
+              onFocused={onFocused}
             />
             <Composer
               initialDraft={view?.draft ?? ''}
@@ -389,6 +430,8 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
               onSend={send}
               reply={reply}
               onCancelReply={() => setReply(null)}
+              editing={editing}
+              onCancelEdit={() => setEditing(null)}
               focusRequest={focusRequest}
               mention={groupChat?.mention}
               blocked={groupChat?.blocked}

@@ -13,6 +13,7 @@ import { useUiLocale } from '../../ui/pickers';
 import { PageSpinner } from '../../ui/spinner';
 import {
   ClearHistoryRow,
+  SearchHistoryRow,
   ConversationRows,
   Section,
 } from '../../ui/conversation/conversation-settings';
@@ -103,6 +104,7 @@ function ChatSettings({ conversationId, selfId }: { conversationId: string; self
       ) : null}
       <Section>
         <ul className="tt-list">
+          <SearchHistoryRow conversationId={conversationId} />
           <ClearHistoryRow conversationId={conversationId} />
         </ul>
       </Section>

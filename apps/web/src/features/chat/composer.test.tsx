@@ -76,3 +76,24 @@ describe('Composer length limit', () => {
     expect(html).toContain('Messages can be at most 5,000 characters. This one has 5,231.');
   });
 });
+
+describe('Composer while editing', () => {
+  it('says so above the box, with the words being changed and a way out', () => {
+    const html = renderToStaticMarkup(
+      <Composer
+        initialDraft="a draft"
+        onDraft={() => {}}
+        onTyping={() => {}}
+        onSend={() => true}
+        reply={null}
+        onCancelReply={() => {}}
+        editing={{ seq: 3, text: 'Lunch at noon?' }}
+        onCancelEdit={() => {}}
+        focusRequest={0}
+      />,
+    );
+    expect(html).toContain('<strong>Edit message</strong>');
+    expect(html).toContain('Lunch at noon?');
+    expect(html).toContain('aria-label="Cancel editing"');
+  });
+});

@@ -69,6 +69,12 @@ export interface ReplyTarget {
   text: string;
 }
 
+/** A sent text being edited: the box holds its words until saved or cancelled. */
+export interface EditTarget {
+  seq: number;
+  text: string;
+}
+
 /** @mentions in a group chat. */
 export interface MentionSupport {
   groupId: string;
@@ -85,6 +91,9 @@ interface ComposerProps {
   onSend: (text: string, picked: readonly Mentionable[]) => boolean;
   reply: ReplyTarget | null;
   onCancelReply: () => void;
+  /** A text being edited: the box shows its words; the draft comes back afterwards. */
+  editing?: EditTarget | null;
+  onCancelEdit?: () => void;
   /** Changes when something (choosing "reply") wants the text box focused. */
   focusRequest: number;
   mention?: MentionSupport;
@@ -113,6 +122,8 @@ export function Composer({
   onSend,
   reply,
   onCancelReply,
+  editing = null,
+  onCancelEdit,
   focusRequest,
   mention,
   blocked,
@@ -154,10 +165,26 @@ export function Composer({
     if (focusRequest > 0) inputRef.current?.focus();
   }, [focusRequest]);
 
+  // Editing puts the text's words in the box and keeps the draft aside until it ends.
+  const draftAside = useRef<string | null>(null);
+  useEffect(() => {
+    if (editing) {
+      draftAside.current ??= text;
+      caret.current = editing.text.length;
+      setText(editing.text);
+      inputRef.current?.focus();
+    } else if (draftAside.current !== null) {
+      setText(draftAside.current);
+      draftAside.current = null;
+    }
+    // Only a new edit (or its end) sets the box, not typing in it.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [editing]);
+
   const change = (next: string, caretAt?: number | null) => {
     setText(next);
     if (mention) setMentionAt(mentionQueryAt(next, caretAt ?? next.length));
-    onDraft(next);
+    if (!editing) onDraft(next);
     if (next.trim()) onTyping();
   };
 
@@ -210,7 +237,7 @@ export function Composer({
     if (person !== 'all') picked.current = [...picked.current, person];
     caret.current = result.caret;
     setText(result.text);
-    onDraft(result.text);
+    if (!editing) onDraft(result.text);
     setMentionAt(null);
     input?.focus();
   };
@@ -235,6 +262,22 @@ export function Composer({
           allLabel={mention.allLabel}
           onPick={pickMention}
         />
+      ) : null}
+      {editing ? (
+        <div className="tt-composer-reply">
+          <span className="tt-composer-reply-text">
+            <strong>{t('chat.editing')}</strong>
+            <span dir="auto">{editing.text}</span>
+          </span>
+          <button
+            type="button"
+            className="tt-icon-button"
+            aria-label={t('chat.cancelEdit')}
+            onClick={onCancelEdit}
+          >
+            <CloseOutline aria-hidden />
+          </button>
+        </div>
       ) : null}
       {reply ? (
         <div className="tt-composer-reply">

@@ -40,6 +40,23 @@ interface MessageListProps {
   onAtEndChange: (atEnd: boolean) => void;
   /** Changes when the list must jump to the newest message (we sent one). */
   scrollToEndRequest: number;
+  /**
+   * A message to bring into view (a search hit): older pages load until it is there, then
+   * it is scrolled to the middle and marked; `onFocused` says it is done (or not there).
+   */
+  focusSeq?: number | null;
+  onFocused?: (found: boolean) => void;
+}
+
+/** Where a message with `seq` is among the rows: its index, or whether it cannot be there. */
+function findSeq(rows: readonly ChatRow[], seq: number): number | 'older' | 'absent' {
+  let oldest = Number.POSITIVE_INFINITY;
+  for (const [index, row] of rows.entries()) {
+    if (row.kind === 'day' || row.message.seq === null) continue;
+    if (row.message.seq === seq) return index;
+    oldest = Math.min(oldest, row.message.seq);
+  }
+  return oldest > seq ? 'older' : 'absent';
 }
 
 /**
@@ -55,6 +72,8 @@ export function MessageList({
   onLoadOlder,
   onAtEndChange,
   scrollToEndRequest,
+  focusSeq = null,
+  onFocused,
 }: MessageListProps) {
   const { t } = useTranslation();
   // The first day's separator lives in the top area, not in the list: as the list's
@@ -120,6 +139,20 @@ export function MessageList({
     if (allRows.length > 0 && !positioned.current) return;
     if (element.scrollTop < LOAD_OLDER_WITHIN_PX) onLoadOlder();
   }, [allRows.length, hasMore, loadingOlder, onLoadOlder]);
+
+  // A message to show: loaded page by page from the newest down, then scrolled to.
+  useEffect(() => {
+    if (focusSeq === null || !positioned.current) return;
+    const at = findSeq(rows, focusSeq);
+    if (typeof at === 'number') {
+      virtualizer.scrollToIndex(at, { align: 'center' });
+      onFocused?.(true);
+    } else if (at === 'older' && hasMore) {
+      if (!loadingOlder) onLoadOlder();
+    } else if (!loadingOlder) {
+      onFocused?.(false);
+    }
+  }, [focusSeq, rows, hasMore, loadingOlder, onLoadOlder, onFocused, virtualizer]);
 
   const items = virtualizer.getVirtualItems();
   return (

@@ -16,7 +16,13 @@ import { splitMentions } from './mentions';
 import { DeliveryMark } from './delivery-mark';
 import { largeEmojiCount } from './emoji';
 import { isLongText, isUnfolded, setUnfolded } from './long-text';
-import { deliveryState, mapLink, partLine, type ChatRow } from '../../ui/conversation/messages';
+import {
+  deliveryState,
+  isRevoked,
+  mapLink,
+  partLine,
+  type ChatRow,
+} from '../../ui/conversation/messages';
 import { clockTime, dayLabel, formatDuration } from '../../ui/conversation/time-labels';
 import { TranslatedText } from './translated-text';
 import { useLongPress } from '../../ui/use-long-press';
@@ -41,6 +47,8 @@ export interface MessageRowContext {
   group?: GroupRowContext;
   /** Translation of received texts into the reader's language. */
   translation?: TranslationRowContext;
+  /** The message a search led to: marked for a moment. */
+  foundSeq?: number | null;
 }
 
 export interface GroupRowContext {
@@ -202,6 +210,7 @@ export function MessageBubble({
   if (!runStart) classes.push('tt-msg-run-follows');
   if (!runEnd) classes.push('tt-msg-run-continues');
   if (large) classes.push('tt-msg-large');
+  if (message.seq !== null && message.seq === context.foundSeq) classes.push('tt-msg-found');
   return (
     <div className={classes.join(' ')}>
       {own ? null : runStart ? (
@@ -242,6 +251,9 @@ export function MessageBubble({
           ) : (
             body
           )}
+          {message.editedAt != null && !isRevoked(message) ? (
+            <span className="tt-msg-edited">{t('chat.edited')}</span>
+          ) : null}
         </div>
         {showMeta ? (
           <div className="tt-msg-meta">

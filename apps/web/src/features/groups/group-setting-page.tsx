@@ -31,6 +31,7 @@ import { SwitchRow } from '../../ui/switch-row';
 import { showToast } from '../../ui/toast';
 import {
   ClearHistoryRow,
+  SearchHistoryRow,
   ConversationRows,
   Section,
 } from '../../ui/conversation/conversation-settings';
@@ -241,6 +242,7 @@ function GroupSettings({ group, selfId }: { group: MyGroup; selfId: string }) {
       <Section>
         <ul className="tt-list">
           <ConversationRows conversationId={conversationId} />
+          <SearchHistoryRow conversationId={conversationId} />
           <ClearHistoryRow conversationId={conversationId} />
         </ul>
       </Section>

@@ -1,5 +1,5 @@
 import type { ConversationView } from '@teltlk/im-sdk';
-import { MessageOutline, UserAddOutline } from 'antd-mobile-icons';
+import { MessageOutline, SearchOutline, UserAddOutline } from 'antd-mobile-icons';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -85,7 +85,11 @@ function HomeHeader() {
   }, [title, appName]);
   return (
     <header className="tt-header">
-      <div className="tt-header-side" />
+      <div className="tt-header-side">
+        <Link className="tt-icon-button" to={paths.search} aria-label={t('search.open')}>
+          <SearchOutline aria-hidden />
+        </Link>
+      </div>
       <h1 className="tt-header-title">{title}</h1>
       <div className="tt-header-side tt-header-side-end">
         <Link className="tt-icon-button" to={paths.homeAddFriend} aria-label={t('home.addFriend')}>

@@ -1,10 +1,11 @@
 import type { UpdateConversationBody } from '@teltlk/protocol';
-import { DeleteOutline } from 'antd-mobile-icons';
+import { DeleteOutline, SearchOutline } from 'antd-mobile-icons';
 import { useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useEngine, useEngineSnapshot } from '../../app/engine';
 import { toastModifyFailure } from '../failure-toast';
-import { ButtonRow } from '../list-row';
+import { paths, withQuery } from '../../app/paths';
+import { ButtonRow, LinkRow } from '../list-row';
 import { confirmModal } from '../modal';
 import { SwitchRow } from '../switch-row';
 import { showToast } from '../toast';
@@ -75,6 +76,20 @@ export function ConversationRows({ conversationId }: { conversationId: string })
       </li>
       {view ? <TranslationSettingRow view={view} /> : null}
     </>
+  );
+}
+
+/** "Search chat history": the search page, for this conversation only. */
+export function SearchHistoryRow({ conversationId }: { conversationId: string }) {
+  const { t } = useTranslation();
+  return (
+    <li>
+      <LinkRow
+        icon={<SearchOutline />}
+        label={t('search.inChat')}
+        to={withQuery(paths.search, { conversationId })}
+      />
+    </li>
   );
 }
 

@@ -1,8 +1,9 @@
 import type { LocalMessage } from '@teltlk/im-sdk';
-import { quoteExcerpt, REVOKE_WINDOW_SECONDS } from '@teltlk/protocol';
+import { EDIT_WINDOW_SECONDS, quoteExcerpt, REVOKE_WINDOW_SECONDS } from '@teltlk/protocol';
 import { describe, expect, it } from 'vitest';
 import {
   buildRows,
+  canEdit,
   canRevoke,
   deliveryState,
   isBlank,
@@ -97,6 +98,26 @@ describe('canRevoke', () => {
     expect(canRevoke(sent, 'b', 1_000_001)).toBe(false);
     expect(canRevoke({ ...sent, seq: null }, 'a', 1_000_001)).toBe(false);
     expect(canRevoke({ ...sent, revokedAt: 1_000_001 }, 'a', 1_000_001)).toBe(false);
+  });
+});
+
+describe('canEdit', () => {
+  const sent = message(4, { createdAt: 1_000_000 });
+  const windowMs = EDIT_WINDOW_SECONDS * 1000;
+
+  it('allows our own sent text for a day', () => {
+    expect(canEdit(sent, 'a', 1_000_000 + windowMs - 1)).toBe(true);
+  });
+
+  it('refuses after a day, for others, forwards, other kinds, unsent and revoked messages', () => {
+    expect(canEdit(sent, 'a', 1_000_000 + windowMs)).toBe(false);
+    expect(canEdit(sent, 'b', 1_000_001)).toBe(false);
+    expect(canEdit({ ...sent, seq: null }, 'a', 1_000_001)).toBe(false);
+    expect(canEdit({ ...sent, revokedAt: 1_000_001 }, 'a', 1_000_001)).toBe(false);
+    const forwarded = { ...sent, content: { kind: 'text' as const, text: 'x', forwarded: true } };
+    expect(canEdit(forwarded, 'a', 1_000_001)).toBe(false);
+    const place = { kind: 'location' as const, latitude: 0, longitude: 0, name: 'Pier' };
+    expect(canEdit({ ...sent, content: place }, 'a', 1_000_001)).toBe(false);
   });
 });
 

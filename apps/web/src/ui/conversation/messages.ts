@@ -1,6 +1,7 @@
 import type { ConversationView, LocalMessage } from '@teltlk/im-sdk';
 import {
   isSentContent,
+  EDIT_WINDOW_SECONDS,
   REVOKE_WINDOW_SECONDS,
   quotedPart,
   type LocationContent,
@@ -150,6 +151,19 @@ export function canRevoke(message: LocalMessage, selfId: string, now: number): b
     !isRevoked(message) &&
     isSentContent(message.content) &&
     now - message.createdAt < REVOKE_WINDOW_SECONDS * 1000
+  );
+}
+
+/** Whether the menu offers "Edit": our own text (not a forward), within the edit window. */
+export function canEdit(message: LocalMessage, selfId: string, now: number): boolean {
+  const { content } = message;
+  return (
+    message.senderId === selfId &&
+    message.seq !== null &&
+    !isRevoked(message) &&
+    content.kind === 'text' &&
+    content.forwarded !== true &&
+    now - message.createdAt < EDIT_WINDOW_SECONDS * 1000
   );
 }
 

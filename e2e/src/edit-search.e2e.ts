@@ -1,0 +1,82 @@
+import { callApi } from '@teltlk/test-kit';
+import { describe, expect, it } from 'vitest';
+import { befriend, openChat, registerAccount, send, type ApiAccount } from './harness.js';
+import { expectAccessible } from './axe.js';
+import { browserSuite } from './suite.js';
+
+/**
+ * Editing and search in two browsers: Ada edits a text and Bob sees the new words marked
+ * "edited"; Bob searches all his chats for words of an old message, more than a page of
+ * history back, and the hit opens the chat at that message.
+ */
+
+const suite = browserSuite();
+const signedIn = (account: ApiAccount) => suite.signedIn(account);
+
+describe('edit and search', () => {
+  it('edits a text for both, then finds an old message and jumps to it', async () => {
+    const [ada, bob] = await Promise.all([
+      registerAccount(suite.server.baseUrl, 'Ada'),
+      registerAccount(suite.server.baseUrl, 'Bob'),
+    ]);
+    await befriend(suite.server.baseUrl, ada, bob);
+    const conversationId = ada.id < bob.id ? `si_${ada.id}_${bob.id}` : `si_${bob.id}_${ada.id}`;
+    // History first: the message to find, then more than a page of others after it.
+    const say = (text: string, index: number) =>
+      callApi(suite.server.baseUrl, 'POST', '/messages', {
+        token: ada.token,
+        body: {
+          conversationId,
+          clientMsgId: `e2e-history-${index}`,
+          content: { kind: 'text', text },
+        },
+      });
+    await say('The ferry to Lantau leaves from pier 6', 0);
+    for (let index = 1; index <= 70; index += 1) await say(`Filler message ${index}`, index);
+
+    const a = await signedIn(ada);
+    const b = await signedIn(bob);
+    await openChat(a, /Bob/);
+    await send(a, 'Lunch at noon?');
+    // Editing is offered once the message is acknowledged (its tick).
+    await a.getByRole('img', { name: 'Sending' }).first().waitFor({ state: 'detached' });
+    await a.getByText('Lunch at noon?', { exact: true }).last().click({ button: 'right' });
+    await a.getByRole('option', { name: 'Edit' }).click();
+    await a.getByText('Edit message').waitFor();
+    await a.locator('.adm-action-sheet').waitFor({ state: 'hidden' });
+    await expectAccessible(a, 'editing a message');
+    const box = a.getByRole('textbox', { name: 'Message' });
+    expect(await box.inputValue()).toBe('Lunch at noon?');
+    await box.fill('Lunch at one?');
+    await box.press('Enter');
+    await a.getByText('Lunch at one?', { exact: true }).waitFor();
+    await a.getByText('Edit message').waitFor({ state: 'detached' });
+
+    await openChat(b, /Ada/);
+    const log = b.getByRole('log');
+    await log.getByText('Lunch at one?', { exact: true }).waitFor();
+    await log.locator('.tt-msg', { hasText: 'Lunch at one?' }).getByText('edited').waitFor();
+    expect(await log.getByText('Lunch at noon?', { exact: true }).count()).toBe(0);
+
+    // Bob searches all his chats from the chat list.
+    await b.goto(`${suite.server.baseUrl}/#/pages/home/home`);
+    await b.getByRole('link', { name: 'Search messages' }).click();
+    await b.getByRole('searchbox', { name: 'Search messages' }).fill('lantau');
+    const hit = b.getByRole('link', { name: /The ferry to Lantau/ });
+    await hit.waitFor();
+    expect(await hit.locator('mark').textContent()).toBe('Lantau');
+    await expectAccessible(b, 'search results');
+    await hit.click();
+    // The chat opens at the hit, loading older history until it is there.
+    const found = b.locator('.tt-msg-found', { hasText: 'The ferry to Lantau' });
+    await found.waitFor({ timeout: 20_000 });
+    await expect.poll(() => found.isVisible()).toBe(true);
+
+    // Within one chat, from its settings.
+    await b.goto(
+      `${suite.server.baseUrl}/#/pages/home/search?conversationId=${encodeURIComponent(conversationId)}`,
+    );
+    await b.getByRole('searchbox', { name: 'Search this chat' }).fill('nothing like this');
+    await b.getByText('No messages found').waitFor();
+  });
+});
