@@ -6,6 +6,7 @@ import type {
   SendableContent,
   ServerFrame,
 } from './chat.js';
+import type { FaceContent } from './faces.js';
 import type { FileContent, ImageContent, VideoContent, VoiceContent } from './media.js';
 
 /**
@@ -125,7 +126,8 @@ export type SentContent =
   | ImageContent
   | FileContent
   | VoiceContent
-  | VideoContent;
+  | VideoContent
+  | FaceContent;
 
 const SENT_KINDS: ReadonlySet<string> = new Set<SentContent['kind']>([
   'text',
@@ -135,6 +137,7 @@ const SENT_KINDS: ReadonlySet<string> = new Set<SentContent['kind']>([
   'file',
   'voice',
   'video',
+  'face',
 ]);
 
 export function isSentContent(content: MessageContent): content is SentContent {
@@ -148,7 +151,7 @@ export function isSentContent(content: MessageContent): content is SentContent {
  */
 export interface QuotedPart {
   text: string;
-  kind?: 'location' | 'card' | 'image' | 'file' | 'voice' | 'video';
+  kind?: 'location' | 'card' | 'image' | 'file' | 'voice' | 'video' | 'face';
 }
 
 export function quotedPart(content: MessageContent): QuotedPart | null {
@@ -159,6 +162,7 @@ export function quotedPart(content: MessageContent): QuotedPart | null {
   if (content.kind === 'file') return { text: quoteExcerpt(content.file.name), kind: 'file' };
   if (content.kind === 'voice') return { text: '', kind: 'voice' };
   if (content.kind === 'video') return { text: '', kind: 'video' };
+  if (content.kind === 'face') return { text: '', kind: 'face' };
   return null;
 }
 
@@ -168,6 +172,7 @@ export function mediaIdOf(content: MessageContent | SendableContent): string | n
   if (content.kind === 'file') return content.file.id;
   if (content.kind === 'voice') return content.voice.id;
   if (content.kind === 'video') return content.video.id;
+  if (content.kind === 'face') return content.image?.id ?? null;
   return null;
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isPlainName, motherTongueSchema } from './validation.js';
+import { faceContentSchema } from './faces.js';
 import {
   fileContentSchema,
   imageContentSchema,
@@ -153,7 +154,7 @@ export const quoteSchema = z.union([
     /** quoteExcerpt of the quoted text (a location's place name, a card's name), shown above the reply. */
     text: z.string().max(QUOTE_EXCERPT_MAX_LENGTH),
     /** The quoted message's kind when it is not text, for the reader's label ("[Location]"). */
-    kind: z.enum(['location', 'card', 'image', 'file', 'voice', 'video']).optional(),
+    kind: z.enum(['location', 'card', 'image', 'file', 'voice', 'video', 'face']).optional(),
   }),
   z.object({ seq: z.number().int().min(1), unavailable: z.literal(true) }),
 ]);
@@ -230,6 +231,7 @@ export const sendableContentSchema = z.discriminatedUnion(
     fileContentSchema,
     voiceContentSchema,
     videoContentSchema,
+    faceContentSchema,
   ],
   { error: 'content' },
 );
@@ -281,6 +283,7 @@ export const messageContentSchema = z.discriminatedUnion('kind', [
   fileContentSchema,
   voiceContentSchema,
   videoContentSchema,
+  faceContentSchema,
   z.object({ kind: z.literal('revoke'), targetSeq: z.number().int().min(1) }),
   z.object({
     kind: z.literal('edit'),

@@ -92,6 +92,10 @@ export const ERRORS = {
     status: 409,
     message: 'Messages can only be edited within {hours} hours of sending',
   },
+  FAVOURITES_FULL: {
+    status: 409,
+    message: 'You can keep at most {max} stickers: remove one first',
+  },
   EDIT_NOT_ALLOWED: { status: 403, message: 'You can only edit text messages you wrote' },
   BLANK_MESSAGE: { status: 400, message: 'Cannot send blank message' },
 

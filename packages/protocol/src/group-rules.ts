@@ -34,6 +34,7 @@ export const GROUP_MESSAGE_KINDS = [
   'file',
   'location',
   'card',
+  'face',
 ] as const;
 export type GroupMessageKind = (typeof GROUP_MESSAGE_KINDS)[number];
 

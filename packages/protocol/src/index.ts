@@ -8,3 +8,4 @@ export { LANGUAGES, findLanguage, isLanguageCode, type Language } from './langua
 export * from './translation.js';
 export * from './media.js';
 export * from './search.js';
+export * from './faces.js';

@@ -89,5 +89,6 @@ export const RULE_KEYS = [
   'muteDuration',
   'searchLength',
   'cursor',
+  'sticker',
 ] as const;
 export type RuleKey = (typeof RULE_KEYS)[number];

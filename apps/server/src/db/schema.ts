@@ -247,6 +247,12 @@ export interface MediaTable {
   created_at: number;
 }
 
+export interface FaceFavouritesTable {
+  user_id: string;
+  media_id: string;
+  created_at: number;
+}
+
 export interface MessageMediaTable {
   media_id: string;
   conversation_id: string;
@@ -271,6 +277,7 @@ export interface Database {
   translation_usage: TranslationUsageTable;
   media: MediaTable;
   message_media: MessageMediaTable;
+  face_favourites: FaceFavouritesTable;
 }
 
 /** The database or a transaction on it: repos take either. */

@@ -48,6 +48,13 @@ const JSON_ROUTES: JsonRoute[] = [
   },
   {
     method: 'POST',
+    url: '/api/v1/faces/favourites',
+    auth: true,
+    emptyIsValid: false,
+    wrongTypes: { mediaId: 5 },
+  },
+  {
+    method: 'POST',
     url: '/api/v1/auth/codes',
     auth: false,
     emptyIsValid: false,
@@ -379,6 +386,13 @@ const PROTECTED: { method: Method; url: string; body?: unknown; route?: string }
     route: '/api/v1/conversations/:id/messages/:seq/edit',
   },
   { method: 'GET', url: '/api/v1/messages/search?q=hello', route: '/api/v1/messages/search' },
+  { method: 'GET', url: '/api/v1/faces/favourites' },
+  { method: 'POST', url: '/api/v1/faces/favourites', body: { mediaId: 'a'.repeat(20) } },
+  {
+    method: 'DELETE',
+    url: `/api/v1/faces/favourites/${'a'.repeat(20)}`,
+    route: '/api/v1/faces/favourites/:mediaId',
+  },
   { method: 'POST', url: '/api/v1/groups', body: { memberIds: ['abd'] } },
   { method: 'GET', url: '/api/v1/groups' },
   { method: 'GET', url: '/api/v1/groups/search?no=12345678' },

@@ -127,16 +127,20 @@ const OWNER_ONLY_THING: Cells = {
   stranger: 'NOT_FOUND',
 };
 
-/** A file the member sent into the group chat; its media id. */
-async function groupMedia(w: Cast): Promise<string> {
+/** A file (or a photo) the member sent into the group chat; its media id. */
+async function groupMedia(w: Cast, kind: 'file' | 'image' = 'file'): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'teltlk-media-'));
   try {
-    const path = join(dir, 'notes.txt');
-    await writeFile(path, 'Notes of the meeting');
+    const name = kind === 'file' ? 'notes.txt' : 'dot.png';
+    const path = join(dir, name);
+    await writeFile(
+      path,
+      kind === 'file' ? 'Notes of the meeting' : Buffer.from(PNG_DOT, 'base64'),
+    );
     const media = await w.t.ctx.services.media.store(w.users.member.user.id, {
       id: newId(),
-      kind: 'file',
-      name: 'notes.txt',
+      kind,
+      name,
       path,
     });
     const sent = await w.call('member', 'POST', '/messages', {
@@ -150,6 +154,10 @@ async function groupMedia(w: Cast): Promise<string> {
     await rm(dir, { recursive: true, force: true });
   }
 }
+
+/** A one-pixel PNG. */
+const PNG_DOT =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
 const base64 = (text: string) => Buffer.from(text).toString('base64');
 /** A tus creation of a 5-byte file. */
@@ -807,6 +815,37 @@ const ROWS: Row[] = [
       const { urls } = response.json<MediaUrlsResult>();
       expect(urls.length).toBe(GROUP_MEDIA[as] === OK ? 1 : 0);
       return Promise.resolve();
+    },
+  },
+  {
+    route: 'GET /api/v1/faces/favourites',
+    cells: SIGNED_IN,
+    run: (w, as) => w.call(as, 'GET', '/faces/favourites'),
+  },
+  {
+    route: 'POST /api/v1/faces/favourites',
+    on: "a photo of the member's in the group chat",
+    cells: GROUP_MEDIA,
+    run: async (w, as) =>
+      w.call(as, 'POST', '/faces/favourites', { mediaId: await groupMedia(w, 'image') }),
+  },
+  {
+    route: 'DELETE /api/v1/faces/favourites/:mediaId',
+    on: "the owner's favourite",
+    // Nobody else has it among theirs.
+    cells: {
+      ...OWNER_ONLY_THING,
+      admin: 'MEDIA_NOT_FOUND',
+      member: 'MEDIA_NOT_FOUND',
+      blocked: 'MEDIA_NOT_FOUND',
+      removed: 'MEDIA_NOT_FOUND',
+      stranger: 'MEDIA_NOT_FOUND',
+    },
+    run: async (w, as) => {
+      const mediaId = await groupMedia(w, 'image');
+      const kept = await w.call('owner', 'POST', '/faces/favourites', { mediaId });
+      expect(kept.statusCode, kept.body).toBe(200);
+      return w.call(as, 'DELETE', `/faces/favourites/${mediaId}`);
     },
   },
   {

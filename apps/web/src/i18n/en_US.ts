@@ -87,6 +87,7 @@ export const en_US = {
     REVOKE_EXPIRED: 'Messages can only be revoked within {minutes} minutes of sending',
     REVOKE_NOT_ALLOWED: 'You can only revoke your own messages',
     EDIT_EXPIRED: 'Messages can only be edited within {hours} hours of sending',
+    FAVOURITES_FULL: 'You can keep at most {max} stickers: remove one first',
     EDIT_NOT_ALLOWED: 'You can only edit text messages you wrote',
     BLANK_MESSAGE: 'Cannot send blank message',
     GROUP_NOT_FOUND: 'This group does not exist',

@@ -84,6 +84,7 @@ export const zh_CN: Catalog = {
     REVOKE_EXPIRED: '只能撤回 {minutes} 分钟内发送的消息',
     REVOKE_NOT_ALLOWED: '只能撤回自己发送的消息',
     EDIT_EXPIRED: '只能编辑 {hours} 小时内发送的消息',
+    FAVOURITES_FULL: '最多收藏 {max} 个表情，请先删除一些',
     EDIT_NOT_ALLOWED: '只能编辑自己发送的文字消息',
     BLANK_MESSAGE: '不能发送空白消息',
     GROUP_NOT_FOUND: '该群聊不存在',

@@ -84,6 +84,7 @@ export const zh_TW: Catalog = {
     REVOKE_EXPIRED: '只能收回 {minutes} 分鐘內傳送的訊息',
     REVOKE_NOT_ALLOWED: '只能收回自己傳送的訊息',
     EDIT_EXPIRED: '只能編輯 {hours} 小時內傳送的訊息',
+    FAVOURITES_FULL: '最多收藏 {max} 個貼圖，請先刪除一些',
     EDIT_NOT_ALLOWED: '只能編輯自己傳送的文字訊息',
     BLANK_MESSAGE: '不能傳送空白訊息',
     GROUP_NOT_FOUND: '此群組不存在',

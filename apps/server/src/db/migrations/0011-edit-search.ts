@@ -2,8 +2,10 @@ import { SqliteAdapter, sql, type Kysely } from 'kysely';
 import { gramsOf } from '../../modules/messages/search-text.js';
 
 /**
- * Edited texts and message search. Landed: never edit, add a new migration.
+ * Edited texts, message search and stickers. Landed: never edit, add a new migration.
  *
+ * - `face_favourites`: photos a user keeps as stickers (a reference that keeps the photo
+ *   stored); groups that allowed every kind allow stickers too.
  * - `edited_at`: when a text's sender last edited it.
  * - `search_text`: what a search finds a message by (a text's words, a file's name, a
  *   place's name); null for everything else, and for a revoked message.
@@ -20,6 +22,24 @@ import { gramsOf } from '../../modules/messages/search-text.js';
  *   (unicode61: each gram one token), PostgreSQL as an array in a GIN index.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('face_favourites')
+    .addColumn('user_id', 'varchar(32)', (c) =>
+      c.notNull().references('users.id').onDelete('cascade'),
+    )
+    .addColumn('media_id', 'varchar(32)', (c) =>
+      c.notNull().references('media.id').onDelete('cascade'),
+    )
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addPrimaryKeyConstraint('face_favourites_pkey', ['user_id', 'media_id'])
+    .execute();
+  await db.schema
+    .createIndex('face_favourites_media_idx')
+    .on('face_favourites')
+    .column('media_id')
+    .execute();
+  await sql`update groups set allowed_kinds = ${JSON.stringify([...KINDS_BEFORE, 'face'])}
+    where allowed_kinds = ${JSON.stringify(KINDS_BEFORE)}`.execute(db);
   await db.schema.alterTable('messages').addColumn('edited_at', 'bigint').execute();
   await db.schema.alterTable('messages').addColumn('search_text', 'text').execute();
   // Messages sent before get theirs (searchTextOf, in SQL).
@@ -104,6 +124,9 @@ async function ftsOn(db: Kysely<unknown>, table: string, column: string, tokeniz
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await sql`update groups set allowed_kinds = ${JSON.stringify(KINDS_BEFORE)}
+    where allowed_kinds = ${JSON.stringify([...KINDS_BEFORE, 'face'])}`.execute(db);
+  await db.schema.dropTable('face_favourites').execute();
   if (isSqlite(db)) {
     for (const table of ['message_search', 'message_grams']) {
       for (const trigger of ['insert', 'delete', 'update']) {
@@ -119,6 +142,9 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('messages').dropColumn('search_text').execute();
   await db.schema.alterTable('messages').dropColumn('edited_at').execute();
 }
+
+/** Every kind a group could allow before stickers (0010). */
+const KINDS_BEFORE = ['text', 'image', 'voice', 'video', 'file', 'location', 'card'];
 
 function isSqlite(db: Kysely<unknown>): boolean {
   return db.getExecutor().adapter instanceof SqliteAdapter;

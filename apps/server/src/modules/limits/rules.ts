@@ -60,6 +60,8 @@ export const LIMITS = {
   mediaUploadPerUser: { limit: 600, windowMs: HOUR, burst: 60 },
   /** Requests on started uploads (each chunk, each resume), per user. */
   mediaChunkPerUser: { limit: 6_000, windowMs: HOUR, burst: 300 },
+  /** Favourite stickers kept or removed per user. */
+  faceFavouritePerUser: { limit: 60, windowMs: MINUTE, burst: 20 },
   /** Media address requests per user: a chat screen asks for a page of photos at once. */
   mediaUrlsPerUser: { limit: 600, windowMs: MINUTE, burst: 120 },
   /** Media reads per address (photos, thumbnails, range requests of a video). */

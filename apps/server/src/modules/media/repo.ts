@@ -76,7 +76,57 @@ export class MediaRepo {
       .whereRef('mm.seq', '>', 'cm.min_seq')
       .where('m.revoked_at', 'is', null)
       .execute();
-    return new Set([...own.map((row) => row.id), ...carried.map((row) => row.media_id)]);
+    const kept = await this.db
+      .selectFrom('face_favourites')
+      .select('media_id')
+      .where('user_id', '=', userId)
+      .where('media_id', 'in', [...ids])
+      .execute();
+    return new Set([
+      ...own.map((row) => row.id),
+      ...carried.map((row) => row.media_id),
+      ...kept.map((row) => row.media_id),
+    ]);
+  }
+
+  /** A user's favourite stickers, newest first. */
+  async favourites(userId: string): Promise<MediaRow[]> {
+    return this.db
+      .selectFrom('face_favourites as f')
+      .innerJoin('media', 'media.id', 'f.media_id')
+      .selectAll('media')
+      .where('f.user_id', '=', userId)
+      .orderBy('f.created_at', 'desc')
+      .execute();
+  }
+
+  async countFavourites(userId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('face_favourites')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  /** Keeps a favourite; false if it was kept already. */
+  async addFavourite(userId: string, mediaId: string, now: number): Promise<boolean> {
+    const result = await this.db
+      .insertInto('face_favourites')
+      .values({ user_id: userId, media_id: mediaId, created_at: now })
+      .onConflict((conflict) => conflict.columns(['user_id', 'media_id']).doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  }
+
+  /** Lets a favourite go; answers whether there was one. */
+  async removeFavourite(userId: string, mediaId: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('face_favourites')
+      .where('user_id', '=', userId)
+      .where('media_id', '=', mediaId)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
   }
 
   /** Forgets these messages' media (revoked or burnt); answers the media they carried. */
@@ -169,6 +219,17 @@ export class MediaRepo {
               .selectFrom('message_media as mm')
               .select(sql<number>`1`.as('one'))
               .whereRef('mm.media_id', '=', 'media.id'),
+          ),
+        ),
+      )
+      // A favourite sticker keeps its photo.
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('face_favourites as f')
+              .select(sql<number>`1`.as('one'))
+              .whereRef('f.media_id', '=', 'media.id'),
           ),
         ),
       )

@@ -1,4 +1,7 @@
 import {
+  addFavouriteBody,
+  favouriteParams,
+  favouritesResult,
   mediaIdSchema,
   mediaLimitsSchema,
   mediaUrlsBody,
@@ -57,6 +60,48 @@ export async function mediaRoutes(app: App, { services: { media }, uploads, limi
       onRequest: limitBy(limits, ['mediaUrlsPerUser', byUser]),
     },
     (request) => media.urls(authOf(request).userId, request.body.ids),
+  );
+
+  const favouriteLimit = limitBy(limits, ['faceFavouritePerUser', byUser]);
+  app.get(
+    '/faces/favourites',
+    {
+      schema: {
+        tags,
+        summary: 'Your favourite stickers (photos you kept), newest first',
+        security,
+        response: { 200: favouritesResult },
+      },
+    },
+    (request) => media.favourites(authOf(request).userId),
+  );
+  app.post(
+    '/faces/favourites',
+    {
+      schema: {
+        tags,
+        summary: 'Keep a photo you can see as a sticker',
+        security,
+        body: addFavouriteBody,
+        response: { 200: favouritesResult },
+      },
+      onRequest: favouriteLimit,
+    },
+    (request) => media.addFavourite(authOf(request).userId, request.body.mediaId),
+  );
+  app.delete(
+    '/faces/favourites/:mediaId',
+    {
+      schema: {
+        tags,
+        summary: 'Remove a favourite sticker',
+        security,
+        params: favouriteParams,
+        response: { 200: favouritesResult },
+      },
+      onRequest: favouriteLimit,
+    },
+    (request) => media.removeFavourite(authOf(request).userId, request.params.mediaId),
   );
 
   // The tus protocol reads its own bodies: the chunks stream to disk as they come.

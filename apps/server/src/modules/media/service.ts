@@ -2,8 +2,14 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import type { MediaKind, MediaLimits, MediaUrlsResult, UploadedMedia } from '@teltlk/protocol';
-import { VOICE_MAX_MS, cleanFileName, mediaIdOf } from '@teltlk/protocol';
+import type {
+  FavouritesResult,
+  MediaKind,
+  MediaLimits,
+  MediaUrlsResult,
+  UploadedMedia,
+} from '@teltlk/protocol';
+import { FACE_FAVOURITES_MAX, VOICE_MAX_MS, cleanFileName, mediaIdOf } from '@teltlk/protocol';
 import type { MediaConfig } from '../../config.js';
 import type { Db, MediaRow } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
@@ -202,6 +208,42 @@ export class MediaService {
     } finally {
       place.release();
     }
+  }
+
+  // -------------------------------------------------------------------------- favourites
+
+  /** The caller's favourite stickers, newest first. */
+  async favourites(userId: string): Promise<FavouritesResult> {
+    const rows = await this.deps.repo.favourites(userId);
+    return {
+      favourites: rows.flatMap((row) => {
+        const media = uploadedOf(row);
+        return media.kind === 'image' ? [media.image] : [];
+      }),
+    };
+  }
+
+  /**
+   * Keeps a photo the caller can see (theirs, or in a chat they are in) as a sticker, up
+   * to FACE_FAVOURITES_MAX; kept, it stays stored while they keep it.
+   */
+  async addFavourite(userId: string, mediaId: string): Promise<FavouritesResult> {
+    const { repo, clock } = this.deps;
+    const stored = await this.get(userId, mediaId);
+    if (stored.kind !== 'image') throw new AppError('MEDIA_TYPE_UNSUPPORTED');
+    if ((await repo.countFavourites(userId)) >= FACE_FAVOURITES_MAX) {
+      throw new AppError('FAVOURITES_FULL', { max: FACE_FAVOURITES_MAX });
+    }
+    await repo.addFavourite(userId, mediaId, clock.now());
+    return this.favourites(userId);
+  }
+
+  /** Lets a favourite go; its photo goes at the next sweep if nothing else holds it. */
+  async removeFavourite(userId: string, mediaId: string): Promise<FavouritesResult> {
+    if (!(await this.deps.repo.removeFavourite(userId, mediaId))) {
+      throw new AppError('MEDIA_NOT_FOUND');
+    }
+    return this.favourites(userId);
   }
 
   /** A stored media its owner (or anyone who may see it) asks about. */

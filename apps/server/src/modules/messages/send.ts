@@ -351,12 +351,18 @@ export class SendPipeline {
       } else if (mediaId !== null) {
         // Written from what was stored, as its sender may send it (theirs, or forwarded).
         const stored = media.get(`${userId}\n${mediaId}`);
-        if (!stored || stored.kind !== body.content.kind) {
+        // A favourite sticker is a stored photo.
+        const kind = body.content.kind === 'face' ? 'image' : body.content.kind;
+        if (!stored || stored.kind !== kind) {
           send.outcome = { ok: false, error: new AppError('MEDIA_NOT_FOUND') };
           return [];
         }
         const forwarded = 'forwarded' in body.content && body.content.forwarded;
-        content = { ...stored, ...(forwarded ? { forwarded } : {}) };
+        const written: MessageContent =
+          stored.kind === 'image' && body.content.kind === 'face'
+            ? { kind: 'face', image: stored.image }
+            : stored;
+        content = { ...written, ...(forwarded ? { forwarded } : {}) };
       } else {
         content = body.content;
       }
