@@ -38,6 +38,7 @@ import {
   type Conversation,
   type ConversationSyncResult,
   type EventPageResult,
+  type FavouritesResult,
   type Message,
   type SearchMessagesResult,
   type MessagePageResult,
@@ -227,6 +228,16 @@ export class ApiClient {
   }
   mediaUrls(ids: string[]): Promise<MediaUrlsResult> {
     return this.request('POST', '/media/urls', { ids });
+  }
+  /** The favourite stickers (photos kept), newest first. */
+  favourites(): Promise<FavouritesResult> {
+    return this.request('GET', '/faces/favourites');
+  }
+  addFavourite(mediaId: string): Promise<FavouritesResult> {
+    return this.request('POST', '/faces/favourites', { mediaId });
+  }
+  removeFavourite(mediaId: string): Promise<FavouritesResult> {
+    return this.request('DELETE', `/faces/favourites/${encodeURIComponent(mediaId)}`);
   }
   changePassword(body: ChangePasswordBody): Promise<void> {
     return this.request('PUT', '/me/password', body);

@@ -11,4 +11,5 @@ export const queryKeys = {
   person: (userId: string) => ['me', 'people', userId] as const,
   officialAccounts: () => ['official-accounts'] as const,
   mediaLimits: () => ['meta', 'media-limits'] as const,
+  favourites: () => ['me', 'face-favourites'] as const,
 };

@@ -27,6 +27,7 @@ import type { Mentionable } from './mentions';
 import { GroupNoticeBanner } from './notice-banner';
 import { useGroupChat } from './use-group-chat';
 import { orderConversations } from '../../ui/conversation/chat-list';
+import { useAddFavourite } from './faces';
 import { Composer, type EditTarget, type ReplyTarget, type ShareKind } from './composer';
 import type { ViewedPhoto } from './photo-viewer';
 import { useMediaSend } from './use-media-send';
@@ -138,6 +139,7 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
   const [atEnd, setAtEnd] = useState(false);
   const [reply, setReply] = useState<PendingReply | null>(null);
   const [editing, setEditing] = useState<EditTarget | null>(null);
+  const addFavourite = useAddFavourite();
   // A search hit opened here: brought into view, then marked.
   const [search] = useSearchParams();
   const [focusSeq, setFocusSeq] = useState(() => seqParam(search.get('seq')));
@@ -333,6 +335,20 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
         });
       }
     }
+    const photo =
+      message.content.kind === 'image'
+        ? message.content.image
+        : message.content.kind === 'face'
+          ? message.content.image
+          : undefined;
+    if (message.seq !== null && photo) {
+      const mediaId = photo.id;
+      actions.push({
+        key: 'addSticker',
+        text: t('chat.addSticker'),
+        onClick: () => addFavourite.mutate(mediaId),
+      });
+    }
     if (message.seq !== null && part) {
       actions.push({
         key: 'forward',
@@ -439,6 +455,11 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
               onShare={setSharing}
               onFiles={media.sendFiles}
               onVoice={media.sendVoice}
+              onSticker={
+                groupChat?.blocked || (groupChat && !groupChat.mayShare('face'))
+                  ? undefined
+                  : (face) => sendShared({ kind: 'face', ...face })
+              }
               translationPreview={preview}
             />
           </>

@@ -11,7 +11,12 @@ import {
   UserContactOutline,
   VideoOutline,
 } from 'antd-mobile-icons';
-import { IMAGE_MIME_TYPES, isAcceptedImageType } from '@teltlk/protocol';
+import {
+  IMAGE_MIME_TYPES,
+  isAcceptedImageType,
+  type ImageMedia,
+  type StickerId,
+} from '@teltlk/protocol';
 import {
   useEffect,
   useId,
@@ -25,7 +30,8 @@ import { useTranslation } from 'react-i18next';
 import { useUiLocale } from '../../ui/pickers';
 import { MentionPicker } from './mention-picker';
 import { insertMention, mentionQueryAt, type Mentionable } from './mentions';
-import { EMOJI, insertAt } from './emoji';
+import { insertAt } from './emoji';
+import { FacePanel } from './faces';
 import { lengthState, type LengthState } from './message-length';
 import { TranslationPreview, type PreviewOptions } from './translation-preview';
 import { VoiceButton } from './voice-button';
@@ -107,6 +113,8 @@ interface ComposerProps {
   onFiles?: (kind: MediaShareKind, files: File[]) => void;
   /** A voice message recorded by holding the talk button. */
   onVoice?: (recording: Recording) => void;
+  /** Sends a sticker (the pack's, or a favourite); absent where stickers may not go. */
+  onSticker?: (face: { sticker: StickerId } | { image: ImageMedia }) => void;
   /** Offers a preview of the draft in the other person's language. */
   translationPreview?: PreviewOptions;
 }
@@ -131,6 +139,7 @@ export function Composer({
   onShare,
   onFiles,
   onVoice,
+  onSticker,
   translationPreview,
 }: ComposerProps) {
   const { t } = useTranslation();
@@ -429,13 +438,19 @@ export function Composer({
           />
         ))}
       </div>
-      <div id={panelId} className="tt-emoji-panel" hidden={!emojiOpen}>
-        {EMOJI.map((emoji) => (
-          <button key={emoji} type="button" className="tt-emoji" onClick={() => insertEmoji(emoji)}>
-            {emoji}
-          </button>
-        ))}
-      </div>
+      <FacePanel
+        id={panelId}
+        open={emojiOpen}
+        onEmoji={insertEmoji}
+        onSticker={
+          onSticker
+            ? (face) => {
+                setEmojiOpen(false);
+                onSticker(face);
+              }
+            : undefined
+        }
+      />
     </div>
   );
 }

@@ -25,6 +25,7 @@ function estimateRow(row: ChatRow | undefined): number {
   if (content.kind === 'file') return 96;
   if (content.kind === 'voice') return 72;
   if (content.kind === 'location' || content.kind === 'card') return 112;
+  if (content.kind === 'face') return 136;
   if (row.message.content.kind !== 'text') return 36;
   // A rough guess from the length; real sizes replace it once a row is measured.
   const lines = Math.ceil(row.message.content.text.length / 28);

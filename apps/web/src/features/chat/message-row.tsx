@@ -11,6 +11,7 @@ import { errorMessage } from '../../ui/error-message';
 import { useMessageText } from '../../ui/use-message';
 import { ApiError } from '@teltlk/im-sdk';
 import { isErrorCode, isQuoteAvailable, isSentContent } from '@teltlk/protocol';
+import { StickerBubble } from './faces';
 import { FileBubble, PhotoBubble, VideoBubble, VoiceBubble } from './media-bubble';
 import { splitMentions } from './mentions';
 import { DeliveryMark } from './delivery-mark';
@@ -185,6 +186,8 @@ export function MessageBubble({
       <SharedPlace place={content} locale={locale} />
     ) : content.kind === 'card' ? (
       <ContactCard card={content} />
+    ) : content.kind === 'face' ? (
+      <StickerBubble content={content} />
     ) : context.translation && !own && !large ? (
       <TranslatedText message={message} original={original} context={context.translation} />
     ) : (
@@ -226,9 +229,11 @@ export function MessageBubble({
         ) : null}
         <div
           className={
-            (content.kind === 'image' || content.kind === 'video') && !quote && !forwarded
-              ? 'tt-bubble tt-bubble-photo'
-              : 'tt-bubble'
+            content.kind === 'face'
+              ? 'tt-bubble tt-bubble-sticker'
+              : (content.kind === 'image' || content.kind === 'video') && !quote && !forwarded
+                ? 'tt-bubble tt-bubble-photo'
+                : 'tt-bubble'
           }
           {...longPress}
         >

@@ -6,7 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '@teltlk/im-sdk';
 import { paths, withQuery } from '../../app/paths';
 import { useUiLocale } from '../../ui/pickers';
-import type { MentionSupport, ShareKind } from './composer';
+import type { GroupMessageKind } from '@teltlk/protocol';
+import type { MentionSupport } from './composer';
 import type { GroupRowContext, Person } from './message-row';
 import { clockTime, formatDuration } from '../../ui/conversation/time-labels';
 import { GroupReadState } from './group-reads';
@@ -26,7 +27,7 @@ export interface GroupChat {
   /** Why the caller cannot send, in their language; null when they can. */
   blocked: string | null;
   /** Whether the caller may share a location or a card here (allowed kind, or an admin). */
-  mayShare: (kind: ShareKind) => boolean;
+  mayShare: (kind: GroupMessageKind) => boolean;
   /** The mentions a text carries, from the people picked in the @ list. */
   mentionsOf: (
     text: string,

@@ -62,6 +62,7 @@ const KIND_SWITCHES = {
   file: 'groups.fileMessages',
   location: 'groups.locationMessages',
   card: 'groups.cardMessages',
+  face: 'groups.faceMessages',
 } as const satisfies Record<GroupMessageKind, string>;
 
 export function joinLink(groupNo: string, origin = globalThis.location.origin): string {

@@ -80,6 +80,7 @@ function PreviewText({
     case 'file':
     case 'voice':
     case 'video':
+    case 'face':
       return (
         <>
           {preview.senderId ? (

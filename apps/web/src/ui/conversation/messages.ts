@@ -192,6 +192,7 @@ const PART_LABELS = {
   file: 'chat.filePreview',
   voice: 'chat.voicePreview',
   video: 'chat.videoPreview',
+  face: 'chat.stickerPreview',
 } as const;
 
 /**

@@ -5,9 +5,10 @@ import { expectAccessible } from './axe.js';
 import { browserSuite } from './suite.js';
 
 /**
- * Editing and search in two browsers: Ada edits a text and Bob sees the new words marked
- * "edited"; Bob searches all his chats for words of an old message, more than a page of
- * history back, and the hit opens the chat at that message.
+ * Editing, search and stickers in two browsers: Ada edits a text and Bob sees the new
+ * words marked "edited"; Bob searches all his chats for words of an old message, more
+ * than a page of history back, and the hit opens the chat at that message. Stickers: one
+ * of the pack, and a photo Bob received kept as a favourite and sent back.
  */
 
 const suite = browserSuite();
@@ -78,5 +79,62 @@ describe('edit and search', () => {
     );
     await b.getByRole('searchbox', { name: 'Search this chat' }).fill('nothing like this');
     await b.getByText('No messages found').waitFor();
+  });
+
+  it('sends a sticker of the pack, and keeps a photo received as a favourite to send', async () => {
+    const [ada, bob] = await Promise.all([
+      registerAccount(suite.server.baseUrl, 'Ada'),
+      registerAccount(suite.server.baseUrl, 'Bob'),
+    ]);
+    await befriend(suite.server.baseUrl, ada, bob);
+    const a = await signedIn(ada);
+    const b = await signedIn(bob);
+    await openChat(a, /Bob/);
+
+    // The pack: the emoji button's panel has a tab of stickers.
+    await a.getByRole('button', { name: 'Emoji' }).click();
+    await a.getByRole('tab', { name: 'Stickers' }).click();
+    await a.getByRole('button', { name: 'Party' }).click();
+    await a.getByRole('log').getByRole('img', { name: 'Party' }).waitFor();
+
+    // A photo for Bob, drawn by the browser.
+    const picture = await a.evaluate(() => {
+      const canvas = document.createElement('canvas');
+      canvas.width = 300;
+      canvas.height = 300;
+      const context = canvas.getContext('2d')!;
+      context.fillStyle = 'teal';
+      context.fillRect(0, 0, 300, 300);
+      return canvas.toDataURL('image/png').split(',')[1]!;
+    });
+    await a.getByTestId('pick-image').setInputFiles({
+      name: 'teal.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from(picture, 'base64'),
+    });
+
+    await openChat(b, /Ada/);
+    const log = b.getByRole('log');
+    const sticker = log.getByRole('img', { name: 'Party' });
+    await sticker.waitFor();
+    await expect
+      .poll(() => sticker.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+      .toBeGreaterThan(0);
+    const photo = log.getByRole('button', { name: 'Open photo' });
+    await photo.waitFor();
+    await photo.click({ button: 'right' });
+    await b.getByRole('option', { name: 'Add to stickers' }).click();
+    await b.getByText('Added to your stickers').waitFor();
+    await b.locator('.adm-action-sheet').waitFor({ state: 'hidden' });
+
+    await b.getByRole('button', { name: 'Emoji' }).click();
+    await b.getByRole('tab', { name: 'Favourites' }).click();
+    const favourite = b.getByRole('button', { name: 'Favourite sticker 1', exact: true });
+    await favourite.waitFor();
+    await expectAccessible(b, 'the sticker panel');
+    await favourite.click();
+    const sent = log.getByRole('img', { name: 'Favourite sticker' });
+    await sent.waitFor();
+    await a.getByRole('log').getByRole('img', { name: 'Favourite sticker' }).waitFor();
   });
 });
