@@ -27,8 +27,9 @@ vi.mock('antd-mobile-icons', () => ({
   EditSOutline: () => null,
 }));
 
-// The @ list loads group members; no group here.
+// The @ list loads group members; no group here. The sticker panel loads favourites.
 vi.mock('./mention-picker', () => ({ MentionPicker: () => null }));
+vi.mock('./faces', () => ({ FacePanel: () => null }));
 
 beforeAll(() => initEnglish(i18n));
 
