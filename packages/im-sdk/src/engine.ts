@@ -332,15 +332,45 @@ export class ImEngine implements HandleHost {
     );
   }
 
-  /** Sends a copy of a text message, marked forwarded, to each conversation. */
+  /**
+   * Sends a copy of a message, marked forwarded, to each conversation. A chat history
+   * record goes on as it is (forwardMerged of it alone).
+   */
   async forward(message: LocalMessage, conversationIds: string[]): Promise<void> {
     const { content } = message;
+    if (content.kind === 'merged' && message.seq !== null) {
+      await this.forwardMerged(message.conversationId, [message.seq], conversationIds);
+      return;
+    }
     let forwarded: SendableContent;
     if (content.kind === 'text') forwarded = { kind: 'text', text: content.text, forwarded: true };
-    else if (isSentContent(content)) forwarded = { ...content, forwarded: true };
-    else throw new ApiError('VALIDATION_FAILED', 400);
+    else if (isSentContent(content) && content.kind !== 'merged') {
+      forwarded = { ...content, forwarded: true };
+    } else throw new ApiError('VALIDATION_FAILED', 400);
     for (const conversationId of conversationIds) {
       await this.send(conversationId, forwarded);
+    }
+  }
+
+  /**
+   * Forwards messages of a conversation (their seqs) as one chat history record to each
+   * of these conversations. The server writes the record from its stored copies, so it
+   * is sent at once, not queued: offline, it fails with the reason and nothing is sent.
+   */
+  async forwardMerged(
+    conversationId: string,
+    seqs: readonly number[],
+    conversationIds: readonly string[],
+  ): Promise<void> {
+    for (const target of conversationIds) {
+      const message = await this.api.sendMessage({
+        conversationId: target,
+        clientMsgId: newClientMsgId(),
+        content: { kind: 'merged', source: { conversationId, seqs: [...seqs] } },
+      });
+      await this.writer.serial((store) =>
+        this.writer.applyServerMessages(store, target, [message], true),
+      );
     }
   }
 

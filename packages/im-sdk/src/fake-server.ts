@@ -121,6 +121,24 @@ export class FakeServer {
 
   /** A send as stored: a reply's quote filled in from the quoted message, as the server does. */
   resolved(content: SendableContent): MessageContent {
+    if (content.kind === 'merged') {
+      // A record of the messages named, as the server writes it.
+      const items = this.messages
+        .filter((message) => content.source.seqs.includes(message.seq))
+        .flatMap((message) =>
+          message.content.kind === 'text'
+            ? [
+                {
+                  senderId: message.senderId,
+                  senderName: message.senderId,
+                  createdAt: message.createdAt,
+                  content: { kind: 'text' as const, text: message.content.text },
+                },
+              ]
+            : [],
+        );
+      return { kind: 'merged', items };
+    }
     if (content.kind !== 'text') return content;
     const { quote, ...rest } = content;
     if (!quote) return rest;

@@ -356,6 +356,8 @@ export function shownContent(
   quoted: StoredMessage | undefined,
   now: number,
 ): MessageContent {
+  // A record is written by the server alone (forwardMerged), never queued here.
+  if (content.kind === 'merged') throw new Error('a chat history record is not queued');
   if (content.kind !== 'text') return content;
   const { quote, ...rest } = content;
   if (!quote) return rest;
@@ -372,7 +374,9 @@ export function shownContent(
 
 /** What a stored send goes out as again: a reply names its quoted message by seq only. */
 export function sendableOf(content: MessageContent): SendableContent {
-  if (!isSentContent(content)) throw new Error(`a ${content.kind} cannot be sent`);
+  if (!isSentContent(content) || content.kind === 'merged') {
+    throw new Error(`a ${content.kind} cannot be sent again`);
+  }
   if (content.kind !== 'text') return content;
   const { quote, ...rest } = content;
   return quote ? { ...rest, quote: { seq: quote.seq } } : rest;

@@ -1,6 +1,7 @@
 import type {
   CardContent,
   LocationContent,
+  MergedContent,
   MessageContent,
   Quote,
   SendableContent,
@@ -31,6 +32,10 @@ export const PULL_LIMIT_MAX = 200;
 export const SYNC_CONVERSATIONS_LIMIT_MAX = 1000;
 /** Conversations one forward may go to at once. */
 export const FORWARD_MAX_TARGETS = 9;
+/** Messages one chat history record may hold. */
+export const MERGED_ITEMS_MAX = 100;
+/** Records inside records, at most this deep (a record of records of records). */
+export const MERGED_DEPTH_MAX = 3;
 /** The client pings this often; the server drops a socket silent for 2.5 intervals. */
 export const HEARTBEAT_INTERVAL_MS = 25_000;
 /** The socket's first frame must be `auth` within this time. */
@@ -127,7 +132,8 @@ export type SentContent =
   | FileContent
   | VoiceContent
   | VideoContent
-  | FaceContent;
+  | FaceContent
+  | MergedContent;
 
 const SENT_KINDS: ReadonlySet<string> = new Set<SentContent['kind']>([
   'text',
@@ -138,6 +144,7 @@ const SENT_KINDS: ReadonlySet<string> = new Set<SentContent['kind']>([
   'voice',
   'video',
   'face',
+  'merged',
 ]);
 
 export function isSentContent(content: MessageContent): content is SentContent {
@@ -151,7 +158,7 @@ export function isSentContent(content: MessageContent): content is SentContent {
  */
 export interface QuotedPart {
   text: string;
-  kind?: 'location' | 'card' | 'image' | 'file' | 'voice' | 'video' | 'face';
+  kind?: 'location' | 'card' | 'image' | 'file' | 'voice' | 'video' | 'face' | 'merged';
 }
 
 export function quotedPart(content: MessageContent): QuotedPart | null {
@@ -163,6 +170,7 @@ export function quotedPart(content: MessageContent): QuotedPart | null {
   if (content.kind === 'voice') return { text: '', kind: 'voice' };
   if (content.kind === 'video') return { text: '', kind: 'video' };
   if (content.kind === 'face') return { text: '', kind: 'face' };
+  if (content.kind === 'merged') return { text: '', kind: 'merged' };
   return null;
 }
 
@@ -176,8 +184,11 @@ export function mediaIdOf(content: MessageContent | SendableContent): string | n
   return null;
 }
 
-/** Every media a message carries: its own, and a video's poster. */
+/** Every media a message carries: its own, a video's poster, all a chat history holds. */
 export function mediaIdsOf(content: MessageContent | SendableContent): string[] {
+  if (content.kind === 'merged') {
+    return 'items' in content ? content.items.flatMap((item) => mediaIdsOf(item.content)) : [];
+  }
   const id = mediaIdOf(content);
   if (id === null) return [];
   return content.kind === 'video' ? [id, content.video.poster.id] : [id];

@@ -12,6 +12,7 @@ import {
   GREETING_MAX_LENGTH,
   GROUP_TEXT_MAX_LENGTH,
   MENTIONS_MAX,
+  MERGED_ITEMS_MAX,
   PLACE_NAME_MAX_LENGTH,
   MESSAGE_TEXT_MAX_LENGTH,
   PULL_LIMIT_MAX,
@@ -154,7 +155,9 @@ export const quoteSchema = z.union([
     /** quoteExcerpt of the quoted text (a location's place name, a card's name), shown above the reply. */
     text: z.string().max(QUOTE_EXCERPT_MAX_LENGTH),
     /** The quoted message's kind when it is not text, for the reader's label ("[Location]"). */
-    kind: z.enum(['location', 'card', 'image', 'file', 'voice', 'video', 'face']).optional(),
+    kind: z
+      .enum(['location', 'card', 'image', 'file', 'voice', 'video', 'face', 'merged'])
+      .optional(),
   }),
   z.object({ seq: z.number().int().min(1), unavailable: z.literal(true) }),
 ]);
@@ -220,6 +223,54 @@ export const cardContentSchema = z.object({
 });
 export type CardContent = z.infer<typeof cardContentSchema>;
 
+/**
+ * A forward of several messages as one "chat history" record. The sender names the
+ * messages (their seqs in a conversation they can see); the server writes the record from
+ * the stored messages: who sent each (their name then), when, and what, nested records
+ * too. It opens as a read-only list.
+ */
+export const sendableMergedSchema = z.object({
+  kind: z.literal('merged'),
+  source: z.object({
+    conversationId: conversationIdSchema,
+    seqs: z
+      .array(z.number().int().min(1))
+      .min(1, { error: 'merged' })
+      .max(MERGED_ITEMS_MAX, { error: 'merged' }),
+  }),
+});
+
+/** One message of a chat history record, as it was when it was forwarded. */
+export const mergedItemSchema = z.object({
+  senderId: z.string(),
+  senderName: z.string().max(64),
+  createdAt: z.number(),
+  get content() {
+    return mergedItemContentSchema;
+  },
+});
+export type MergedItem = z.infer<typeof mergedItemSchema>;
+
+/** A chat history record as stored and read. */
+export const mergedContentSchema = z.object({
+  kind: z.literal('merged'),
+  items: z.array(mergedItemSchema).min(1).max(MERGED_ITEMS_MAX),
+});
+export type MergedContent = z.infer<typeof mergedContentSchema>;
+
+/** What a record holds of each message: what people send (a reply without its quote). */
+const mergedItemContentSchema = z.discriminatedUnion('kind', [
+  z.object({ ...textFields }),
+  locationContentSchema,
+  cardContentSchema,
+  imageContentSchema,
+  fileContentSchema,
+  voiceContentSchema,
+  videoContentSchema,
+  faceContentSchema,
+  mergedContentSchema,
+]);
+
 /** What a client may send. */
 export const sendableContentSchema = z.discriminatedUnion(
   'kind',
@@ -232,6 +283,7 @@ export const sendableContentSchema = z.discriminatedUnion(
     voiceContentSchema,
     videoContentSchema,
     faceContentSchema,
+    sendableMergedSchema,
   ],
   { error: 'content' },
 );
@@ -284,6 +336,7 @@ export const messageContentSchema = z.discriminatedUnion('kind', [
   voiceContentSchema,
   videoContentSchema,
   faceContentSchema,
+  mergedContentSchema,
   z.object({ kind: z.literal('revoke'), targetSeq: z.number().int().min(1) }),
   z.object({
     kind: z.literal('edit'),

@@ -92,6 +92,10 @@ export const ERRORS = {
     status: 409,
     message: 'Messages can only be edited within {hours} hours of sending',
   },
+  MERGED_TOO_DEEP: {
+    status: 400,
+    message: 'Chat history can hold chat history only {max} levels deep',
+  },
   FAVOURITES_FULL: {
     status: 409,
     message: 'You can keep at most {max} stickers: remove one first',

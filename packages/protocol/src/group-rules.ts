@@ -35,6 +35,7 @@ export const GROUP_MESSAGE_KINDS = [
   'location',
   'card',
   'face',
+  'merged',
 ] as const;
 export type GroupMessageKind = (typeof GROUP_MESSAGE_KINDS)[number];
 

@@ -90,5 +90,6 @@ export const RULE_KEYS = [
   'searchLength',
   'cursor',
   'sticker',
+  'merged',
 ] as const;
 export type RuleKey = (typeof RULE_KEYS)[number];

@@ -5,7 +5,7 @@ import { gramsOf } from '../../modules/messages/search-text.js';
  * Edited texts, message search and stickers. Landed: never edit, add a new migration.
  *
  * - `face_favourites`: photos a user keeps as stickers (a reference that keeps the photo
- *   stored); groups that allowed every kind allow stickers too.
+ *   stored). Groups that allowed every kind allow stickers and chat history records too.
  * - `edited_at`: when a text's sender last edited it.
  * - `search_text`: what a search finds a message by (a text's words, a file's name, a
  *   place's name); null for everything else, and for a revoked message.
@@ -38,7 +38,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .on('face_favourites')
     .column('media_id')
     .execute();
-  await sql`update groups set allowed_kinds = ${JSON.stringify([...KINDS_BEFORE, 'face'])}
+  await sql`update groups set allowed_kinds = ${JSON.stringify([...KINDS_BEFORE, 'face', 'merged'])}
     where allowed_kinds = ${JSON.stringify(KINDS_BEFORE)}`.execute(db);
   await db.schema.alterTable('messages').addColumn('edited_at', 'bigint').execute();
   await db.schema.alterTable('messages').addColumn('search_text', 'text').execute();
@@ -125,7 +125,7 @@ async function ftsOn(db: Kysely<unknown>, table: string, column: string, tokeniz
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`update groups set allowed_kinds = ${JSON.stringify(KINDS_BEFORE)}
-    where allowed_kinds = ${JSON.stringify([...KINDS_BEFORE, 'face'])}`.execute(db);
+    where allowed_kinds = ${JSON.stringify([...KINDS_BEFORE, 'face', 'merged'])}`.execute(db);
   await db.schema.dropTable('face_favourites').execute();
   if (isSqlite(db)) {
     for (const table of ['message_search', 'message_grams']) {

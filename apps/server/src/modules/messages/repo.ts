@@ -432,6 +432,29 @@ export class MessageRepo {
       .executeTakeFirst();
   }
 
+  /**
+   * Of these seqs, the messages `userId` can see (after `minSeq`, not revoked, burnt or
+   * deleted for them), by seq: what they may forward.
+   */
+  visibleAt(
+    userId: string,
+    conversationId: string,
+    minSeq: number,
+    seqs: readonly number[],
+    now: number,
+  ): Promise<MessageRow[]> {
+    if (seqs.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom('messages')
+      .selectAll()
+      .where((eb) => visibleTo(eb, userId, conversationId, minSeq, now))
+      .where('seq', '>', minSeq)
+      .where('seq', 'in', [...seqs])
+      .where('revoked_at', 'is', null)
+      .orderBy('seq')
+      .execute();
+  }
+
   /** Messages of a conversation by seq (any state; callers decide what to serve). */
   bySeqs(conversationId: string, seqs: readonly number[]): Promise<MessageRow[]> {
     if (seqs.length === 0) return Promise.resolve([]);

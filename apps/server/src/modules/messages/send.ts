@@ -1,17 +1,22 @@
 import {
   GROUP_ROLE_RANK,
+  MERGED_DEPTH_MAX,
   groupIdOf,
+  isSentContent,
   mediaIdOf,
   mediaIdsOf,
   groupRoleSchema,
   mayInGroup,
   type GroupRole,
+  type MergedContent,
+  type MergedItem,
   type Message,
   type MessageContent,
   type SendMessageBody,
+  type SentContent,
   type UploadedMedia,
 } from '@teltlk/protocol';
-import type { Db, MemberRow } from '../../db/schema.js';
+import type { Db, MemberRow, MessageRow } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { MINUTE, type Clock } from '../../lib/clock.js';
 import type { ContactService } from '../contacts/service.js';
@@ -331,6 +336,7 @@ export class SendPipeline {
       trx,
     );
     const media = await this.mediaFor(trx, sends);
+    const merged = await this.mergedFor(trx, sends);
     return sends.flatMap(({ send, writer }): Composed[] => {
       const { userId, body, guess, script } = send.request;
       const mediaId = mediaIdOf(body.content);
@@ -341,6 +347,13 @@ export class SendPipeline {
         const allowed = mentions?.filter((id) => !blocks.has(`${id}\n${userId}`));
         content = allowed?.length ? { ...rest, mentions: allowed } : rest;
         if (ref) quote = { seq: ref.seq, minSeq: writer.minSeq };
+      } else if (body.content.kind === 'merged') {
+        const record = merged.get(send)!;
+        if (record instanceof AppError) {
+          send.outcome = { ok: false, error: record };
+          return [];
+        }
+        content = record;
       } else if (body.content.kind === 'card') {
         const user = cards.get(body.content.user.id);
         if (!user) {
@@ -378,6 +391,67 @@ export class SendPipeline {
       };
       return [{ send, conversationId: body.conversationId, entry }];
     });
+  }
+
+  /**
+   * The chat history records of the batch's merged forwards, written from the stored
+   * messages their senders can see (and the senders' names now); or why not.
+   */
+  private async mergedFor(
+    trx: Db,
+    sends: readonly Authorized[],
+  ): Promise<Map<Send, MergedContent | AppError>> {
+    const records = new Map<Send, MergedContent | AppError>();
+    const repo = this.deps.repo.in(trx);
+    const now = this.deps.clock.now();
+    for (const { send } of sends) {
+      const { userId, body } = send.request;
+      if (body.content.kind !== 'merged') continue;
+      const { conversationId, seqs } = body.content.source;
+      const member = await repo.findMember(conversationId, userId);
+      if (!member) {
+        records.set(send, new AppError('CONVERSATION_NOT_FOUND'));
+        continue;
+      }
+      const rows = await repo.visibleAt(userId, conversationId, Number(member.min_seq), seqs, now);
+      const items = rows.flatMap((row) => {
+        const content = JSON.parse(row.content) as MessageContent;
+        if (!isSentContent(content)) return [];
+        return [{ row, content: asItemContent(content) }];
+      });
+      if (items.length === 0) {
+        records.set(send, new AppError('MESSAGE_NOT_FOUND'));
+        continue;
+      }
+      // A record forwarded alone goes on as it is, not inside another.
+      const lone = items.length === 1 ? items[0]!.content : null;
+      const record: MergedContent =
+        lone?.kind === 'merged' ? lone : { kind: 'merged', items: await this.named(trx, items) };
+      records.set(
+        send,
+        mergedDepth(record) > MERGED_DEPTH_MAX
+          ? new AppError('MERGED_TOO_DEEP', { max: MERGED_DEPTH_MAX })
+          : record,
+      );
+    }
+    return records;
+  }
+
+  /** Items of a record with their senders' names as they are now. */
+  private async named(
+    trx: Db,
+    items: readonly { row: MessageRow; content: MergedItem['content'] }[],
+  ): Promise<MergedItem[]> {
+    const cards = await this.deps.contacts.cards(
+      [...new Set(items.map(({ row }) => row.sender_id))],
+      trx,
+    );
+    return items.map(({ row, content }) => ({
+      senderId: row.sender_id,
+      senderName: cards.get(row.sender_id)?.nickname ?? '',
+      createdAt: Number(row.created_at),
+      content,
+    }));
   }
 
   /** The stored media the batch's media sends name, keyed by `sender\nmedia id`. */
@@ -574,6 +648,26 @@ function groupWriter(
     minSeq: Number(member.min_seq),
     group: { role, allowedKinds: JSON.parse(group.allowed_kinds) as string[] },
   };
+}
+
+/** What a record keeps of a message: a reply without its quote, no forwarded mark. */
+function asItemContent(content: SentContent): MergedItem['content'] {
+  if (content.kind === 'text') {
+    const { quote: _quote, forwarded: _forwarded, ...rest } = content;
+    return rest;
+  }
+  if (content.kind === 'merged') return content;
+  const { forwarded: _forwarded, ...rest } = content;
+  return rest;
+}
+
+/** How many records deep a record goes (1: it holds no record). */
+function mergedDepth(record: MergedContent): number {
+  let deepest = 0;
+  for (const { content } of record.items) {
+    if (content.kind === 'merged') deepest = Math.max(deepest, mergedDepth(content));
+  }
+  return 1 + deepest;
 }
 
 /**

@@ -63,6 +63,7 @@ const KIND_SWITCHES = {
   location: 'groups.locationMessages',
   card: 'groups.cardMessages',
   face: 'groups.faceMessages',
+  merged: 'groups.mergedMessages',
 } as const satisfies Record<GroupMessageKind, string>;
 
 export function joinLink(groupNo: string, origin = globalThis.location.origin): string {
