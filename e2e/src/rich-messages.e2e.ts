@@ -137,4 +137,47 @@ describe('edit and search', () => {
     await sent.waitFor();
     await a.getByRole('log').getByRole('img', { name: 'Favourite sticker' }).waitFor();
   });
+
+  it('forwards several messages as one chat history record, which opens as a list', async () => {
+    const [ada, bob, cat] = await Promise.all([
+      registerAccount(suite.server.baseUrl, 'Ada'),
+      registerAccount(suite.server.baseUrl, 'Bob'),
+      registerAccount(suite.server.baseUrl, 'Cat'),
+    ]);
+    await befriend(suite.server.baseUrl, ada, bob);
+    await befriend(suite.server.baseUrl, ada, cat);
+    const a = await signedIn(ada);
+    const c = await signedIn(cat);
+    // Cat's chat with Ada exists, so it is among the chats to forward to.
+    await openChat(c, /Ada/);
+    await send(c, 'Hi Ada');
+
+    await openChat(a, /Bob/);
+    await send(a, 'The ferry leaves at nine');
+    await send(a, 'Bring the tickets');
+    await send(a, 'Not this one');
+    await a.getByRole('img', { name: 'Sending' }).first().waitFor({ state: 'detached' });
+    await a.getByText('The ferry leaves at nine', { exact: true }).click({ button: 'right' });
+    await a.getByRole('option', { name: 'Select', exact: true }).click();
+    await a.locator('.adm-action-sheet').waitFor({ state: 'hidden' });
+    const boxes = a.getByRole('checkbox', { name: 'Select this message' });
+    await expect.poll(() => boxes.count()).toBe(3);
+    await boxes.nth(1).check();
+    await a.getByText('2 selected').waitFor();
+    await expectAccessible(a, 'picking messages');
+    await a.getByRole('button', { name: 'Forward as chat history' }).click();
+    await a.getByRole('dialog', { name: 'Forward to' }).getByText('Cat').click();
+    await a.getByRole('button', { name: 'Send (1)' }).click();
+    await a.getByText('Forwarded', { exact: true }).first().waitFor();
+
+    const log = c.getByRole('log');
+    const record = log.getByRole('button', { name: /Chat history of Ada/ });
+    await record.waitFor();
+    await record.click();
+    const list = c.getByRole('dialog', { name: 'Chat history of Ada' });
+    await list.getByText('The ferry leaves at nine').waitFor();
+    await list.getByText('Bring the tickets').waitFor();
+    expect(await list.getByText('Not this one').count()).toBe(0);
+    await expectAccessible(c, 'a chat history record');
+  });
 });

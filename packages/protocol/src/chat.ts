@@ -240,26 +240,8 @@ export const sendableMergedSchema = z.object({
   }),
 });
 
-/** One message of a chat history record, as it was when it was forwarded. */
-export const mergedItemSchema = z.object({
-  senderId: z.string(),
-  senderName: z.string().max(64),
-  createdAt: z.number(),
-  get content() {
-    return mergedItemContentSchema;
-  },
-});
-export type MergedItem = z.infer<typeof mergedItemSchema>;
-
-/** A chat history record as stored and read. */
-export const mergedContentSchema = z.object({
-  kind: z.literal('merged'),
-  items: z.array(mergedItemSchema).min(1).max(MERGED_ITEMS_MAX),
-});
-export type MergedContent = z.infer<typeof mergedContentSchema>;
-
-/** What a record holds of each message: what people send (a reply without its quote). */
-const mergedItemContentSchema = z.discriminatedUnion('kind', [
+/** What a record keeps of a message that is no record: what people send (a reply without its quote). */
+const itemContentKinds = [
   z.object({ ...textFields }),
   locationContentSchema,
   cardContentSchema,
@@ -268,8 +250,40 @@ const mergedItemContentSchema = z.discriminatedUnion('kind', [
   voiceContentSchema,
   videoContentSchema,
   faceContentSchema,
-  mergedContentSchema,
-]);
+] as const;
+
+/** One message of a record, as it was when it was forwarded: who sent it (their name then), when, what. */
+const itemOf = <C extends z.ZodType>(content: C) =>
+  z.object({
+    senderId: z.string(),
+    senderName: z.string().max(64),
+    createdAt: z.number(),
+    content,
+  });
+
+/** A record of messages of `content`. */
+const recordOf = <C extends z.ZodType>(content: C) =>
+  z.object({
+    kind: z.literal('merged'),
+    items: z.array(itemOf(content)).min(1).max(MERGED_ITEMS_MAX),
+    /** As other kinds: a record is itself a forward, so the server never sets it. */
+    forwarded: z.boolean().optional(),
+  });
+
+// Records hold records MERGED_DEPTH_MAX (3) deep, each level spelled out: the schemas
+// and their types stay finite (a recursive schema would leave its type behind in the
+// published declarations).
+const recordOfMessages = recordOf(z.discriminatedUnion('kind', [...itemContentKinds]));
+const recordOfRecords = recordOf(
+  z.discriminatedUnion('kind', [...itemContentKinds, recordOfMessages]),
+);
+
+/** A chat history record as stored and read. */
+export const mergedContentSchema = recordOf(
+  z.discriminatedUnion('kind', [...itemContentKinds, recordOfRecords]),
+);
+export type MergedContent = z.infer<typeof mergedContentSchema>;
+export type MergedItem = MergedContent['items'][number];
 
 /** What a client may send. */
 export const sendableContentSchema = z.discriminatedUnion(

@@ -207,35 +207,37 @@ export class MediaRepo {
     among?: readonly string[],
   ): Promise<MediaRow[]> {
     if (among?.length === 0) return [];
-    return this.db
-      .selectFrom('media')
-      .selectAll()
-      .$if(among !== undefined, (query) => query.where('id', 'in', [...among!]))
-      .where((eb) => eb.or([eb('sent', '=', 1), eb('created_at', '<', unsentBefore)]))
-      .where((eb) =>
-        eb.not(
-          eb.exists(
-            eb
-              .selectFrom('message_media as mm')
-              .select(sql<number>`1`.as('one'))
-              .whereRef('mm.media_id', '=', 'media.id'),
+    return (
+      this.db
+        .selectFrom('media')
+        .selectAll()
+        .$if(among !== undefined, (query) => query.where('id', 'in', [...among!]))
+        .where((eb) => eb.or([eb('sent', '=', 1), eb('created_at', '<', unsentBefore)]))
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('message_media as mm')
+                .select(sql<number>`1`.as('one'))
+                .whereRef('mm.media_id', '=', 'media.id'),
+            ),
           ),
-        ),
-      )
-      // A favourite sticker keeps its photo.
-      .where((eb) =>
-        eb.not(
-          eb.exists(
-            eb
-              .selectFrom('face_favourites as f')
-              .select(sql<number>`1`.as('one'))
-              .whereRef('f.media_id', '=', 'media.id'),
+        )
+        // A favourite sticker keeps its photo.
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('face_favourites as f')
+                .select(sql<number>`1`.as('one'))
+                .whereRef('f.media_id', '=', 'media.id'),
+            ),
           ),
-        ),
-      )
-      .orderBy('created_at')
-      .limit(limit)
-      .execute();
+        )
+        .orderBy('created_at')
+        .limit(limit)
+        .execute()
+    );
   }
 
   async remove(ids: readonly string[]): Promise<void> {

@@ -414,24 +414,32 @@ export class SendPipeline {
         continue;
       }
       const rows = await repo.visibleAt(userId, conversationId, Number(member.min_seq), seqs, now);
-      const items = rows.flatMap((row) => {
+      const sent = rows.flatMap((row) => {
         const content = JSON.parse(row.content) as MessageContent;
-        if (!isSentContent(content)) return [];
-        return [{ row, content: asItemContent(content) }];
+        return isSentContent(content) ? [{ row, content }] : [];
       });
-      if (items.length === 0) {
+      if (sent.length === 0) {
         records.set(send, new AppError('MESSAGE_NOT_FOUND'));
         continue;
       }
       // A record forwarded alone goes on as it is, not inside another.
-      const lone = items.length === 1 ? items[0]!.content : null;
-      const record: MergedContent =
-        lone?.kind === 'merged' ? lone : { kind: 'merged', items: await this.named(trx, items) };
+      const lone = sent.length === 1 ? sent[0]!.content : null;
+      if (lone?.kind === 'merged') {
+        records.set(send, lone);
+        continue;
+      }
+      const items = sent.map(({ row, content }) => ({ row, content: asItemContent(content) }));
       records.set(
         send,
-        mergedDepth(record) > MERGED_DEPTH_MAX
+        items.some(({ content }) => content === null)
           ? new AppError('MERGED_TOO_DEEP', { max: MERGED_DEPTH_MAX })
-          : record,
+          : {
+              kind: 'merged',
+              items: await this.named(
+                trx,
+                items.map(({ row, content }) => ({ row, content: content! })),
+              ),
+            },
       );
     }
     return records;
@@ -650,22 +658,34 @@ function groupWriter(
   };
 }
 
-/** What a record keeps of a message: a reply without its quote, no forwarded mark. */
-function asItemContent(content: SentContent): MergedItem['content'] {
+/**
+ * What a record keeps of a message: a reply without its quote, no forwarded mark; null
+ * for a record as deep as records go, which no record may hold.
+ */
+function asItemContent(content: SentContent): MergedItem['content'] | null {
   if (content.kind === 'text') {
     const { quote: _quote, forwarded: _forwarded, ...rest } = content;
     return rest;
   }
-  if (content.kind === 'merged') return content;
+  if (content.kind === 'merged') {
+    // Its type allows MERGED_DEPTH_MAX levels; one level less fits in an item.
+    return mergedDepth(content) < MERGED_DEPTH_MAX
+      ? (content as Extract<MergedItem['content'], { kind: 'merged' }>)
+      : null;
+  }
   const { forwarded: _forwarded, ...rest } = content;
   return rest;
 }
 
 /** How many records deep a record goes (1: it holds no record). */
-function mergedDepth(record: MergedContent): number {
+function mergedDepth(record: {
+  items: readonly { content: { kind: string; items?: unknown } }[];
+}): number {
   let deepest = 0;
   for (const { content } of record.items) {
-    if (content.kind === 'merged') deepest = Math.max(deepest, mergedDepth(content));
+    if (content.kind === 'merged') {
+      deepest = Math.max(deepest, mergedDepth(content as Parameters<typeof mergedDepth>[0]));
+    }
   }
   return 1 + deepest;
 }

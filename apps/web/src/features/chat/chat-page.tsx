@@ -6,7 +6,15 @@ import {
   type ConversationView,
   type LocalMessage,
 } from '@teltlk/im-sdk';
-import { peerOf, REVOKE_WINDOW_SECONDS, type SendableContent, groupIdOf } from '@teltlk/protocol';
+import {
+  MERGED_ITEMS_MAX,
+  peerOf,
+  REVOKE_WINDOW_SECONDS,
+  groupIdOf,
+  isSentContent,
+  type MergedContent,
+  type SendableContent,
+} from '@teltlk/protocol';
 import { ActionSheet } from 'antd-mobile';
 import { LeftOutline, MoreOutline } from 'antd-mobile-icons';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
@@ -156,6 +164,10 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
   const [scrollRequest, setScrollRequest] = useState(0);
   const [menuFor, setMenuFor] = useState<LocalMessage | null>(null);
   const [forwarding, setForwarding] = useState<LocalMessage | null>(null);
+  // Messages picked to forward as one chat history record (null: not picking).
+  const [selected, setSelected] = useState<ReadonlySet<number> | null>(null);
+  const [mergedPicking, setMergedPicking] = useState(false);
+  const [record, setRecord] = useState<MergedContent | null>(null);
   const [forwardBusy, setForwardBusy] = useState(false);
   const [now, setNow] = useState(() => Date.now());
   const [viewing, setViewing] = useState<{ photos: ViewedPhoto[]; index: number } | null>(null);
@@ -225,9 +237,27 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
       group: groupChat?.rowContext,
       translation,
       foundSeq,
+      onOpenRecord: setRecord,
+      selection: selected
+        ? {
+            isSelected: (seq) => selected.has(seq),
+            toggle: (seq) => {
+              if (!selected.has(seq) && selected.size >= MERGED_ITEMS_MAX) {
+                showToast(t('rule.merged'));
+                return;
+              }
+              const next = new Set(selected);
+              if (next.has(seq)) next.delete(seq);
+              else next.add(seq);
+              setSelected(next);
+            },
+          }
+        : null,
     }),
     [
       foundSeq,
+      selected,
+      t,
       selfId,
       now,
       view?.peerReadSeq,
@@ -349,6 +379,14 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
         onClick: () => addFavourite.mutate(mediaId),
       });
     }
+    if (message.seq !== null && isSentContent(message.content)) {
+      const seq = message.seq;
+      actions.push({
+        key: 'select',
+        text: t('chat.select'),
+        onClick: () => setSelected(new Set([seq])),
+      });
+    }
     if (message.seq !== null && part) {
       actions.push({
         key: 'forward',
@@ -400,6 +438,24 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
       .finally(() => setForwardBusy(false));
   };
 
+  const forwardMerged = (ids: string[]) => {
+    if (!engine || !selected || selected.size === 0) return;
+    setForwardBusy(true);
+    engine
+      .forwardMerged(
+        conversationId,
+        [...selected].sort((x, y) => x - y),
+        ids,
+      )
+      .then(() => {
+        showToast(t('chat.forwarded'), { icon: 'success' });
+        setMergedPicking(false);
+        setSelected(null);
+      })
+      .catch(toastFailure)
+      .finally(() => setForwardBusy(false));
+  };
+
   const forwardTargets = useMemo(
     () => orderConversations(snapshot?.conversations ?? []),
     [snapshot?.conversations],
@@ -439,29 +495,52 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
               focusSeq={focusSeq}
               onFocused={onFocused}
             />
-            <Composer
-              initialDraft={view?.draft ?? ''}
-              onDraft={(text) => open.handle.setDraft(text)}
-              onTyping={() => open.handle.typing()}
-              onSend={send}
-              reply={reply}
-              onCancelReply={() => setReply(null)}
-              editing={editing}
-              onCancelEdit={() => setEditing(null)}
-              focusRequest={focusRequest}
-              mention={groupChat?.mention}
-              blocked={groupChat?.blocked}
-              shareKinds={shareKinds}
-              onShare={setSharing}
-              onFiles={media.sendFiles}
-              onVoice={media.sendVoice}
-              onSticker={
-                groupChat?.blocked || (groupChat && !groupChat.mayShare('face'))
-                  ? undefined
-                  : (face) => sendShared({ kind: 'face', ...face })
-              }
-              translationPreview={preview}
-            />
+            {selected ? (
+              <div className="tt-select-bar" role="toolbar" aria-label={t('chat.forwardMerged')}>
+                <span role="status">{t('chat.selectedCount', { count: selected.size })}</span>
+                <button
+                  type="button"
+                  className="tt-select-cancel"
+                  onClick={() => setSelected(null)}
+                >
+                  {t('chat.cancelSelect')}
+                </button>
+                <button
+                  type="button"
+                  className="tt-select-forward"
+                  disabled={selected.size === 0}
+                  onClick={() => setMergedPicking(true)}
+                >
+                  {t('chat.forwardMerged')}
+                </button>
+              </div>
+            ) : null}
+            {/* Hidden, not gone, while picking: what is typed stays. */}
+            <div className="tt-composer-slot" hidden={selected !== null}>
+              <Composer
+                initialDraft={view?.draft ?? ''}
+                onDraft={(text) => open.handle.setDraft(text)}
+                onTyping={() => open.handle.typing()}
+                onSend={send}
+                reply={reply}
+                onCancelReply={() => setReply(null)}
+                editing={editing}
+                onCancelEdit={() => setEditing(null)}
+                focusRequest={focusRequest}
+                mention={groupChat?.mention}
+                blocked={groupChat?.blocked}
+                shareKinds={shareKinds}
+                onShare={setSharing}
+                onFiles={media.sendFiles}
+                onVoice={media.sendVoice}
+                onSticker={
+                  groupChat?.blocked || (groupChat && !groupChat.mayShare('face'))
+                    ? undefined
+                    : (face) => sendShared({ kind: 'face', ...face })
+                }
+                translationPreview={preview}
+              />
+            </div>
           </>
         ) : (
           <PageSpinner />
@@ -502,6 +581,19 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
         onClose={() => setForwarding(null)}
         onSend={forward}
       />
+      <ForwardPicker
+        visible={mergedPicking}
+        conversations={forwardTargets}
+        remarks={remarks}
+        busy={forwardBusy}
+        onClose={() => setMergedPicking(false)}
+        onSend={forwardMerged}
+      />
+      {record ? (
+        <Suspense fallback={null}>
+          <MergedViewer record={record} onClose={() => setRecord(null)} />
+        </Suspense>
+      ) : null}
     </div>
   );
 }
@@ -510,6 +602,7 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
 const SHARE_KINDS: readonly ShareKind[] = ['voice', 'image', 'video', 'file', 'location', 'card'];
 
 const PhotoViewer = lazy(() => import('./photo-viewer'));
+const MergedViewer = lazy(() => import('./merged-viewer'));
 
 /** The conversation's photos that can be opened (stored, not revoked), oldest first. */
 function photosOf(messages: readonly LocalMessage[]): (ViewedPhoto & { clientMsgId: string })[] {

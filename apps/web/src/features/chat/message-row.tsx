@@ -10,8 +10,9 @@ import { useUiLocale } from '../../ui/pickers';
 import { errorMessage } from '../../ui/error-message';
 import { useMessageText } from '../../ui/use-message';
 import { ApiError } from '@teltlk/im-sdk';
-import { isErrorCode, isQuoteAvailable, isSentContent } from '@teltlk/protocol';
+import { isErrorCode, isQuoteAvailable, isSentContent, type MergedContent } from '@teltlk/protocol';
 import { StickerBubble } from './faces';
+import { MergedBubble } from './merged';
 import { FileBubble, PhotoBubble, VideoBubble, VoiceBubble } from './media-bubble';
 import { splitMentions } from './mentions';
 import { DeliveryMark } from './delivery-mark';
@@ -50,6 +51,10 @@ export interface MessageRowContext {
   translation?: TranslationRowContext;
   /** The message a search led to: marked for a moment. */
   foundSeq?: number | null;
+  /** Opens a chat history record. */
+  onOpenRecord?: (record: MergedContent) => void;
+  /** While messages are being picked (to forward as chat history): a box on each. */
+  selection?: { isSelected: (seq: number) => boolean; toggle: (seq: number) => void } | null;
 }
 
 export interface GroupRowContext {
@@ -188,6 +193,8 @@ export function MessageBubble({
       <ContactCard card={content} />
     ) : content.kind === 'face' ? (
       <StickerBubble content={content} />
+    ) : content.kind === 'merged' ? (
+      <MergedBubble content={content} onOpen={(record) => context.onOpenRecord?.(record)} />
     ) : context.translation && !own && !large ? (
       <TranslatedText message={message} original={original} context={context.translation} />
     ) : (
@@ -214,8 +221,19 @@ export function MessageBubble({
   if (!runEnd) classes.push('tt-msg-run-continues');
   if (large) classes.push('tt-msg-large');
   if (message.seq !== null && message.seq === context.foundSeq) classes.push('tt-msg-found');
+  const { selection } = context;
+  const seq = message.seq;
   return (
     <div className={classes.join(' ')}>
+      {selection && seq !== null ? (
+        <input
+          type="checkbox"
+          className="tt-msg-select"
+          aria-label={t('chat.selectMessage')}
+          checked={selection.isSelected(seq)}
+          onChange={() => selection.toggle(seq)}
+        />
+      ) : null}
       {own ? null : runStart ? (
         <Avatar id={message.senderId} name={sender.name} url={sender.avatarUrl} size={36} />
       ) : (

@@ -81,6 +81,7 @@ function PreviewText({
     case 'voice':
     case 'video':
     case 'face':
+    case 'merged':
       return (
         <>
           {preview.senderId ? (

@@ -26,7 +26,7 @@ export type Preview =
   | { kind: 'text'; text: string; forwarded: boolean; senderId: string | null }
   /** A shared location by its place name, a contact card by its name; `senderId` as for text. */
   | {
-      kind: 'location' | 'card' | 'image' | 'file' | 'voice' | 'video' | 'face';
+      kind: 'location' | 'card' | 'image' | 'file' | 'voice' | 'video' | 'face' | 'merged';
       name: string;
       forwarded: boolean;
       senderId: string | null;

@@ -193,6 +193,7 @@ const PART_LABELS = {
   voice: 'chat.voicePreview',
   video: 'chat.videoPreview',
   face: 'chat.stickerPreview',
+  merged: 'chat.mergedPreview',
 } as const;
 
 /**

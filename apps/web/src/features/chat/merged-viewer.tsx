@@ -1,0 +1,124 @@
+import type { MergedContent, MergedItem } from '@teltlk/protocol';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useMediaAddress } from '../../api/media-urls';
+import { mapLink } from '../../ui/conversation/messages';
+import { clockTime, dayLabel } from '../../ui/conversation/time-labels';
+import { useUiLocale } from '../../ui/pickers';
+import { Sheet } from '../../ui/sheet';
+import { stickerUrl } from './faces';
+import { itemLine, mergedTitle } from './merged';
+
+/** Side of a photo in the record's list. */
+const ITEM_PHOTO_PX = 120;
+
+function ItemPhoto({ id, alt }: { id: string; alt: string }) {
+  const address = useMediaAddress(id);
+  const source = address && address !== 'missing' ? address.thumb : null;
+  return source ? (
+    <img
+      src={source}
+      alt={alt}
+      className="tt-merged-photo"
+      width={ITEM_PHOTO_PX}
+      height={ITEM_PHOTO_PX}
+    />
+  ) : (
+    <span className="tt-merged-photo tt-sticker-pending" role="img" aria-label={alt} />
+  );
+}
+
+function ItemBody({
+  content,
+  onOpen,
+}: {
+  content: MergedItem['content'];
+  onOpen: (record: MergedContent) => void;
+}) {
+  const { t } = useTranslation();
+  const line = itemLine(content, t);
+  switch (content.kind) {
+    case 'text':
+      return <p dir="auto">{content.text}</p>;
+    case 'image':
+      return <ItemPhoto id={content.image.id} alt={t('chat.photoLabel')} />;
+    case 'face':
+      return content.sticker ? (
+        <img
+          src={stickerUrl(content.sticker)}
+          alt={t(`sticker.${content.sticker}`)}
+          className="tt-merged-photo"
+          width={ITEM_PHOTO_PX}
+          height={ITEM_PHOTO_PX}
+        />
+      ) : content.image ? (
+        <ItemPhoto id={content.image.id} alt={t('chat.favouriteSticker')} />
+      ) : null;
+    case 'location':
+      return (
+        <a href={mapLink(content)} target="_blank" rel="noopener noreferrer" dir="auto">
+          {line}
+        </a>
+      );
+    case 'merged':
+      return (
+        <button type="button" className="tt-merged" onClick={() => onOpen(content)}>
+          <strong className="tt-merged-title" dir="auto">
+            {mergedTitle(content, t)}
+          </strong>
+          <span className="tt-merged-foot">{t('chat.mergedLabel')}</span>
+        </button>
+      );
+    default:
+      return <p dir="auto">{line}</p>;
+  }
+}
+
+/**
+ * A record opened: its messages, read-only, with who sent each and when. A record inside
+ * opens over it; closing goes back one level.
+ */
+export default function MergedViewer({
+  record,
+  onClose,
+}: {
+  record: MergedContent | null;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const locale = useUiLocale();
+  const [inner, setInner] = useState<MergedContent[]>([]);
+  const shown = inner.at(-1) ?? record;
+  const now = Date.now();
+  return (
+    <Sheet
+      visible={record !== null}
+      title={shown ? mergedTitle(shown, t) : ''}
+      onClose={() => (inner.length > 0 ? setInner((stack) => stack.slice(0, -1)) : onClose())}
+      afterClose={() => setInner([])}
+      className="tt-forward-inner"
+      bodyClassName="tt-forward"
+    >
+      <ol className="tt-merged-items">
+        {shown?.items.map((item, index) => (
+          <li key={index} className="tt-merged-item">
+            <span className="tt-merged-meta">
+              <strong dir="auto">{item.senderName}</strong>
+              <time dateTime={new Date(item.createdAt).toISOString()}>
+                {dayLabel(item.createdAt, now, locale, {
+                  today: t('chat.today'),
+                  yesterday: t('chat.yesterday'),
+                })}{' '}
+                {clockTime(item.createdAt, locale)}
+              </time>
+            </span>
+            <ItemBody
+              content={item.content}
+              onOpen={(next) => setInner((stack) => [...stack, next])}
+            />
+          </li>
+        ))}
+      </ol>
+    </Sheet>
+  );
+}

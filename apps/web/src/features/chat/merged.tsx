@@ -1,0 +1,56 @@
+import type { MergedContent, MergedItem } from '@teltlk/protocol';
+import { useTranslation } from 'react-i18next';
+import { partLine } from '../../ui/conversation/messages';
+
+/** Lines of a record its bubble shows. */
+const BUBBLE_LINES = 4;
+type T = ReturnType<typeof useTranslation>['t'];
+
+/** "Chat history of Ada and Bob", from the names of who speaks in it. */
+export function mergedTitle(record: MergedContent, t: T): string {
+  const names = [...new Set(record.items.map((item) => item.senderName || '…'))];
+  const [a = '…', b] = names;
+  if (names.length === 1) return t('chat.mergedTitleOne', { a });
+  if (names.length === 2) return t('chat.mergedTitleTwo', { a, b });
+  return t('chat.mergedTitleMany', { a, b });
+}
+
+/** One line of an item: its text, or its kind's label ("[Photo]", "[File] notes.txt"). */
+export function itemLine(content: MergedItem['content'], t: T): string {
+  if (content.kind === 'text') return content.text.replace(/\s+/g, ' ').trim();
+  if (content.kind === 'merged') return t('chat.mergedPreview');
+  const part =
+    content.kind === 'location'
+      ? { kind: content.kind, text: content.name }
+      : content.kind === 'card'
+        ? { kind: content.kind, text: content.user.nickname }
+        : content.kind === 'file'
+          ? { kind: content.kind, text: content.file.name }
+          : { kind: content.kind, text: '' };
+  return partLine(part, t).trim();
+}
+
+/** A record in the chat: its title and its first lines; a tap opens it. */
+export function MergedBubble({
+  content,
+  onOpen,
+}: {
+  content: MergedContent;
+  onOpen: (record: MergedContent) => void;
+}) {
+  const { t } = useTranslation();
+  const title = mergedTitle(content, t);
+  return (
+    <button type="button" className="tt-merged" onClick={() => onOpen(content)}>
+      <strong className="tt-merged-title" dir="auto">
+        {title}
+      </strong>
+      {content.items.slice(0, BUBBLE_LINES).map((item, index) => (
+        <span key={index} className="tt-merged-line" dir="auto">
+          {item.senderName}: {itemLine(item.content, t)}
+        </span>
+      ))}
+      <span className="tt-merged-foot">{t('chat.mergedLabel')}</span>
+    </button>
+  );
+}
