@@ -573,6 +573,8 @@ describe.each(dialects)('groups on $dialect', ({ dialect }) => {
       'file',
       'location',
       'card',
+      'face',
+      'merged',
     ]);
     ok(await call(admin, 'PATCH', `/groups/${group.id}`, { allMuted: false }));
     const place = { kind: 'location', latitude: 1.5, longitude: 103.8, name: 'Marina' };
