@@ -192,3 +192,22 @@ export async function createGroup(
     token: owner.token,
   });
 }
+
+/** A JPEG photo drawn by the browser: a colour field of this size. */
+export async function photo(page: Page, width: number, height: number, colour: string) {
+  const base64 = await page.evaluate(
+    ({ width, height, colour }) => {
+      const canvas = document.createElement('canvas');
+      canvas.width = width;
+      canvas.height = height;
+      const context = canvas.getContext('2d')!;
+      context.fillStyle = colour;
+      context.fillRect(0, 0, width, height);
+      context.fillStyle = '#fff';
+      context.fillRect(width / 4, height / 4, width / 2, height / 2);
+      return canvas.toDataURL('image/jpeg', 0.9).split(',')[1]!;
+    },
+    { width, height, colour },
+  );
+  return { name: `${colour}.jpg`, mimeType: 'image/jpeg', buffer: Buffer.from(base64, 'base64') };
+}

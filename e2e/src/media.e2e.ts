@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { befriend, openChat, registerAccount, type ApiAccount } from './harness.js';
+import { befriend, openChat, photo, registerAccount, type ApiAccount } from './harness.js';
 import { expectAccessible } from './axe.js';
 import { browserSuite } from './suite.js';
 
@@ -13,25 +13,6 @@ import { browserSuite } from './suite.js';
 
 const suite = browserSuite({ MEDIA_FILE_MAX_MB: '3' });
 const signedIn = (account: ApiAccount) => suite.signedIn(account);
-
-/** A JPEG photo drawn by the browser: a colour field of this size. */
-async function photo(page: Page, width: number, height: number, colour: string) {
-  const base64 = await page.evaluate(
-    ({ width, height, colour }) => {
-      const canvas = document.createElement('canvas');
-      canvas.width = width;
-      canvas.height = height;
-      const context = canvas.getContext('2d')!;
-      context.fillStyle = colour;
-      context.fillRect(0, 0, width, height);
-      context.fillStyle = '#fff';
-      context.fillRect(width / 4, height / 4, width / 2, height / 2);
-      return canvas.toDataURL('image/jpeg', 0.9).split(',')[1]!;
-    },
-    { width, height, colour },
-  );
-  return { name: `${colour}.jpg`, mimeType: 'image/jpeg', buffer: Buffer.from(base64, 'base64') };
-}
 
 /** What an address of the page answers, fetched inside the page (same origin, no session). */
 function fetched(page: Page, href: string) {
@@ -76,7 +57,10 @@ describe('photos and files', () => {
         await photo(a, 900, 900, 'green'),
       ]);
     const aLog = a.getByRole('log');
-    await expect.poll(() => aLog.getByRole('button', { name: 'Open photo' }).count()).toBe(3);
+    // Uploads go one at a time: on a busy machine three take a while.
+    await expect
+      .poll(() => aLog.getByRole('button', { name: 'Open photo' }).count(), { timeout: 30_000 })
+      .toBe(3);
     await a.getByTestId('pick-file').setInputFiles({
       name: 'notes.txt',
       mimeType: 'text/plain',
@@ -90,7 +74,7 @@ describe('photos and files', () => {
     await b.getByRole('link', { name: /Ada/ }).first().click();
     const log = b.getByRole('log');
     const opens = log.getByRole('button', { name: 'Open photo' });
-    await expect.poll(() => opens.count()).toBe(3);
+    await expect.poll(() => opens.count(), { timeout: 30_000 }).toBe(3);
     const thumb = opens.first().locator('img');
     await expect
       .poll(() => thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))

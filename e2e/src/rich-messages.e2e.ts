@@ -1,6 +1,6 @@
 import { callApi } from '@teltlk/test-kit';
 import { describe, expect, it } from 'vitest';
-import { befriend, openChat, registerAccount, send, type ApiAccount } from './harness.js';
+import { befriend, openChat, photo, registerAccount, send, type ApiAccount } from './harness.js';
 import { expectAccessible } from './axe.js';
 import { browserSuite } from './suite.js';
 
@@ -82,13 +82,7 @@ describe('edit and search', () => {
   });
 
   it('sends a sticker of the pack, and keeps a photo received as a favourite to send', async () => {
-    const [ada, bob] = await Promise.all([
-      registerAccount(suite.server.baseUrl, 'Ada'),
-      registerAccount(suite.server.baseUrl, 'Bob'),
-    ]);
-    await befriend(suite.server.baseUrl, ada, bob);
-    const a = await signedIn(ada);
-    const b = await signedIn(bob);
+    const [a, b] = await suite.friends('Ada', 'Bob');
     await openChat(a, /Bob/);
 
     // The pack: the emoji button's panel has a tab of stickers.
@@ -98,20 +92,7 @@ describe('edit and search', () => {
     await a.getByRole('log').getByRole('img', { name: 'Party' }).waitFor();
 
     // A photo for Bob, drawn by the browser.
-    const picture = await a.evaluate(() => {
-      const canvas = document.createElement('canvas');
-      canvas.width = 300;
-      canvas.height = 300;
-      const context = canvas.getContext('2d')!;
-      context.fillStyle = 'teal';
-      context.fillRect(0, 0, 300, 300);
-      return canvas.toDataURL('image/png').split(',')[1]!;
-    });
-    await a.getByTestId('pick-image').setInputFiles({
-      name: 'teal.png',
-      mimeType: 'image/png',
-      buffer: Buffer.from(picture, 'base64'),
-    });
+    await a.getByTestId('pick-image').setInputFiles(await photo(a, 300, 300, 'teal'));
 
     await openChat(b, /Ada/);
     const log = b.getByRole('log');
@@ -120,9 +101,9 @@ describe('edit and search', () => {
     await expect
       .poll(() => sticker.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
       .toBeGreaterThan(0);
-    const photo = log.getByRole('button', { name: 'Open photo' });
-    await photo.waitFor();
-    await photo.click({ button: 'right' });
+    const received = log.getByRole('button', { name: 'Open photo' });
+    await received.waitFor();
+    await received.click({ button: 'right' });
     await b.getByRole('option', { name: 'Add to stickers' }).click();
     await b.getByText('Added to your stickers').waitFor();
     await b.locator('.adm-action-sheet').waitFor({ state: 'hidden' });
@@ -139,15 +120,7 @@ describe('edit and search', () => {
   });
 
   it('forwards several messages as one chat history record, which opens as a list', async () => {
-    const [ada, bob, cat] = await Promise.all([
-      registerAccount(suite.server.baseUrl, 'Ada'),
-      registerAccount(suite.server.baseUrl, 'Bob'),
-      registerAccount(suite.server.baseUrl, 'Cat'),
-    ]);
-    await befriend(suite.server.baseUrl, ada, bob);
-    await befriend(suite.server.baseUrl, ada, cat);
-    const a = await signedIn(ada);
-    const c = await signedIn(cat);
+    const [a, , c] = await suite.friends('Ada', 'Bob', 'Cat');
     // Cat's chat with Ada exists, so it is among the chats to forward to.
     await openChat(c, /Ada/);
     await send(c, 'Hi Ada');

@@ -1,7 +1,9 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import {
+  befriend,
   launchBrowser,
+  registerAccount,
   signIn,
   startServer,
   type ApiAccount,
@@ -14,6 +16,8 @@ export interface BrowserSuite {
   readonly browser: Browser;
   /** A phone-sized browser of one person, signed in; its console is watched. */
   signedIn(account: ApiAccount): Promise<Page>;
+  /** New accounts of these names, all friends of the first: each one's browser, signed in. */
+  friends<const N extends readonly string[]>(...names: N): Promise<{ [K in keyof N]: Page }>;
 }
 
 /**
@@ -57,6 +61,15 @@ export function browserSuite(env: Record<string, string> = {}): BrowserSuite {
       contexts.push(context);
       consoleErrors.push(errors);
       return page;
+    },
+    async friends(...names) {
+      const { baseUrl } = started(server);
+      const accounts = await Promise.all(names.map((name) => registerAccount(baseUrl, name)));
+      const [first, ...others] = accounts;
+      for (const other of others) await befriend(baseUrl, first!, other);
+      const pages: Page[] = [];
+      for (const account of accounts) pages.push(await this.signedIn(account));
+      return pages as { [K in keyof typeof names]: Page };
     },
   };
 }

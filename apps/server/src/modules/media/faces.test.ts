@@ -1,13 +1,11 @@
 import {
   FACE_FAVOURITES_MAX,
   STICKERS,
-  singleConversationId,
   type FavouritesResult,
   type Message,
   type MyGroup,
 } from '@teltlk/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../../lib/random.js';
 import {
   createTestApp,
   dialects,
@@ -15,65 +13,14 @@ import {
   type RegisteredUser,
   type TestApp,
 } from '../../test/harness.js';
-
-let counter = 0;
-const clientId = () => `faces-${Date.now().toString(36)}-${(counter += 1)}`;
+import { storedMedia, userApi } from '../../test/fixtures.js';
 
 describe.each(dialects)('stickers on $dialect', ({ dialect }) => {
   let t: TestApp;
+  const { call, ok, send, pair } = userApi(() => t);
 
-  const call = (
-    user: RegisteredUser,
-    method: 'GET' | 'POST' | 'DELETE',
-    url: string,
-    body?: unknown,
-  ) => t.call(method, `/api/v1${url}`, { token: user.token, body });
-
-  function ok<T>(response: Awaited<ReturnType<typeof call>>): T {
-    expect(response.statusCode, response.body).toBe(200);
-    return response.json<T>();
-  }
-
-  async function pair(): Promise<[RegisteredUser, RegisteredUser, string]> {
-    const a = await t.register();
-    const b = await t.register();
-    const { contacts } = t.ctx.services;
-    const request = await contacts.sendRequest(
-      { userId: a.user.id, sessionId: 'test' },
-      { userId: b.user.id },
-    );
-    await contacts.acceptRequest({ userId: b.user.id, sessionId: 'test' }, request.id);
-    return [a, b, singleConversationId(a.user.id, b.user.id)];
-  }
-
-  const send = (from: RegisteredUser, conversationId: string, content: unknown) =>
-    call(from, 'POST', '/messages', { conversationId, clientMsgId: clientId(), content });
-
-  /** A photo stored for `owner`, as an upload would leave it (the bytes are not read here). */
-  async function storedPhoto(owner: RegisteredUser, kind = 'image'): Promise<string> {
-    const id = newId();
-    await t.ctx.db
-      .insertInto('media')
-      .values({
-        id,
-        owner_id: owner.user.id,
-        kind,
-        mime: kind === 'image' ? 'image/png' : 'application/pdf',
-        size: 10,
-        name: 'x',
-        width: kind === 'image' ? 64 : null,
-        height: kind === 'image' ? 64 : null,
-        placeholder: null,
-        duration_ms: null,
-        waveform: null,
-        poster_id: null,
-        original_key: `test/${id}`,
-        thumb_key: null,
-        created_at: t.clock.now(),
-      })
-      .execute();
-    return id;
-  }
+  const storedPhoto = (owner: RegisteredUser, kind: 'image' | 'file' = 'image') =>
+    storedMedia(t, owner, kind);
 
   const favourites = async (user: RegisteredUser) =>
     ok<FavouritesResult>(await call(user, 'GET', '/faces/favourites')).favourites.map(

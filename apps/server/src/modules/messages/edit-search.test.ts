@@ -1,6 +1,5 @@
 import {
   EDIT_WINDOW_SECONDS,
-  singleConversationId,
   type Message,
   type MessagePageResult,
   type MyGroup,
@@ -14,37 +13,12 @@ import {
   type RegisteredUser,
   type TestApp,
 } from '../../test/harness.js';
+import { userApi } from '../../test/fixtures.js';
 import { MessageSearch } from './search.js';
-
-let counter = 0;
-const clientId = () => `es-${Date.now().toString(36)}-${(counter += 1)}`;
 
 describe.each(dialects)('edit and search on $dialect', ({ dialect }) => {
   let t: TestApp;
-
-  const call = (user: RegisteredUser, method: 'GET' | 'POST', url: string, body?: unknown) =>
-    t.call(method, `/api/v1${url}`, { token: user.token, body });
-
-  function ok<T>(response: Awaited<ReturnType<typeof call>>): T {
-    expect(response.statusCode, response.body).toBe(200);
-    return response.json<T>();
-  }
-
-  async function pair(): Promise<[RegisteredUser, RegisteredUser, string]> {
-    const a = await t.register();
-    const b = await t.register();
-    const { contacts } = t.ctx.services;
-    const request = await contacts.sendRequest(
-      { userId: a.user.id, sessionId: 'test' },
-      { userId: b.user.id },
-    );
-    await contacts.acceptRequest({ userId: b.user.id, sessionId: 'test' }, request.id);
-    return [a, b, singleConversationId(a.user.id, b.user.id)];
-  }
-
-  function send(from: RegisteredUser, conversationId: string, content: unknown) {
-    return call(from, 'POST', '/messages', { conversationId, clientMsgId: clientId(), content });
-  }
+  const { call, ok, send, pair } = userApi(() => t);
 
   const say = async (from: RegisteredUser, conversationId: string, text: string) =>
     ok<Message>(await send(from, conversationId, { kind: 'text', text }));

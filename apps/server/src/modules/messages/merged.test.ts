@@ -1,6 +1,5 @@
 import {
   MERGED_DEPTH_MAX,
-  singleConversationId,
   type MergedContent,
   type Message,
   type MessagePageResult,
@@ -14,34 +13,11 @@ import {
   type RegisteredUser,
   type TestApp,
 } from '../../test/harness.js';
-import { newId } from '../../lib/random.js';
-
-let counter = 0;
-const clientId = () => `merged-${Date.now().toString(36)}-${(counter += 1)}`;
+import { storedMedia, userApi } from '../../test/fixtures.js';
 
 describe.each(dialects)('chat history records on $dialect', ({ dialect }) => {
   let t: TestApp;
-
-  const call = (user: RegisteredUser, method: 'GET' | 'POST', url: string, body?: unknown) =>
-    t.call(method, `/api/v1${url}`, { token: user.token, body });
-
-  function ok<T>(response: Awaited<ReturnType<typeof call>>): T {
-    expect(response.statusCode, response.body).toBe(200);
-    return response.json<T>();
-  }
-
-  async function friends(a: RegisteredUser, b: RegisteredUser): Promise<string> {
-    const { contacts } = t.ctx.services;
-    const request = await contacts.sendRequest(
-      { userId: a.user.id, sessionId: 'test' },
-      { userId: b.user.id },
-    );
-    await contacts.acceptRequest({ userId: b.user.id, sessionId: 'test' }, request.id);
-    return singleConversationId(a.user.id, b.user.id);
-  }
-
-  const send = (from: RegisteredUser, conversationId: string, content: unknown) =>
-    call(from, 'POST', '/messages', { conversationId, clientMsgId: clientId(), content });
+  const { call, ok, send, friends } = userApi(() => t);
   const say = async (from: RegisteredUser, conversationId: string, text: string) =>
     ok<Message>(await send(from, conversationId, { kind: 'text', text }));
   const merge = (from: RegisteredUser, to: string, conversationId: string, seqs: number[]) =>
@@ -107,16 +83,7 @@ describe.each(dialects)('chat history records on $dialect', ({ dialect }) => {
     const [ada, bob, cat] = await Promise.all([t.register(), t.register(), t.register()]);
     const adaBob = await friends(ada, bob);
     const adaCat = await friends(ada, cat);
-    const id = newId();
-    await t.ctx.db
-      .insertInto('media')
-      .values({
-        ...{ id, owner_id: bob.user.id, kind: 'image', mime: 'image/png', size: 10, name: 'x' },
-        ...{ width: 8, height: 8, placeholder: null, duration_ms: null, waveform: null },
-        ...{ poster_id: null, original_key: `test/${id}`, thumb_key: null },
-        created_at: t.clock.now(),
-      })
-      .execute();
+    const id = await storedMedia(t, bob);
     const photo = ok<Message>(
       await send(bob, adaBob, {
         kind: 'image',
