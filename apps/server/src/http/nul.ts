@@ -11,7 +11,8 @@ export function nulPath(value: unknown): string | null {
     const { value: item, path } = stack.pop()!;
     if (typeof item === 'string') {
       if (item.includes('\u0000')) return path;
-    } else if (item !== null && typeof item === 'object') {
+    } else if (item !== null && typeof item === 'object' && !ArrayBuffer.isView(item)) {
+      // Bytes (an upload's chunk) are no text: they may hold any byte.
       for (const [key, inner] of Object.entries(item)) {
         const at = path ? `${path}.${key}` : key;
         if (key.includes('\u0000')) return at;

@@ -115,11 +115,15 @@ export async function mediaRoutes(app: App, { services: { media }, uploads, limi
       await uploads.handle(userId, request.raw, reply.raw);
     };
     const doc = (summary: string) => ({ tags, summary, security, hide: false });
+    // The chunks are photos and videos already compressed, and tus answers carry no body:
+    // nothing to compress or decompress on the way.
+    const raw = { compress: false, decompress: false } as const;
     tus.post(
       '/uploads',
       {
         schema: doc('Begin a resumable upload (tus 1.0.0; metadata kind and name)'),
         onRequest: limitBy(limits, ['mediaUploadPerUser', byUser]),
+        ...raw,
       },
       handle,
     );
@@ -132,6 +136,7 @@ export async function mediaRoutes(app: App, { services: { media }, uploads, limi
           params: z.object({ id: mediaIdSchema }),
         },
         onRequest: limitBy(limits, ['mediaChunkPerUser', byUser]),
+        ...raw,
         handler: handle,
       });
     }
