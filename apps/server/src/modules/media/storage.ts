@@ -1,8 +1,7 @@
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { copyFile, mkdir, open, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { S3Config } from '../../config.js';
 import { pathWithin } from '../files/store.js';
 import { newId } from '../../lib/random.js';
@@ -20,14 +19,53 @@ export interface FileHead {
 }
 
 /** A file's bytes as a stream, after a new head where one is given. */
+/** Bytes moved per read and write: a photo in a few steps, not a hundred. */
+const COPY_CHUNK_BYTES = 1024 * 1024;
+
 function fileBytes(path: string, head?: FileHead): Readable {
-  if (!head) return createReadStream(path);
+  const options = { highWaterMark: COPY_CHUNK_BYTES };
+  if (!head) return createReadStream(path, options);
   return Readable.from(
     (async function* () {
       yield head.bytes;
-      yield* createReadStream(path, { start: head.from });
+      yield* createReadStream(path, { ...options, start: head.from });
     })(),
   );
+}
+
+/**
+ * Copies a file, after a new head where one is given: by the kernel when it is the file as
+ * it is; else the head, then the rest in large reads and writes, with no stream between
+ * (a photo's copy costs a few milliseconds of CPU rather than a few tens).
+ */
+async function copyWithHead(path: string, target: string, head?: FileHead): Promise<void> {
+  if (!head) {
+    await copyFile(path, target);
+    return;
+  }
+  const input = await open(path);
+  try {
+    const output = await open(target, 'w');
+    try {
+      const writeAll = async (bytes: Buffer) => {
+        for (let done = 0; done < bytes.length;) {
+          done += (await output.write(bytes, done, bytes.length - done)).bytesWritten;
+        }
+      };
+      await writeAll(head.bytes);
+      const buffer = Buffer.allocUnsafe(COPY_CHUNK_BYTES);
+      for (let position = head.from; ;) {
+        const { bytesRead } = await input.read(buffer, 0, buffer.length, position);
+        if (bytesRead === 0) break;
+        await writeAll(buffer.subarray(0, bytesRead));
+        position += bytesRead;
+      }
+    } finally {
+      await output.close();
+    }
+  } finally {
+    await input.close();
+  }
 }
 
 /** A stored object being read: its bytes (all, or the range asked) and its full size. */
@@ -62,7 +100,7 @@ export class LocalMediaStorage implements MediaStorage {
 
   putFile(key: string, path: string, _contentType: string, head?: FileHead): Promise<number> {
     return this.write(key, async (partial) => {
-      await pipeline(fileBytes(path, head), createWriteStream(partial));
+      await copyWithHead(path, partial, head);
       return (await stat(partial)).size;
     });
   }
