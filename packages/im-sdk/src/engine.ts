@@ -327,9 +327,7 @@ export class ImEngine implements HandleHost {
 
   async setBurn(conversationId: string, seconds: number): Promise<void> {
     const notice = await this.api.setBurn(conversationId, seconds);
-    await this.writer.serial((store) =>
-      this.writer.applyServerMessages(store, conversationId, [notice], true),
-    );
+    await this.applyAnswer(conversationId, notice);
   }
 
   /**
@@ -368,9 +366,7 @@ export class ImEngine implements HandleHost {
         clientMsgId: newClientMsgId(),
         content: { kind: 'merged', source: { conversationId, seqs: [...seqs] } },
       });
-      await this.writer.serial((store) =>
-        this.writer.applyServerMessages(store, target, [message], true),
-      );
+      await this.applyAnswer(target, message);
     }
   }
 
@@ -542,17 +538,13 @@ export class ImEngine implements HandleHost {
   /** @internal */
   async revoke(conversationId: string, seq: number): Promise<void> {
     const notice = await this.api.revokeMessage(conversationId, seq);
-    await this.writer.serial((store) =>
-      this.writer.applyServerMessages(store, conversationId, [notice], true),
-    );
+    await this.applyAnswer(conversationId, notice);
   }
 
   /** @internal Gives our own text new words; the notice applies here at once. */
   async edit(conversationId: string, seq: number, text: string): Promise<void> {
     const notice = await this.api.editMessage(conversationId, seq, text);
-    await this.writer.serial((store) =>
-      this.writer.applyServerMessages(store, conversationId, [notice], true),
-    );
+    await this.applyAnswer(conversationId, notice);
   }
 
   /**
@@ -818,6 +810,13 @@ export class ImEngine implements HandleHost {
       });
       if (row) this.snapshots.changed(row.conversationId, false);
     });
+  }
+
+  /** A message the server answered a REST call with (a notice, a record), applied here at once. */
+  private applyAnswer(conversationId: string, message: Message): Promise<void> {
+    return this.writer.serial((store) =>
+      this.writer.applyServerMessages(store, conversationId, [message], true),
+    );
   }
 
   private async onPushedMessage(message: Message): Promise<void> {

@@ -135,23 +135,25 @@ export class MessageSearch {
           where ${found} ${below} and ${visible(scope)}
           order by m.created_at desc, m.seq desc, m.id desc limit ${wanted}`.execute(this.db)
       ).rows;
-    const { rows: edges } = await sql<{ id: string }>`select id from messages
-      ${after === null ? sql`` : sql`where id <= ${after.id}`}
-      order by id desc offset ${this.recentWindow} limit 1`.execute(this.db);
-    const edge = edges[0]?.id;
+    const upToCursor = after === null ? sql`` : sql`where id <= ${after.id}`;
     let rows = await page(
-      sql`select m.id from (select id, search_text, search_grams from messages
-          ${after === null ? sql`` : sql`where id <= ${after.id}`}
+      sql`select m.id from (select id, search_text, search_grams from messages ${upToCursor}
           order by id desc limit ${this.recentWindow}) m
         where ${found}`,
       limit + 1,
     );
-    if (edge !== undefined && rows.length <= limit) {
-      const older = await page(
-        sql`select m.id from messages m where ${found} and m.id <= ${edge}`,
-        limit + 1 - rows.length,
-      );
-      rows = [...rows, ...older];
+    if (rows.length <= limit) {
+      // A rarer word: the rest from the index, below the window (if the window was not all).
+      const { rows: edges } = await sql<{ id: string }>`select id from messages ${upToCursor}
+        order by id desc offset ${this.recentWindow} limit 1`.execute(this.db);
+      const edge = edges[0]?.id;
+      if (edge !== undefined) {
+        const older = await page(
+          sql`select m.id from messages m where ${found} and m.id <= ${edge}`,
+          limit + 1 - rows.length,
+        );
+        rows = [...rows, ...older];
+      }
     }
     return rows.map((row) => ({ ...row, cursor: pgCursorOf(row) }));
   }

@@ -678,14 +678,10 @@ function asItemContent(content: SentContent): MergedItem['content'] | null {
 }
 
 /** How many records deep a record goes (1: it holds no record). */
-function mergedDepth(record: {
-  items: readonly { content: { kind: string; items?: unknown } }[];
-}): number {
+function mergedDepth(record: MergedContent): number {
   let deepest = 0;
   for (const { content } of record.items) {
-    if (content.kind === 'merged') {
-      deepest = Math.max(deepest, mergedDepth(content as Parameters<typeof mergedDepth>[0]));
-    }
+    if (content.kind === 'merged') deepest = Math.max(deepest, mergedDepth(content));
   }
   return 1 + deepest;
 }

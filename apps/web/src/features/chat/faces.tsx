@@ -25,15 +25,25 @@ export function stickerUrl(id: StickerId): string {
   return `${import.meta.env.BASE_URL}stickers/${id}.svg`;
 }
 
-/** A favourite's picture: its thumbnail, by signed address. */
-function FavouritePicture({ image, size, alt }: { image: ImageMedia; size: number; alt: string }) {
-  const address = useMediaAddress(image.id);
+/** A stored photo's thumbnail, by signed address; a grey square while it is asked for. */
+export function MediaThumb({
+  id,
+  size,
+  alt,
+  className,
+}: {
+  id: string;
+  size: number;
+  alt: string;
+  className?: string;
+}) {
+  const address = useMediaAddress(id);
   const source = address && address !== 'missing' ? address.thumb : null;
   return source ? (
-    <img src={source} alt={alt} width={size} height={size} decoding="async" />
+    <img src={source} alt={alt} className={className} width={size} height={size} decoding="async" />
   ) : (
     <span
-      className="tt-sticker-pending"
+      className={className ? `${className} tt-sticker-pending` : 'tt-sticker-pending'}
       style={{ width: size, height: size }}
       role="img"
       aria-label={alt}
@@ -58,7 +68,7 @@ export function StickerBubble({ content }: { content: FaceContent }) {
   }
   return content.image ? (
     <span className="tt-sticker">
-      <FavouritePicture image={content.image} size={STICKER_PX} alt={t('chat.favouriteSticker')} />
+      <MediaThumb id={content.image.id} size={STICKER_PX} alt={t('chat.favouriteSticker')} />
     </span>
   ) : null;
 }
@@ -154,7 +164,7 @@ export function FacePanel({ id, open, onEmoji, onSticker }: FacePanelProps) {
                 className="tt-face-option"
                 onClick={() => onSticker?.({ image })}
               >
-                <FavouritePicture image={image} size={PANEL_STICKER_PX} alt={name} />
+                <MediaThumb id={image.id} size={PANEL_STICKER_PX} alt={name} />
               </button>
               <button
                 type="button"

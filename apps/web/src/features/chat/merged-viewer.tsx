@@ -1,32 +1,15 @@
 import type { MergedContent, MergedItem } from '@teltlk/protocol';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useMediaAddress } from '../../api/media-urls';
 import { mapLink } from '../../ui/conversation/messages';
 import { clockTime, dayLabel } from '../../ui/conversation/time-labels';
 import { useUiLocale } from '../../ui/pickers';
 import { Sheet } from '../../ui/sheet';
-import { stickerUrl } from './faces';
+import { MediaThumb, StickerBubble } from './faces';
 import { itemLine, mergedTitle } from './merged';
 
 /** Side of a photo in the record's list. */
 const ITEM_PHOTO_PX = 120;
-
-function ItemPhoto({ id, alt }: { id: string; alt: string }) {
-  const address = useMediaAddress(id);
-  const source = address && address !== 'missing' ? address.thumb : null;
-  return source ? (
-    <img
-      src={source}
-      alt={alt}
-      className="tt-merged-photo"
-      width={ITEM_PHOTO_PX}
-      height={ITEM_PHOTO_PX}
-    />
-  ) : (
-    <span className="tt-merged-photo tt-sticker-pending" role="img" aria-label={alt} />
-  );
-}
 
 function ItemBody({
   content,
@@ -41,19 +24,16 @@ function ItemBody({
     case 'text':
       return <p dir="auto">{content.text}</p>;
     case 'image':
-      return <ItemPhoto id={content.image.id} alt={t('chat.photoLabel')} />;
-    case 'face':
-      return content.sticker ? (
-        <img
-          src={stickerUrl(content.sticker)}
-          alt={t(`sticker.${content.sticker}`)}
+      return (
+        <MediaThumb
+          id={content.image.id}
+          size={ITEM_PHOTO_PX}
+          alt={t('chat.photoLabel')}
           className="tt-merged-photo"
-          width={ITEM_PHOTO_PX}
-          height={ITEM_PHOTO_PX}
         />
-      ) : content.image ? (
-        <ItemPhoto id={content.image.id} alt={t('chat.favouriteSticker')} />
-      ) : null;
+      );
+    case 'face':
+      return <StickerBubble content={content} />;
     case 'location':
       return (
         <a href={mapLink(content)} target="_blank" rel="noopener noreferrer" dir="auto">

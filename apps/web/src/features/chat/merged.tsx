@@ -1,4 +1,4 @@
-import type { MergedContent, MergedItem } from '@teltlk/protocol';
+import { quotedPart, type MergedContent, type MergedItem } from '@teltlk/protocol';
 import { useTranslation } from 'react-i18next';
 import { partLine } from '../../ui/conversation/messages';
 
@@ -17,17 +17,8 @@ export function mergedTitle(record: MergedContent, t: T): string {
 
 /** One line of an item: its text, or its kind's label ("[Photo]", "[File] notes.txt"). */
 export function itemLine(content: MergedItem['content'], t: T): string {
-  if (content.kind === 'text') return content.text.replace(/\s+/g, ' ').trim();
-  if (content.kind === 'merged') return t('chat.mergedPreview');
-  const part =
-    content.kind === 'location'
-      ? { kind: content.kind, text: content.name }
-      : content.kind === 'card'
-        ? { kind: content.kind, text: content.user.nickname }
-        : content.kind === 'file'
-          ? { kind: content.kind, text: content.file.name }
-          : { kind: content.kind, text: '' };
-  return partLine(part, t).trim();
+  const part = quotedPart(content);
+  return part ? partLine(part, t).trim() : '';
 }
 
 /** A record in the chat: its title and its first lines; a tap opens it. */

@@ -1,5 +1,5 @@
 import type { ConversationView } from '@teltlk/im-sdk';
-import { SEARCH_QUERY_MAX_LENGTH, type Message } from '@teltlk/protocol';
+import { SEARCH_QUERY_MAX_LENGTH, searchTextOf, type Message } from '@teltlk/protocol';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
@@ -9,7 +9,7 @@ import { useGroupRemarks } from '../../api/use-groups';
 import { useRemarks } from '../../api/use-remarks';
 import { Avatar } from '../../ui/avatar';
 import { conversationName, partLine } from '../../ui/conversation/messages';
-import { hitParts, searchedText } from '../../ui/conversation/search-hits';
+import { hitParts } from '../../ui/conversation/search-hits';
 import { listTime } from '../../ui/conversation/time-labels';
 import { toFormErrors, type Message as UiMessage } from '../../ui/error-message';
 import { Page } from '../../ui/page';
@@ -152,7 +152,7 @@ export function SearchPage() {
             {shown.messages.map((message) => {
               const conversation = conversations.get(message.conversationId);
               const name = conversationName(conversation, remarks, groupRemarks) ?? t('chat.title');
-              const text = searchedText(message.content) ?? '';
+              const text = searchTextOf(message.content) ?? '';
               const { kind } = message.content;
               // A file's or a place's name: its kind's label before it, as the chat list shows.
               const label =

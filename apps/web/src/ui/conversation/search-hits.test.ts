@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { hitParts, searchedText } from './search-hits';
+import { searchTextOf } from '@teltlk/protocol';
+import { hitParts } from './search-hits';
 
 describe('hitParts', () => {
   it('marks every match, whatever its case', () => {
@@ -29,12 +30,12 @@ describe('hitParts', () => {
   });
 });
 
-describe('searchedText', () => {
+describe('searchTextOf', () => {
   it('is what the server searches: texts, file names and place names', () => {
-    expect(searchedText({ kind: 'text', text: 'hi' })).toBe('hi');
-    expect(searchedText({ kind: 'location', latitude: 0, longitude: 0, name: 'Pier' })).toBe(
+    expect(searchTextOf({ kind: 'text', text: 'hi' })).toBe('hi');
+    expect(searchTextOf({ kind: 'location', latitude: 0, longitude: 0, name: 'Pier' })).toBe(
       'Pier',
     );
-    expect(searchedText({ kind: 'revoked' })).toBeNull();
+    expect(searchTextOf({ kind: 'revoked' })).toBeNull();
   });
 });

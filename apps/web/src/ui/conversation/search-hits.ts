@@ -1,4 +1,4 @@
-import { matchRanges, type MessageContent } from '@teltlk/protocol';
+import { matchRanges } from '@teltlk/protocol';
 
 /** A piece of a hit's line: plain, or the words searched for. */
 export interface HitPart {
@@ -10,14 +10,6 @@ export interface HitPart {
 const CUT_AFTER_CHARS = 24;
 /** …keeping this many characters before it. */
 const LEAD_CHARS = 12;
-
-/** The text a search found a message by (as the server indexes it), or null. */
-export function searchedText(content: MessageContent): string | null {
-  if (content.kind === 'text') return content.text;
-  if (content.kind === 'file') return content.file.name;
-  if (content.kind === 'location') return content.name;
-  return null;
-}
 
 /**
  * One line of a hit: the text flattened to one line, starting a little before its first
