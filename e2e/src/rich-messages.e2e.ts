@@ -1,6 +1,14 @@
 import { callApi } from '@teltlk/test-kit';
 import { describe, expect, it } from 'vitest';
-import { befriend, openChat, photo, registerAccount, send, type ApiAccount } from './harness.js';
+import {
+  befriend,
+  openChat,
+  photo,
+  registerAccount,
+  send,
+  useInterface,
+  type ApiAccount,
+} from './harness.js';
 import { expectAccessible } from './axe.js';
 import { browserSuite } from './suite.js';
 
@@ -153,4 +161,64 @@ describe('edit and search', () => {
     expect(await list.getByText('Not this one').count()).toBe(0);
     await expectAccessible(c, 'a chat history record');
   });
+
+  /** The texts the Chinese test goes by, in each script. */
+  const CHINESE = [
+    {
+      language: 'zh_CN',
+      ui: { chats: '消息', sendMessage: '发消息', message: '消息' },
+      edit: '编辑',
+      edited: '已编辑',
+      emoji: '表情',
+      stickers: '表情包',
+      party: '庆祝',
+      search: '搜索聊天记录',
+    },
+    {
+      language: 'zh_TW',
+      ui: { chats: '訊息', sendMessage: '傳送訊息', message: '訊息' },
+      edit: '編輯',
+      edited: '已編輯',
+      emoji: '表情符號',
+      stickers: '貼圖',
+      party: '慶祝',
+      search: '搜尋聊天記錄',
+    },
+  ];
+
+  it.each(CHINESE)(
+    'edits, sends a sticker and searches in the $language interface',
+    async ({ language, ui, edit, edited, emoji, stickers, party, search }) => {
+      const [a, b] = await suite.friends('Ada', 'Bob');
+      await useInterface(a, language, ui);
+      await useInterface(b, language, ui);
+      await openChat(a, /Bob/, ui);
+      await send(a, '我们明天去北京', ui);
+      await openChat(b, /Ada/, ui);
+      const log = b.getByRole('log');
+      await log.getByText('我们明天去北京', { exact: true }).waitFor();
+
+      await a.getByText('我们明天去北京', { exact: true }).click({ button: 'right' });
+      await a.getByRole('option', { name: edit, exact: true }).click();
+      const box = a.getByRole('textbox', { name: ui.message });
+      await box.fill('我们后天去北京');
+      await box.press('Enter');
+      await log.getByText('我们后天去北京', { exact: true }).waitFor();
+      await log.locator('.tt-msg', { hasText: '我们后天去北京' }).getByText(edited).waitFor();
+
+      await a.getByRole('button', { name: emoji, exact: true }).click();
+      await a.getByRole('tab', { name: stickers }).click();
+      await a.getByRole('button', { name: party }).click();
+      await log.getByRole('img', { name: party }).waitFor();
+
+      // A word of two characters, found by its grams.
+      await b.goto(`${suite.server.baseUrl}/#/pages/home/home`);
+      await b.getByRole('link', { name: search }).click();
+      await b.getByRole('searchbox', { name: search }).fill('北京');
+      const hit = b.getByRole('link', { name: /我们后天去北京/ });
+      await hit.waitFor();
+      expect(await hit.locator('mark').textContent()).toBe('北京');
+      await expectAccessible(b, `search in ${language}`);
+    },
+  );
 });
