@@ -1,0 +1,3 @@
+export * from './contract.js';
+export { HostChannel, parentWindowPort, type HostPort } from './host-channel.js';
+export * from './client.js';
