@@ -8,6 +8,10 @@ export const workspaceAlias = {
   '@teltlk/protocol': source('./packages/protocol/src/index.ts'),
   '@teltlk/im-sdk': source('./packages/im-sdk/src/index.ts'),
   '@teltlk/test-kit': source('./packages/test-kit/src/index.ts'),
+  '@teltlk/pi-sdk/hosted': source('./packages/pi-sdk/src/hosted.ts'),
+  '@teltlk/pi-sdk/contract': source('./packages/pi-sdk/src/contract.ts'),
+  '@teltlk/pi-sdk': source('./packages/pi-sdk/src/index.ts'),
+  '@teltlk/pi-sandbox': source('./packages/pi-sandbox/src/index.ts'),
 };
 
 export default defineConfig({
@@ -17,6 +21,13 @@ export default defineConfig({
       {
         extends: true,
         test: { name: 'protocol', include: ['packages/protocol/src/**/*.test.ts'] },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'pi',
+          include: ['packages/pi-sdk/src/**/*.test.ts', 'packages/pi-sandbox/src/**/*.test.ts'],
+        },
       },
       {
         extends: true,

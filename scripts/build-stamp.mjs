@@ -14,6 +14,8 @@ export const BUILD_INPUTS = [
   'tsconfig.base.json',
   'packages/protocol',
   'packages/im-sdk',
+  'packages/pi-sdk',
+  'packages/pi-sandbox',
   'apps/server',
   'apps/web',
 ];
@@ -21,6 +23,7 @@ export const BUILD_INPUTS = [
 /** What a finished build leaves; any one missing means building again. */
 export const BUILD_OUTPUTS = [
   'packages/protocol/dist/index.js',
+  'packages/pi-sandbox/dist/pi-sdk.js',
   'apps/server/dist/main.js',
   'apps/web/dist/index.html',
 ];

@@ -1,0 +1,2 @@
+export { PiPlatformEmulator, PiError, type PaymentDto, type SandboxUser } from './platform.js';
+export { startPiSandbox, type PiSandboxOptions, type RunningPiSandbox } from './server.js';
