@@ -14,7 +14,8 @@ import { handleError, handleNotFound } from './http/errors.js';
 import { refuseNul } from './http/nul.js';
 import { byAddress, limitBy } from './http/rate-limit.js';
 import { DebugRequestLog } from './http/request-log.js';
-import { securityHeaders } from './http/security.js';
+import { piSources, securityHeaders } from './http/security.js';
+import { piAccountRoutes, piAuthRoutes } from './modules/pi/routes.js';
 import type { App } from './http/types.js';
 import { webRoutes } from './http/web.js';
 import { authRoutes, sessionRoutes } from './modules/auth/routes.js';
@@ -90,7 +91,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   app.decorateRequest('auth', null);
   refuseNul(app);
 
-  await securityHeaders(app);
+  await securityHeaders(app, piSources(ctx.config.pi));
   await apiDocs(app, ctx.config.apiDocs);
 
   app.get('/healthz', { schema: { tags: ['meta'], response: { 200: healthResult } } }, () => ({
@@ -104,6 +105,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       api.addHook('onRequest', limitBy(ctx.limits, ['apiPerAddress', byAddress]));
       await apiCompression(api);
       authRoutes(api, ctx);
+      piAuthRoutes(api, ctx);
       metaRoutes(api);
       if (ctx.outbox) devApiRoutes(api, ctx.outbox);
       // Everything registered in here needs a session; new routes are protected by default.
@@ -117,6 +119,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
         translationRoutes(secured, ctx);
         await groupRoutes(secured, ctx);
         await mediaRoutes(secured, ctx);
+        piAccountRoutes(secured, ctx);
       });
       mediaFileRoutes(api, ctx);
     },

@@ -64,6 +64,9 @@ describe('loadConfig', () => {
       S3_ACCESS_KEY_ID: 'access',
       S3_SECRET_ACCESS_KEY: 'secret',
       S3_FORCE_PATH_STYLE: 'false',
+      PI_API_URL: 'https://pi.example.com/v2',
+      PI_API_KEY: 'pi-server-key',
+      PI_SDK_URL: 'https://sdk.example.com/pi-sdk.js',
     });
     expect(config).toEqual({
       port: 8080,
@@ -94,6 +97,13 @@ describe('loadConfig', () => {
         perUser: 12,
         perAddress: 1000,
         unauthenticatedPerAddress: 100,
+      },
+      pi: {
+        apiUrl: 'https://pi.example.com/v2',
+        apiKey: 'pi-server-key',
+        sdkUrl: 'https://sdk.example.com/pi-sdk.js',
+        sandbox: false,
+        sandboxHostUrl: null,
       },
       media: {
         imageMaxBytes: 10 * 1024 * 1024,
@@ -210,5 +220,18 @@ describe('loadConfig', () => {
       (match) => match[1],
     );
     expect(documented.sort()).toEqual([...CONFIG_VARIABLES].sort());
+  });
+
+  it("keeps Pi's sandbox out of production", () => {
+    const production = { NODE_ENV: 'production', SMTP_URL: 'smtp://mail.example.com' };
+    expect(() => loadConfig({ ...production, PI_SANDBOX: 'true' })).toThrow(/PI_SANDBOX/);
+    expect(() =>
+      loadConfig({ ...production, PI_SANDBOX_HOST_URL: 'http://127.0.0.1:3100/' }),
+    ).toThrow(/PI_SANDBOX/);
+    expect(loadConfig({ ...production, PI_API_KEY: 'pi-server-key' }).pi).toMatchObject({
+      apiUrl: 'https://api.minepi.com/v2',
+      sdkUrl: 'https://sdk.minepi.com/pi-sdk.js',
+      sandbox: false,
+    });
   });
 });

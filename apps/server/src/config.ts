@@ -136,6 +136,16 @@ const envSchema = z.object({
   S3_FORCE_PATH_STYLE: booleanFlag.default(true),
   /** Sockets one session (a browser and its tabs) may have open on a node. */
   SOCKETS_PER_SESSION: z.coerce.number().int().min(1).default(DEFAULT_SOCKET_LIMITS.perSession),
+  /** Pi's Platform API with its version path; the local sandbox (`npm run pi:sandbox`) serves one too. */
+  PI_API_URL: urlWithScheme(['http', 'https']).default('https://api.minepi.com/v2'),
+  /** The app's server API key from Pi's developer portal. Unset: Pi sign-in is off. */
+  PI_API_KEY: z.string().min(8).optional(),
+  /** The Pi SDK script the web app loads inside the Pi Browser. */
+  PI_SDK_URL: urlWithScheme(['http', 'https']).default('https://sdk.minepi.com/pi-sdk.js'),
+  /** `true`: the SDK runs in Pi's sandbox (development only; refused in production). */
+  PI_SANDBOX: booleanFlag.default(false),
+  /** The local sandbox's host page, allowed to frame the app (development only). */
+  PI_SANDBOX_HOST_URL: urlWithScheme(['http', 'https']).optional(),
   /** Sockets one user may have open on a node, all sessions together. */
   SOCKETS_PER_USER: z.coerce.number().int().min(1).default(DEFAULT_SOCKET_LIMITS.perUser),
   /** Sockets one client address (IPv6: its /64) may have open on a node. */
@@ -172,6 +182,7 @@ export interface Config {
   redisUrl: string | null;
   translate: TranslateConfig;
   media: MediaConfig;
+  pi: PiConfig;
   /** Caps on sockets per session, user and client address (per node). */
   socketLimits: Pick<
     SocketLimits,
@@ -180,6 +191,18 @@ export interface Config {
 }
 
 export type TrustProxy = false | number | string[];
+
+export interface PiConfig {
+  apiUrl: string;
+  /** null: Pi is off. */
+  apiKey: string | null;
+  sdkUrl: string;
+  sandbox: boolean;
+  sandboxHostUrl: string | null;
+}
+
+/** Pi's own desktop sandbox, which frames the app while it is developed. */
+export const PI_SANDBOX_ORIGIN = 'https://sandbox.minepi.com';
 
 export interface S3Config {
   endpoint: string;
@@ -270,6 +293,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: e.REDIS_URL ?? null,
     translate: translateConfig(e),
     media: mediaConfig(e),
+    pi: piConfig(e, production),
     socketLimits: {
       perSession: e.SOCKETS_PER_SESSION,
       perUser: e.SOCKETS_PER_USER,
@@ -304,6 +328,21 @@ function mediaConfig(e: z.infer<typeof envSchema>): MediaConfig {
           forcePathStyle: e.S3_FORCE_PATH_STYLE,
         }
       : null,
+  };
+}
+
+function piConfig(e: z.infer<typeof envSchema>, production: boolean): PiConfig {
+  if (production && (e.PI_SANDBOX || e.PI_SANDBOX_HOST_URL)) {
+    throw new ConfigError(
+      'Invalid configuration:\n  PI_SANDBOX and PI_SANDBOX_HOST_URL are for development: a production server talks to the real Pi',
+    );
+  }
+  return {
+    apiUrl: e.PI_API_URL,
+    apiKey: e.PI_API_KEY ?? null,
+    sdkUrl: e.PI_SDK_URL,
+    sandbox: e.PI_SANDBOX,
+    sandboxHostUrl: e.PI_SANDBOX_HOST_URL ?? null,
   };
 }
 

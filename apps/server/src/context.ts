@@ -8,6 +8,8 @@ import { systemClock, type Clock } from './lib/clock.js';
 import { PasswordHasher, type PasswordHashingOptions } from './lib/passwords.js';
 import { CodeRepo, SessionRepo } from './modules/auth/repo.js';
 import { AuthService } from './modules/auth/service.js';
+import { PiPlatform } from './modules/pi/platform.js';
+import { PiService } from './modules/pi/service.js';
 import { CodeService } from './modules/auth/codes.js';
 import { ContactRepo } from './modules/contacts/repo.js';
 import { ContactService } from './modules/contacts/service.js';
@@ -94,6 +96,7 @@ export interface AppContext {
     translations: TranslationService;
     scripts: ChineseScripts;
     media: MediaService;
+    pi: PiService;
   };
   /** Brings the database schema up to date. */
   migrate(): Promise<void>;
@@ -125,6 +128,8 @@ export interface ContextOverrides {
   detector?: LanguageDetector;
   /** Media storage in place of the configured one. */
   mediaStorage?: MediaStorage;
+  /** A shorter wait for Pi's Platform API than the spec's 20 s. */
+  piTimeoutMs?: number;
   /** Other rate limits: a scale in place of RATE_LIMIT_SCALE, and replaced rules. */
   rateLimits?: { scale?: number; rules?: Partial<Record<LimitName, RateRule>> };
 }
@@ -140,6 +145,7 @@ const SECRET_KEYS = [
   'newPassword',
   'token',
   'ticket',
+  'accessToken',
   'password_hash',
   'token_hash',
   'code_hash',
@@ -221,6 +227,23 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
   const users = new UserService({ db, repo: new UserRepo(db), sessions, files, passwords, clock });
   const codes = new CodeService({ db, repo: new CodeRepo(db), users, notify, clock, logger });
   const auth = new AuthService({ db, users, sessions, codes, passwords });
+  const pi = new PiService({
+    db,
+    users,
+    auth,
+    codes,
+    passwords,
+    platform: config.pi.apiKey
+      ? new PiPlatform({
+          baseUrl: config.pi.apiUrl,
+          apiKey: config.pi.apiKey,
+          timeoutMs: overrides.piTimeoutMs,
+        })
+      : null,
+    settings: config.pi,
+    clock,
+    logger,
+  });
   const bus = overrides.bus ?? createBus(config.redisUrl, logger);
   const limiterStore: LimiterStore = config.redisUrl
     ? new RedisLimiterStore(new Redis(config.redisUrl, { maxRetriesPerRequest: 1 }), logger)
@@ -340,6 +363,7 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
       translations,
       scripts,
       media,
+      pi,
     },
     migrate: () => migrateToLatest(db, dialect),
     close: async () => {

@@ -26,7 +26,7 @@ export const codePurposeSchema = z.enum(
 export type CodePurpose = z.infer<typeof codePurposeSchema>;
 
 /** Channel plus destination, checked together so an email never passes as a phone. */
-const destinationFields = z.discriminatedUnion(
+export const destinationFields = z.discriminatedUnion(
   'channel',
   [
     z.object({ channel: z.literal('email'), destination: emailSchema }),
@@ -101,6 +101,10 @@ export const meSchema = z.object({
   /** When the Teltlk ID may next be changed; null when it may be changed now. */
   teltlkIdChangeableAt: z.number().nullable(),
   createdAt: z.number(),
+  /** The Pi account bound to this one (its username), or null. */
+  piUsername: z.string().nullable(),
+  /** False for an account made through Pi that never set a password. */
+  hasPassword: z.boolean(),
 });
 export type Me = z.infer<typeof meSchema>;
 

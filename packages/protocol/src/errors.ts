@@ -48,6 +48,28 @@ export const ERRORS = {
   TICKET_INVALID: { status: 400, message: 'Verification has expired, please start again' },
   INVITE_CODE_INVALID: { status: 400, message: 'Invalid invitation code' },
   REGISTRATION_FAILED: { status: 500, message: 'Registration failed' },
+  PI_AUTH_FAILED: { status: 401, message: 'Authentication failed.' },
+  PI_UNREACHABLE: { status: 504, message: 'Network connection timed out.' },
+  PI_UNAVAILABLE: { status: 503, message: 'This feature is currently not available' },
+  PI_TICKET_INVALID: { status: 400, message: 'Failed to obtain piID, Please try again' },
+  PI_ALREADY_BOUND: {
+    status: 409,
+    message: 'This Pi account is already bound to another Teltlk account',
+  },
+  ACCOUNT_PI_BOUND: {
+    status: 409,
+    message: 'This Teltlk account is already bound to a Pi account',
+  },
+  PI_ACCOUNT_HAS_PASSWORD: {
+    status: 400,
+    message: 'The account has a password set, please use it to log in to the APP',
+  },
+  PI_UNBIND_LAST_WAY_IN: {
+    status: 409,
+    message: 'Add a phone number first: without Pi you could not sign in to this account',
+  },
+  PI_ONLY: { status: 403, message: 'This feature is currently only available to PI users' },
+  PI_PAYMENT_NOT_YOURS: { status: 403, message: 'This payment belongs to another Pi account' },
   TELTLK_ID_MONTHLY: { status: 409, message: 'TeltlkID can only be modified once a month' },
   TELTLK_ID_TAKEN: { status: 409, message: 'This Teltlk ID is already taken' },
   IMAGE_INVALID: { status: 400, message: 'This image cannot be read' },

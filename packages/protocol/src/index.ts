@@ -9,3 +9,4 @@ export * from './translation.js';
 export * from './media.js';
 export * from './search.js';
 export * from './faces.js';
+export * from './pi.js';

@@ -33,6 +33,27 @@ export interface UsersTable {
   official: Generated<number>;
   /** The newest seq of the user's event stream (user_events). */
   event_seq: Generated<number>;
+  /** The bound Pi account: its uid from the Platform API, and its username. */
+  pi_uid: string | null;
+  pi_username: string | null;
+}
+
+export interface PiTicketsTable {
+  ticket_hash: string;
+  pi_uid: string;
+  pi_username: string;
+  expires_at: number;
+}
+
+export interface PiPaymentsTable {
+  id: string;
+  user_id: string;
+  pi_uid: string;
+  direction: string;
+  dto: string;
+  state: string;
+  created_at: number;
+  updated_at: number;
 }
 
 export interface SessionsTable {
@@ -278,6 +299,8 @@ export interface Database {
   media: MediaTable;
   message_media: MessageMediaTable;
   face_favourites: FaceFavouritesTable;
+  pi_tickets: PiTicketsTable;
+  pi_payments: PiPaymentsTable;
 }
 
 /** The database or a transaction on it: repos take either. */

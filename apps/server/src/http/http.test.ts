@@ -84,6 +84,48 @@ const JSON_ROUTES: JsonRoute[] = [
   },
   {
     method: 'POST',
+    url: '/api/v1/auth/pi',
+    auth: false,
+    emptyIsValid: false,
+    wrongTypes: { accessToken: 5 },
+  },
+  {
+    method: 'POST',
+    url: '/api/v1/auth/pi/register',
+    auth: false,
+    emptyIsValid: false,
+    wrongTypes: { ticket: 1, nickname: 2, country: 3, motherTongue: 4, inviteCode: 5 },
+  },
+  {
+    method: 'POST',
+    url: '/api/v1/auth/pi/bind',
+    auth: false,
+    emptyIsValid: false,
+    wrongTypes: { proof: 1, ticket: 2, account: 3, password: 4 },
+  },
+  {
+    method: 'POST',
+    url: '/api/v1/me/pi',
+    auth: true,
+    emptyIsValid: false,
+    wrongTypes: { accessToken: [] },
+  },
+  {
+    method: 'POST',
+    url: '/api/v1/me/phone',
+    auth: true,
+    emptyIsValid: false,
+    wrongTypes: { ticket: 9 },
+  },
+  {
+    method: 'POST',
+    url: '/api/v1/pi/payments/incomplete',
+    auth: true,
+    emptyIsValid: false,
+    wrongTypes: { paymentId: {} },
+  },
+  {
+    method: 'POST',
     url: '/api/v1/auth/login',
     auth: false,
     emptyIsValid: false,
@@ -387,6 +429,10 @@ const PROTECTED: { method: Method; url: string; body?: unknown; route?: string }
   },
   { method: 'GET', url: '/api/v1/messages/search?q=hello', route: '/api/v1/messages/search' },
   { method: 'GET', url: '/api/v1/faces/favourites' },
+  { method: 'POST', url: '/api/v1/me/pi', body: { accessToken: 'x'.repeat(20) } },
+  { method: 'DELETE', url: '/api/v1/me/pi' },
+  { method: 'POST', url: '/api/v1/me/phone', body: { ticket: 'x'.repeat(20) } },
+  { method: 'POST', url: '/api/v1/pi/payments/incomplete', body: { paymentId: 'abc' } },
   { method: 'POST', url: '/api/v1/faces/favourites', body: { mediaId: 'a'.repeat(20) } },
   {
     method: 'DELETE',
@@ -472,6 +518,7 @@ const PROTECTED: { method: Method; url: string; body?: unknown; route?: string }
 const PUBLIC = [
   'GET /healthz',
   'GET /api/v1/meta/countries',
+  'GET /api/v1/pi/config',
   'GET /api/v1/dev/outbox',
   'GET /api/v1/media/:id/:variant',
   ...JSON_ROUTES.filter((route) => !route.auth).map(

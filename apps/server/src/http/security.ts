@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
+import { PI_SANDBOX_ORIGIN, type PiConfig } from '../config.js';
 
 const SELF = "'self'";
 
@@ -20,6 +21,33 @@ export function socketSources(host: string | undefined): string[] {
   return [`ws://${lower}`, `wss://${lower}`];
 }
 
+/** Origins the Pi Browser's parts come from, when Pi is configured. */
+export interface PiSources {
+  /** The Pi SDK script. */
+  script: string[];
+  /** Pi's API, which the SDK calls from the page. */
+  connect: string[];
+  /** Hosts that frame the app: Pi's desktop sandbox, the local sandbox's page. */
+  frameAncestors: string[];
+}
+
+export const NO_PI_SOURCES: PiSources = { script: [], connect: [], frameAncestors: [] };
+
+/** The sources Pi's configuration adds to the policy; none when Pi is off. */
+export function piSources(pi: PiConfig): PiSources {
+  if (!pi.apiKey) return NO_PI_SOURCES;
+  const origin = (url: string) => new URL(url).origin;
+  const frameAncestors = [
+    ...(pi.sandbox ? [PI_SANDBOX_ORIGIN] : []),
+    ...(pi.sandboxHostUrl ? [origin(pi.sandboxHostUrl)] : []),
+  ];
+  return {
+    script: [origin(pi.sdkUrl)],
+    connect: [origin(pi.apiUrl)],
+    frameAncestors: [...new Set(frameAncestors)],
+  };
+}
+
 /**
  * Security headers for every response. The policy fits the built web app (own scripts and
  * styles only, images also from data: and blob: URLs for previews, sockets to this host)
@@ -30,7 +58,10 @@ export function socketSources(host: string | undefined): string[] {
  * this host's ws:/wss: URLs are named too; a host that is not plain gets 'self' alone. No
  * translation provider is listed: the browser never calls one, the server does.
  */
-export async function securityHeaders(app: FastifyInstance): Promise<void> {
+export async function securityHeaders(
+  app: FastifyInstance,
+  pi: PiSources = NO_PI_SOURCES,
+): Promise<void> {
   // The host as Fastify reads it (X-Forwarded-Host only from a trusted proxy), kept for the
   // CSP, which helmet builds from the raw request.
   const hosts = new WeakMap<IncomingMessage, string>();
@@ -39,7 +70,7 @@ export async function securityHeaders(app: FastifyInstance): Promise<void> {
     done();
   });
   const connectSources = (request: IncomingMessage) =>
-    [SELF, ...socketSources(hosts.get(request))].join(' ');
+    [SELF, ...socketSources(hosts.get(request)), ...pi.connect].join(' ');
 
   await app.register(helmet, {
     global: true,
@@ -48,7 +79,7 @@ export async function securityHeaders(app: FastifyInstance): Promise<void> {
       directives: {
         defaultSrc: [SELF],
         baseUri: [SELF],
-        scriptSrc: [SELF],
+        scriptSrc: [SELF, ...pi.script],
         scriptSrcAttr: ["'none'"],
         styleSrc: [SELF],
         imgSrc: [SELF, 'data:', 'blob:'],
@@ -58,9 +89,11 @@ export async function securityHeaders(app: FastifyInstance): Promise<void> {
         workerSrc: [SELF, 'blob:'],
         manifestSrc: [SELF],
         objectSrc: ["'none'"],
-        frameAncestors: [SELF],
+        frameAncestors: [SELF, ...pi.frameAncestors],
         formAction: [SELF],
       },
     },
+    // X-Frame-Options cannot name another origin; with hosts allowed, the CSP alone says who may frame.
+    xFrameOptions: pi.frameAncestors.length === 0 ? { action: 'sameorigin' } : false,
   });
 }

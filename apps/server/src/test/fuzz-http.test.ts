@@ -24,6 +24,7 @@ import {
 } from './fuzz.js';
 import { warningLog, FuzzWorld, WRITTEN_BY_REFUSALS, type Caller } from './fuzz-world.js';
 import { createTestApp, dialects, randomIp, type TestApp } from './harness.js';
+import { startPiSandbox, type RunningPiSandbox } from '@teltlk/pi-sandbox';
 
 /**
  * Walks every operation of the OpenAPI document with generated inputs (valid-looking,
@@ -560,14 +561,22 @@ describe.each(dialects)('HTTP fuzz on $dialect', ({ dialect }) => {
   let t: TestApp;
   const logged: string[] = [];
 
+  // Pi's Platform API, played locally: Pi's routes run as they would against Pi.
+  let pi: RunningPiSandbox | undefined;
+
   beforeAll(async () => {
+    pi = await startPiSandbox({ apiKey: 'fuzz-pi-key' });
     t = await createTestApp({
       dialect,
       logger: warningLog(logged),
       translationProviders: [new FakeProvider()],
+      env: { PI_API_URL: `${pi.url}/v2`, PI_API_KEY: 'fuzz-pi-key' },
     });
   });
-  afterAll(() => t?.close());
+  afterAll(async () => {
+    await t?.close();
+    await pi?.close();
+  });
 
   // A world is used again by the next operation if nothing but reads were accepted in it.
   let shared: FuzzWorld | null = null;

@@ -22,7 +22,8 @@ import { FakeProvider } from './fake-provider.js';
 import { socketUrl, TestSocket } from './test-client.js';
 import { ACTORS, clientMsgId, createCast, type Actor, type Caller, type Cast } from './cast.js';
 import { authOf, befriend } from './fixtures.js';
-import { createTestApp, dialects, expectError, type TestApp } from './harness.js';
+import { createTestApp, dialects, expectError, uniquePhone, type TestApp } from './harness.js';
+import { startPiSandbox, type RunningPiSandbox } from '@teltlk/pi-sandbox';
 
 /**
  * Who may do what, for every route the app registers and every socket frame, tried by each
@@ -126,6 +127,34 @@ const OWNER_ONLY_THING: Cells = {
   removed: 'NOT_FOUND',
   stranger: 'NOT_FOUND',
 };
+
+/** The local Pi sandbox the matrix's app talks to (started per dialect). */
+let piSandbox: RunningPiSandbox;
+const PI_KEY = 'permission-matrix-pi-key';
+let piPeople = 0;
+/** A Pi account nobody has bound yet, signed in to the sandbox. */
+const newPiAccount = () => piSandbox.emulator.signIn(`matrix_${(piPeople += 1)}_${Date.now()}`);
+/** The Pi account bound to the owner (bound now if the owner has none). */
+let ownersPi: ReturnType<typeof newPiAccount> | null = null;
+async function bindOwnersPi(w: Cast): Promise<NonNullable<typeof ownersPi>> {
+  const me = (await w.call('owner', 'GET', '/me')).json<{ piUsername: string | null }>();
+  if (me.piUsername && ownersPi?.user.username === me.piUsername) return ownersPi;
+  if (me.piUsername) expect((await w.call('owner', 'DELETE', '/me/pi')).statusCode).toBe(200);
+  ownersPi = newPiAccount();
+  const bound = await w.call('owner', 'POST', '/me/pi', { accessToken: ownersPi.accessToken });
+  expect(bound.statusCode, bound.body).toBe(200);
+  return ownersPi;
+}
+/** A registration ticket for a phone number nobody has. */
+async function phoneTicket(w: Cast): Promise<string> {
+  const destination = uniquePhone();
+  const body = { purpose: 'register', channel: 'phone', destination };
+  expect((await w.call('anonymous', 'POST', '/auth/codes', body)).statusCode).toBe(200);
+  const code = w.t.codeFor(destination, 'register');
+  const verified = await w.call('anonymous', 'POST', '/auth/codes/verify', { ...body, code });
+  expect(verified.statusCode, verified.body).toBe(200);
+  return verified.json<{ ticket: string }>().ticket;
+}
 
 /** A file (or a photo) the member sent into the group chat; its media id. */
 async function groupMedia(w: Cast, kind: 'file' | 'image' = 'file'): Promise<string> {
@@ -848,6 +877,55 @@ const ROWS: Row[] = [
       return w.call(as, 'DELETE', `/faces/favourites/${mediaId}`);
     },
   },
+  // ------------------------------------------------------------------ Pi identity
+  {
+    route: 'POST /api/v1/me/pi',
+    on: 'a Pi account nobody has bound',
+    cells: SIGNED_IN,
+    run: (w, as) => w.call(as, 'POST', '/me/pi', { accessToken: newPiAccount().accessToken }),
+    restore: async (w, as) => {
+      expect((await w.call(as, 'DELETE', '/me/pi')).statusCode).toBe(200);
+    },
+  },
+  {
+    route: 'DELETE /api/v1/me/pi',
+    on: "the owner's Pi binding",
+    // Everyone else has no binding of their own to remove.
+    cells: OWNER_ONLY_THING,
+    run: async (w, as) => {
+      await bindOwnersPi(w);
+      return w.call(as, 'DELETE', '/me/pi');
+    },
+  },
+  {
+    route: 'POST /api/v1/me/phone',
+    on: 'a phone number just verified',
+    cells: SIGNED_IN,
+    run: async (w, as) => w.call(as, 'POST', '/me/phone', { ticket: await phoneTicket(w) }),
+  },
+  {
+    route: 'POST /api/v1/pi/payments/incomplete',
+    on: "an unfinished payment of the owner's Pi account",
+    // Only a Pi account's own payments are taken, and only from someone bound to Pi.
+    cells: {
+      owner: OK,
+      admin: 'PI_ONLY',
+      member: 'PI_ONLY',
+      blocked: 'PI_ONLY',
+      removed: 'PI_ONLY',
+      stranger: 'PI_ONLY',
+    },
+    run: async (w, as) => {
+      const pi = await bindOwnersPi(w);
+      const created = piSandbox.emulator.handle(
+        'POST',
+        '/v2/payments/user_to_app',
+        `Bearer ${pi.accessToken}`,
+        { payment: { amount: 1, memo: 'Recharge', metadata: {} } },
+      ).body as { identifier: string };
+      return w.call(as, 'POST', '/pi/payments/incomplete', { paymentId: created.identifier });
+    },
+  },
   {
     route: 'POST /api/v1/uploads',
     cells: SIGNED_IN,
@@ -894,6 +972,10 @@ const PUBLIC: Record<string, string> = {
   'POST /api/v1/auth/login/code': 'signing in comes before there is a session',
   'POST /api/v1/auth/password/reset': 'a forgotten password is reset without a session',
   'GET /api/v1/meta/countries': 'the sign-up form lists countries',
+  'GET /api/v1/pi/config': 'the sign-in page asks whether Pi is on before anyone signs in',
+  'POST /api/v1/auth/pi': 'signing in with Pi comes before there is a session',
+  'POST /api/v1/auth/pi/register': 'signing up through Pi comes before there is a session',
+  'POST /api/v1/auth/pi/bind': 'binding a Pi account signs in: it comes before there is a session',
   'GET /api/v1/dev/outbox': 'the development outbox: absent in production, guarded on its own',
   'GET /dev/outbox': 'the development outbox page: absent in production, guarded on its own',
   'GET /ws': 'the socket authenticates by its first frame: see the frame matrix below',
@@ -995,8 +1077,13 @@ describe.each(dialects)('permission matrix on $dialect', ({ dialect }) => {
       });
     };
     initialization.subscribe(collect);
+    piSandbox = await startPiSandbox({ apiKey: PI_KEY });
     try {
-      t = await createTestApp({ dialect, translationProviders: [new FakeProvider()] });
+      t = await createTestApp({
+        dialect,
+        translationProviders: [new FakeProvider()],
+        env: { PI_API_URL: `${piSandbox.url}/v2`, PI_API_KEY: PI_KEY },
+      });
     } finally {
       initialization.unsubscribe(collect);
     }
@@ -1010,6 +1097,7 @@ describe.each(dialects)('permission matrix on $dialect', ({ dialect }) => {
   afterAll(async () => {
     await t.ctx.services.translations.drain();
     await t.close();
+    await piSandbox.close();
   });
 
   it('has a row or a public entry for every route, and none for a route that is gone', () => {

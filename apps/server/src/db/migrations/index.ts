@@ -10,6 +10,7 @@ import * as m0008 from './0008-message-kinds.js';
 import * as m0009 from './0009-media.js';
 import * as m0010 from './0010-media-kinds.js';
 import * as m0011 from './0011-edit-search.js';
+import * as m0012 from './0012-pi-identity.js';
 
 /**
  * Every migration in order. A static list rather than a folder scan, so the compiled
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   '0009-media': m0009,
   '0010-media-kinds': m0010,
   '0011-edit-search': m0011,
+  '0012-pi-identity': m0012,
 };

@@ -26,7 +26,7 @@ const noContent = { 204: z.null().describe('No content') };
 const secured = [{ bearer: [] }];
 
 /** Where a code goes, read from a parsed body that has one. */
-const byDestination: LimitKey = (request) =>
+export const byDestination: LimitKey = (request) =>
   (request.body as { destination?: string } | undefined)?.destination ?? null;
 
 /**
@@ -46,7 +46,7 @@ const ACCOUNT_ANSWERS = new Set(['ACCOUNT_REGISTERED', 'ACCOUNT_NOT_FOUND']);
  * and in all. Once either meter is empty the route answers nothing about accounts (any
  * answer, even a code sent, would tell) until it refills.
  */
-async function meteringAccountAnswers<T>(
+export async function meteringAccountAnswers<T>(
   limits: RateLimiter,
   request: FastifyRequest,
   work: () => Promise<T>,

@@ -37,11 +37,10 @@ export class AuthService {
     for (let attempt = 1; ; attempt += 1) {
       try {
         return await db.transaction().execute(async (trx) => {
-          const { channel, destination } = await codes.takeTicket(body.ticket, trx);
+          const login = await codes.takeTicket(body.ticket, trx);
           const user = await users.create(
             {
-              channel,
-              destination,
+              login,
               passwordHash,
               nickname: body.nickname,
               country: body.country,
@@ -106,7 +105,8 @@ export class AuthService {
     await this.deps.sessions.revoke(auth, auth.sessionId);
   }
 
-  private async signIn(user: UserRow, client: ClientInfo, db?: Db): Promise<AuthResult> {
+  /** A new session for the account, with what the app shows first. */
+  async signIn(user: UserRow, client: ClientInfo, db?: Db): Promise<AuthResult> {
     const { users, sessions } = this.deps;
     const session = await sessions.create(user.id, client, db);
     return {

@@ -32,6 +32,17 @@ export const LIMITS = {
   codeCheckPerAddress: { limit: 60, windowMs: HOUR, burst: 20 },
   /** Password sign-ins per address; per account the lock schedule holds. */
   loginPerAddress: { limit: 60, windowMs: HOUR, burst: 20 },
+  /**
+   * Pi sign-ins per address: each one costs a call to Pi's Platform API, and a stolen or
+   * made-up token is tried there, not here.
+   */
+  piLoginPerAddress: { limit: 60, windowMs: HOUR, burst: 20 },
+  /** Binding a Pi account (password or code), per address; per account the lock holds. */
+  piBindPerAddress: { limit: 30, windowMs: HOUR, burst: 10 },
+  /** Binding, unbinding, adding a phone, per user. */
+  piAccountPerUser: { limit: 20, windowMs: HOUR, burst: 10 },
+  /** Unfinished Pi payments handed over per user (one Platform API call each). */
+  piPaymentReportPerUser: { limit: 30, windowMs: HOUR, burst: 10 },
   /** Registrations per address. */
   registerPerAddress: { limit: 10, windowMs: HOUR, burst: 5 },
   /**

@@ -35,6 +35,10 @@ export class UserRepo {
       .executeTakeFirst();
   }
 
+  findByPiUid(uid: string): Promise<UserRow | undefined> {
+    return this.db.selectFrom('users').selectAll().where('pi_uid', '=', uid).executeTakeFirst();
+  }
+
   /** Invitation codes are stored upper-case. */
   async findIdByInviteCode(inviteCode: string): Promise<string | undefined> {
     const row = await this.db

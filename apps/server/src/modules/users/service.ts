@@ -24,9 +24,12 @@ import type { LoginLock, UserRepo } from './repo.js';
 import { generateInviteCode, generateTeltlkId, loginLockSteps } from './rules.js';
 
 export interface NewAccount {
-  channel: Channel;
-  destination: string;
-  passwordHash: string;
+  /** The verified phone or email the account signs in with; none for one made through Pi. */
+  login?: { channel: Channel; destination: string };
+  /** null: no password (an account made through Pi); no password then matches. */
+  passwordHash: string | null;
+  /** The Pi account it is made for: uid as the Platform API returned it. */
+  pi?: { uid: string; username: string };
   nickname: string;
   country: string;
   motherTongue: string;
@@ -99,10 +102,70 @@ export class UserService {
     return user;
   }
 
+  findByPiUid(uid: string): Promise<UserRow | undefined> {
+    return this.deps.repo.findByPiUid(uid);
+  }
+
+  /**
+   * Binds the account to a Pi account (or unbinds it, with null), or refreshes the bound
+   * account's username. One Pi account binds to one Teltlk account and the other way round.
+   */
+  async setPi(
+    userId: string,
+    pi: { uid: string; username: string } | null,
+    db: Db,
+    current?: UserRow,
+  ): Promise<UserRow> {
+    const repo = this.deps.repo.in(db);
+    const user = current ?? (await repo.findById(userId));
+    if (!user) throw new AppError('UNAUTHENTICATED');
+    if (pi && user.pi_uid !== null && user.pi_uid !== pi.uid) {
+      throw new AppError('ACCOUNT_PI_BOUND');
+    }
+    try {
+      const updated = await repo.update(userId, {
+        pi_uid: pi?.uid ?? null,
+        pi_username: pi?.username ?? null,
+        updated_at: this.deps.clock.now(),
+      });
+      if (!updated) throw new AppError('UNAUTHENTICATED');
+      return updated;
+    } catch (error) {
+      if (uniqueViolationColumn(error) === 'pi_uid') throw new AppError('PI_ALREADY_BOUND');
+      throw error;
+    }
+  }
+
+  /** Sets the account's phone or email to one just verified (a registration ticket). */
+  async setDestination(
+    userId: string,
+    channel: Channel,
+    destination: string,
+    db: Db,
+  ): Promise<UserRow> {
+    const repo = this.deps.repo.in(db);
+    if (await repo.findByDestination(channel, destination)) {
+      throw new AppError('ACCOUNT_REGISTERED');
+    }
+    try {
+      const updated = await repo.update(userId, {
+        [channel === 'email' ? 'email' : 'phone']: destination,
+        updated_at: this.deps.clock.now(),
+      });
+      if (!updated) throw new AppError('UNAUTHENTICATED');
+      return updated;
+    } catch (error) {
+      const column = uniqueViolationColumn(error);
+      if (column === 'email' || column === 'phone') throw new AppError('ACCOUNT_REGISTERED');
+      throw error;
+    }
+  }
+
   /** Inserts a new account inside the caller's transaction. */
   async create(input: NewAccount, db: Db): Promise<UserRow> {
     const repo = this.deps.repo.in(db);
-    if (await repo.findByDestination(input.channel, input.destination)) {
+    const { login } = input;
+    if (login && (await repo.findByDestination(login.channel, login.destination))) {
       throw new AppError('ACCOUNT_REGISTERED');
     }
     let invitedBy: string | null = null;
@@ -117,9 +180,9 @@ export class UserService {
     const user = newUserRow(this.deps.clock.now(), {
       teltlk_id: teltlkId,
       teltlk_id_changed_at: null,
-      phone: input.channel === 'phone' ? input.destination : null,
-      email: input.channel === 'email' ? input.destination : null,
-      password_hash: input.passwordHash,
+      phone: login?.channel === 'phone' ? login.destination : null,
+      email: login?.channel === 'email' ? login.destination : null,
+      password_hash: input.passwordHash ?? noPasswordHash(),
       nickname: input.nickname,
       country: input.country,
       mother_tongue: input.motherTongue,
@@ -130,12 +193,15 @@ export class UserService {
       invited_by: invitedBy,
       ui_language: input.uiLanguage ?? DEFAULT_UI_LANGUAGE,
       official: 0,
+      pi_uid: input.pi?.uid ?? null,
+      pi_username: input.pi?.username ?? null,
     });
     try {
       await repo.insert(user);
     } catch (error) {
       const column = uniqueViolationColumn(error);
       if (column === 'email' || column === 'phone') throw new AppError('ACCOUNT_REGISTERED');
+      if (column === 'pi_uid') throw new AppError('PI_ALREADY_BOUND');
       if (column === 'teltlk_id_lower' || column === 'invite_code') {
         throw new GeneratedValueCollision(column);
       }
@@ -253,6 +319,8 @@ export class UserService {
       teltlkIdChangeableAt:
         changeableAt !== null && changeableAt > this.deps.clock.now() ? changeableAt : null,
       createdAt: user.created_at,
+      piUsername: user.pi_uid === null ? null : user.pi_username,
+      hasPassword: hasPassword(user),
     };
   }
 
@@ -398,7 +466,8 @@ export type NewUserFields = Pick<
   | 'invited_by'
   | 'ui_language'
   | 'official'
->;
+> &
+  Partial<Pick<UserRow, 'pi_uid' | 'pi_username'>>;
 
 /**
  * A new account row: the given identity, default settings, no history. The one place a
@@ -419,5 +488,17 @@ export function newUserRow(now: number, fields: NewUserFields): UserRow {
     created_at: now,
     updated_at: now,
     event_seq: 0,
+    pi_uid: fields.pi_uid ?? null,
+    pi_username: fields.pi_username ?? null,
   };
+}
+
+/** Stored for an account without a password: not an argon2 hash, so no password matches. */
+export function noPasswordHash(): string {
+  return `!none!${newSecret()}`;
+}
+
+/** Whether a password can sign in to the account (an argon2 hash is stored). */
+export function hasPassword(user: Pick<UserRow, 'password_hash'>): boolean {
+  return user.password_hash.startsWith('$argon2');
 }

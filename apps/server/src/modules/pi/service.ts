@@ -1,0 +1,260 @@
+import {
+  PI_TICKET_TTL_SECONDS,
+  type AddPhoneBody,
+  type AuthResult,
+  type Me,
+  type PiBindBody,
+  type PiConfig,
+  type PiLoginBody,
+  type PiLoginResult,
+  type PiRegisterBody,
+} from '@teltlk/protocol';
+import type { Logger } from 'pino';
+import type { Db } from '../../db/schema.js';
+import { AppError } from '../../errors.js';
+import { SECOND, type Clock } from '../../lib/clock.js';
+import type { PasswordHasher } from '../../lib/passwords.js';
+import { newSecret, sha256 } from '../../lib/random.js';
+import type { AuthService } from '../auth/service.js';
+import type { CodeService } from '../auth/codes.js';
+import type { AuthInfo, ClientInfo } from '../auth/sessions.js';
+import { GeneratedValueCollision, hasPassword, type UserService } from '../users/service.js';
+import { PiApiError, PiUnreachable, type PiPlatform } from './platform.js';
+
+/** A freshly generated Teltlk ID or invite code colliding twice in a row is all but impossible. */
+const REGISTER_TRIES = 3;
+
+export interface PiSettings {
+  /** Where the web app loads the Pi SDK from; null: Pi is off on this server. */
+  sdkUrl: string | null;
+  sandbox: boolean;
+  sandboxHostUrl: string | null;
+}
+
+interface CheckedPi {
+  uid: string;
+  username: string;
+}
+
+/**
+ * Pi identity: sign-in with a Pi access token, a new account or an existing one bound to
+ * the Pi account, unbinding, and the payments Pi reports unfinished at sign-in.
+ *
+ * Who a person is comes only from Pi's `/me` for their token, never from the browser.
+ */
+export class PiService {
+  constructor(
+    private readonly deps: {
+      db: Db;
+      users: UserService;
+      auth: AuthService;
+      codes: CodeService;
+      passwords: PasswordHasher;
+      /** null: Pi is not configured here, and every Pi call says so. */
+      platform: PiPlatform | null;
+      settings: PiSettings;
+      clock: Clock;
+      logger: Logger;
+    },
+  ) {}
+
+  config(): PiConfig {
+    const { sdkUrl, sandbox, sandboxHostUrl } = this.deps.settings;
+    return { sdkUrl: this.deps.platform ? sdkUrl : null, sandbox, sandboxHostUrl };
+  }
+
+  /** Signs the owner of a bound Pi account in, or hands out a ticket to make or bind one. */
+  async login(body: PiLoginBody, client: ClientInfo): Promise<PiLoginResult> {
+    const { db, users, auth, clock } = this.deps;
+    const pi = await this.checkToken(body.accessToken);
+    const user = await users.findByPiUid(pi.uid);
+    if (user) {
+      const current =
+        user.pi_username === pi.username ? user : await users.setPi(user.id, pi, db, user);
+      return { status: 'signedIn', auth: await auth.signIn(current, client) };
+    }
+    const now = clock.now();
+    const ticket = newSecret();
+    const expiresAt = now + PI_TICKET_TTL_SECONDS * SECOND;
+    await db.deleteFrom('pi_tickets').where('expires_at', '<=', now).execute();
+    await db
+      .insertInto('pi_tickets')
+      .values({
+        ticket_hash: sha256(ticket),
+        pi_uid: pi.uid,
+        pi_username: pi.username,
+        expires_at: expiresAt,
+      })
+      .execute();
+    return { status: 'unbound', ticket, piUsername: pi.username, expiresAt };
+  }
+
+  /** A new account for the ticket's Pi account: no password, no phone, until added. */
+  async register(body: PiRegisterBody, client: ClientInfo): Promise<AuthResult> {
+    const { db, users, auth } = this.deps;
+    await this.openTicket(body.ticket);
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await db.transaction().execute(async (trx) => {
+          const pi = await this.takeTicket(body.ticket, trx);
+          const user = await users.create(
+            {
+              passwordHash: null,
+              nickname: body.nickname,
+              country: body.country,
+              motherTongue: body.motherTongue,
+              inviteCode: body.inviteCode,
+              uiLanguage: body.uiLanguage,
+              pi,
+            },
+            trx,
+          );
+          return auth.signIn(user, client, trx);
+        });
+      } catch (error) {
+        if (!(error instanceof GeneratedValueCollision)) throw error;
+        if (attempt >= REGISTER_TRIES) throw new AppError('REGISTRATION_FAILED');
+      }
+    }
+  }
+
+  /** Binds the ticket's Pi account to an account its person proves to own, and signs in. */
+  async bind(body: PiBindBody, client: ClientInfo): Promise<AuthResult> {
+    const { db, users, auth, codes, passwords } = this.deps;
+    await this.openTicket(body.ticket);
+    if (body.proof === 'password') {
+      const user = await users.findByAccount(body.account);
+      if (!user) {
+        await passwords.turn().verifyDummy(body.password);
+        throw new AppError('ACCOUNT_NOT_FOUND');
+      }
+      await users.checkPassword(user, body.password);
+      return db.transaction().execute(async (trx) => {
+        const bound = await users.setPi(user.id, await this.takeTicket(body.ticket, trx), trx);
+        return auth.signIn(bound, client, trx);
+      });
+    }
+    return codes.redeem({ purpose: 'login', ...body }, async (trx) => {
+      const user = await users.findByDestination(body.channel, body.destination, trx);
+      if (!user) throw new AppError('ACCOUNT_NOT_FOUND');
+      // A code only proves the phone or mailbox; an account with a password is proven by it.
+      if (hasPassword(user)) throw new AppError('PI_ACCOUNT_HAS_PASSWORD');
+      const bound = await users.setPi(user.id, await this.takeTicket(body.ticket, trx), trx);
+      return auth.signIn(bound, client, trx);
+    });
+  }
+
+  /** Binds the Pi account of a token to the signed-in account: the session is the proof. */
+  async bindSignedIn(who: AuthInfo, accessToken: string): Promise<Me> {
+    const { db, users } = this.deps;
+    const pi = await this.checkToken(accessToken);
+    return users.toMe(await users.setPi(who.userId, pi, db));
+  }
+
+  /** Unbinds the Pi account, when another way into the account remains. */
+  async unbind(who: AuthInfo): Promise<Me> {
+    const { db, users } = this.deps;
+    const user = await users.get(who.userId);
+    if (user.pi_uid === null) throw new AppError('NOT_FOUND');
+    if (!hasPassword(user) && user.phone === null && user.email === null) {
+      throw new AppError('PI_UNBIND_LAST_WAY_IN');
+    }
+    return users.toMe(await users.setPi(user.id, null, db));
+  }
+
+  /** Adds the phone (or email) a registration ticket verified to the signed-in account. */
+  async addPhone(who: AuthInfo, body: AddPhoneBody): Promise<Me> {
+    const { db, users, codes } = this.deps;
+    await codes.checkTicket(body.ticket);
+    return db.transaction().execute(async (trx) => {
+      const { channel, destination } = await codes.takeTicket(body.ticket, trx);
+      return users.toMe(await users.setDestination(who.userId, channel, destination, trx));
+    });
+  }
+
+  /**
+   * Keeps a payment the Pi SDK found unfinished at sign-in, as Pi itself reports it, for
+   * the payment module to settle. Only the payer's own payments are taken.
+   */
+  async reportIncompletePayment(who: AuthInfo, paymentId: string): Promise<void> {
+    const { db, users, clock, logger } = this.deps;
+    const platform = this.platform();
+    const user = await users.get(who.userId);
+    if (user.pi_uid === null) throw new AppError('PI_ONLY');
+    const payment = await this.ask(() => platform.getPayment(paymentId));
+    if (payment.user_uid !== user.pi_uid) throw new AppError('PI_PAYMENT_NOT_YOURS');
+    const now = clock.now();
+    const dto = JSON.stringify(payment);
+    await db
+      .insertInto('pi_payments')
+      .values({
+        id: payment.identifier,
+        user_id: user.id,
+        pi_uid: user.pi_uid,
+        direction: payment.direction,
+        dto,
+        state: 'incomplete',
+        created_at: now,
+        updated_at: now,
+      })
+      .onConflict((conflict) => conflict.column('id').doUpdateSet({ dto, updated_at: now }))
+      .execute();
+    logger.info(
+      { paymentId: payment.identifier, userId: user.id, status: payment.status },
+      'unfinished Pi payment kept for the payment module',
+    );
+  }
+
+  /** The uid and username Pi gives for this token. */
+  private async checkToken(accessToken: string): Promise<CheckedPi> {
+    const platform = this.platform();
+    const me = await this.ask(() => platform.me(accessToken));
+    if (!me) throw new AppError('PI_AUTH_FAILED');
+    // Without the username scope Pi names nobody; the uid still keys the account.
+    return { uid: me.uid, username: me.username ?? me.uid };
+  }
+
+  private platform(): PiPlatform {
+    if (!this.deps.platform) throw new AppError('PI_UNAVAILABLE');
+    return this.deps.platform;
+  }
+
+  /** Runs a Platform API call; Pi being away or refusing becomes the person's error. */
+  private async ask<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      if (error instanceof PiUnreachable) {
+        this.deps.logger.warn({ err: error }, 'Pi Platform API unreachable');
+        throw new AppError('PI_UNREACHABLE');
+      }
+      if (error instanceof PiApiError) {
+        if (error.code === 'payment_not_found') throw new AppError('NOT_FOUND');
+        this.deps.logger.warn({ err: error }, 'Pi Platform API refused');
+        throw new AppError('PI_UNAVAILABLE');
+      }
+      throw error;
+    }
+  }
+
+  /** Refuses a ticket that could not work now, before a password is hashed for it. */
+  private async openTicket(ticket: string): Promise<void> {
+    const row = await this.deps.db
+      .selectFrom('pi_tickets')
+      .select('expires_at')
+      .where('ticket_hash', '=', sha256(ticket))
+      .executeTakeFirst();
+    if (!row || row.expires_at <= this.deps.clock.now()) throw new AppError('PI_TICKET_INVALID');
+  }
+
+  /** Uses the ticket up inside the caller's transaction; gives the Pi account it stands for. */
+  private async takeTicket(ticket: string, trx: Db): Promise<CheckedPi> {
+    const row = await trx
+      .deleteFrom('pi_tickets')
+      .where('ticket_hash', '=', sha256(ticket))
+      .returning(['pi_uid', 'pi_username', 'expires_at'])
+      .executeTakeFirst();
+    if (!row || row.expires_at <= this.deps.clock.now()) throw new AppError('PI_TICKET_INVALID');
+    return { uid: row.pi_uid, username: row.pi_username };
+  }
+}
