@@ -16,6 +16,7 @@ export default defineConfig({
     alias: {
       '@teltlk/protocol': source('../../packages/protocol/src/index.ts'),
       '@teltlk/im-sdk': source('../../packages/im-sdk/src/index.ts'),
+      '@teltlk/pi-sdk': source('../../packages/pi-sdk/src/index.ts'),
     },
     // Hoisted libraries (antd-mobile, react-router, ...) would otherwise resolve the
     // React 18 copy in the root node_modules and load two Reacts.

@@ -33,6 +33,12 @@ import {
   type UpdateSettingsBody,
   type VerifyCodeBody,
   type VerifyCodeResult,
+  type AddPhoneBody,
+  type PiBindBody,
+  type PiConfig,
+  type PiLoginBody,
+  type PiLoginResult,
+  type PiRegisterBody,
 } from '@teltlk/protocol';
 import {
   type Conversation,
@@ -192,6 +198,33 @@ export class ApiClient {
   }
   loginWithCode(body: CodeLoginBody): Promise<AuthResult> {
     return this.request('POST', '/auth/login/code', body);
+  }
+  piConfig(): Promise<PiConfig> {
+    return this.request('GET', '/pi/config');
+  }
+  /** Signs in with a Pi access token; an unknown Pi account gets a ticket to make or bind one. */
+  piLogin(body: PiLoginBody): Promise<PiLoginResult> {
+    return this.request('POST', '/auth/pi', body);
+  }
+  piRegister(body: PiRegisterBody): Promise<AuthResult> {
+    return this.request('POST', '/auth/pi/register', body);
+  }
+  piBind(body: PiBindBody): Promise<AuthResult> {
+    return this.request('POST', '/auth/pi/bind', body);
+  }
+  /** Binds the Pi account of a token to the signed-in account. */
+  bindPi(body: PiLoginBody): Promise<Me> {
+    return this.request('POST', '/me/pi', body);
+  }
+  unbindPi(): Promise<Me> {
+    return this.request('DELETE', '/me/pi');
+  }
+  /** Adds the phone (or email) a registration ticket verified to this account. */
+  addPhone(body: AddPhoneBody): Promise<Me> {
+    return this.request('POST', '/me/phone', body);
+  }
+  reportIncompletePiPayment(paymentId: string): Promise<void> {
+    return this.request('POST', '/pi/payments/incomplete', { paymentId });
   }
   resetPassword(body: ResetPasswordBody): Promise<void> {
     return this.request('POST', '/auth/password/reset', body);

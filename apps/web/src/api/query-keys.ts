@@ -12,4 +12,5 @@ export const queryKeys = {
   officialAccounts: () => ['official-accounts'] as const,
   mediaLimits: () => ['meta', 'media-limits'] as const,
   favourites: () => ['me', 'face-favourites'] as const,
+  piConfig: () => ['meta', 'pi'] as const,
 };

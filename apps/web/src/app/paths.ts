@@ -2,6 +2,9 @@
 export const paths = {
   root: '/',
   login: '/pages/login/login',
+  piLogin: '/pages/login/PIlogin',
+  bindTips: '/pages/login/bindTips',
+  bindAccount: '/pages/login/bindAccount',
   mobileLogin: '/pages/login/Mobilelogin',
   forget: '/pages/login/forget',
   agreement: '/pages/login/Agreement',

@@ -15,6 +15,9 @@ const TabLayout = lazy(() =>
   import('./signed-in').then((module) => ({ default: module.TabLayout })),
 );
 const LoginPage = page(() => import('../features/auth/login-page'), 'LoginPage');
+const PiLoginPage = page(() => import('../features/auth/pi-login-page'), 'PiLoginPage');
+const BindTipsPage = page(() => import('../features/auth/pi-bind-pages'), 'BindTipsPage');
+const BindAccountPage = page(() => import('../features/auth/pi-bind-pages'), 'BindAccountPage');
 const CodeLoginPage = page(() => import('../features/auth/code-login-page'), 'CodeLoginPage');
 const PhoneCodePage = page(() => import('../features/auth/phone-code-page'), 'PhoneCodePage');
 const ForgetPage = page(() => import('../features/auth/forget-page'), 'ForgetPage');
@@ -130,8 +133,9 @@ export const routes: RouteObject[] = [
           { path: paths.mobileLogin, element: <CodeLoginPage /> },
           { path: paths.phoneCode, element: <PhoneCodePage /> },
           { path: paths.register, element: <RegisterPage /> },
-          { path: paths.bindPhoneNumber, element: <BindPhonePage /> },
-          { path: paths.sendCode, element: <SendCodePage /> },
+          { path: paths.piLogin, element: <PiLoginPage /> },
+          { path: paths.bindTips, element: <BindTipsPage /> },
+          { path: paths.bindAccount, element: <BindAccountPage /> },
           { path: paths.registerAccount, element: <RegisterAccountPage /> },
           { path: paths.selectRegion, element: <SelectRegionPage /> },
           { path: paths.registerLanguage, element: <RegisterLanguagePage /> },
@@ -178,7 +182,10 @@ export const routes: RouteObject[] = [
           { path: paths.accountSafe, element: <AccountSecurityPage /> },
         ],
       },
-      // Open to everyone: the area-code list, password reset, legal texts, about.
+      // Open to everyone: the area-code list, password reset, legal texts, about; a phone
+      // and its code (registration signed out, a phone added to the account signed in).
+      { path: paths.bindPhoneNumber, element: <BindPhonePage /> },
+      { path: paths.sendCode, element: <SendCodePage /> },
       { path: paths.area, element: <AreaPage /> },
       { path: paths.forget, element: <ForgetPage /> },
       { path: paths.forgetPassword, element: <ForgetPasswordPage /> },

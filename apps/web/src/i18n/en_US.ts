@@ -35,6 +35,17 @@ export const en_US = {
     storeFailed: 'Your chats could not be saved on this device',
   },
   error: {
+    PI_AUTH_FAILED: 'Authentication failed.',
+    PI_UNREACHABLE: 'Network connection timed out.',
+    PI_UNAVAILABLE: 'This feature is currently not available',
+    PI_TICKET_INVALID: 'Failed to obtain piID, Please try again',
+    PI_ALREADY_BOUND: 'This Pi account is already bound to another Teltlk account',
+    ACCOUNT_PI_BOUND: 'This Teltlk account is already bound to a Pi account',
+    PI_ACCOUNT_HAS_PASSWORD: 'The account has a password set, please use it to log in to the APP',
+    PI_UNBIND_LAST_WAY_IN:
+      'Add a phone number first: without Pi you could not sign in to this account',
+    PI_ONLY: 'This feature is currently only available to PI users',
+    PI_PAYMENT_NOT_YOURS: 'This payment belongs to another Pi account',
     VALIDATION_FAILED: 'The request is not valid',
     MALFORMED_REQUEST: 'The request could not be read',
     PAYLOAD_TOO_LARGE: 'The file is too large',
@@ -179,6 +190,7 @@ export const en_US = {
     emailAddress: 'Email address',
   },
   login: {
+    withPi: 'Sign in with Pi',
     title: 'Sign in',
     welcome: 'Welcome to Teltlk',
     tagline: 'Chat with pioneers everywhere, each in their own language',
@@ -263,6 +275,7 @@ export const en_US = {
     about: 'About',
   },
   profile: {
+    pi: 'Pi account',
     title: 'Profile',
     avatar: 'Avatar',
     changeAvatar: 'Change avatar',
@@ -293,6 +306,17 @@ export const en_US = {
     title: 'Mother tongue',
   },
   security: {
+    pi: 'Pi account',
+    piBound: 'Bound to {username}',
+    piNone: 'Not bound: bind it to sign in with Pi',
+    bindPi: 'Bind Pi account',
+    piBoundDone: 'Your Pi account is bound',
+    unbindPi: 'Unbind',
+    unbindConfirm: 'Unbind the Pi account {username}? You will no longer sign in with it.',
+    unbound: 'Pi account unbound',
+    addPhone: 'Add a phone number',
+    noPassword:
+      'This account has no password: it signs in with Pi, or with a code once it has a phone number.',
     title: 'Account security',
     changePassword: 'Change password',
     currentPassword: 'Current password',
@@ -312,6 +336,34 @@ export const en_US = {
     revokeConfirm: 'Sign this device out of your account?',
     revoked: 'The device has been signed out',
     logout: 'Log out',
+  },
+  pi: {
+    loginTitle: 'Sign in with Pi',
+    signingIn: 'Signing in with your Pi account…',
+    failed: 'Failed to obtain piID, Please try again',
+    retry: 'Try again',
+    onlyPi: 'This feature is currently only available to PI users',
+    otherWays:
+      'Here you can sign in with your password or with a code, or open Teltlk in the Pi Browser.',
+    passwordLogin: 'Sign in with password',
+    codeLogin: 'Sign in with a code',
+    openInPiBrowser: 'Open in the Pi Browser',
+    bindTipsTitle: 'Welcome, pioneer',
+    bindTips:
+      'Your Pi account {username} is not linked to a Teltlk account yet. Create a new account for it, or bind the Teltlk account you already have: from now on you sign in to it with Pi.',
+    createAccount: 'Create a new account',
+    bindExisting: 'Bind my Teltlk account',
+    bindTitle: 'Bind your Teltlk account',
+    bindIntro:
+      'Prove the account is yours with its password, or with a code sent to its phone or email.',
+    byPassword: 'With password',
+    byCode: 'With a code',
+    bindSubmit: 'Bind and sign in',
+    addPhoneTitle: 'Add a phone number',
+    addPhoneIntro:
+      'Verify a phone number to sign in with a code too, and to keep your account if you ever unbind Pi.',
+    addPhoneSubmit: 'Get code',
+    phoneAdded: 'Phone number added',
   },
   settings: {
     title: 'Settings',

@@ -26,6 +26,8 @@ export interface DestinationFormProps {
   purpose: CodePurpose;
   /** The page that takes the code; it gets `channel` and `destination` in its query. */
   codePath: string;
+  /** More of the code page's query (what the code is for, e.g. `bind=pi`). */
+  codeQuery?: Record<string, string>;
   submitLabel: string;
   /** Only the phone channel (the bindPhoneNumber route). */
   phoneOnly?: boolean;
@@ -41,6 +43,7 @@ export interface DestinationFormProps {
 export function DestinationForm({
   purpose,
   codePath,
+  codeQuery,
   submitLabel,
   phoneOnly,
   children,
@@ -86,6 +89,7 @@ export function DestinationForm({
       withQuery(codePath, {
         purpose: codePath === paths.sendCode ? purpose : undefined,
         ...target,
+        ...codeQuery,
       }),
     );
   };

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { api } from '../../api/client';
+import { handOverIncomplete } from '../../api/pi';
 import { paths } from '../../app/paths';
 import { currentUiLanguage } from '../../i18n/index';
 import { Button } from '../../ui/button';
@@ -37,25 +38,34 @@ export function InviteCodePage() {
 
   const restart = (message: Message) => {
     showToast(messageText(message));
+    // Through Pi, a new ticket comes from signing in with Pi again.
+    if (draft.pi) {
+      draft.update({ pi: null });
+      void navigate(paths.piLogin, { replace: true });
+      return;
+    }
     draft.update({ ticket: null });
     void navigate(paths.register, { replace: true });
   };
 
   const register = useMutation({
-    mutationFn: (code: string | undefined) =>
-      api.register({
-        ticket: draft.ticket ?? '',
+    mutationFn: (code: string | undefined) => {
+      const fields = {
         nickname: draft.nickname,
-        password: draft.password,
         country: draft.country ?? '',
         motherTongue: draft.motherTongue ?? '',
         inviteCode: code,
         uiLanguage: currentUiLanguage(),
-      }),
+      };
+      return draft.pi
+        ? api.piRegister({ ticket: draft.pi.ticket, ...fields })
+        : api.register({ ticket: draft.ticket ?? '', password: draft.password, ...fields });
+    },
     onSuccess: async (result: AuthResult) => {
       // Signed in first, so the step guard does not see an empty draft and send the
       // person back to the start on the way home.
       await applyAuth(result);
+      if (draft.pi) void handOverIncomplete();
       draft.reset();
       showToast(t('register.welcome'), { icon: 'success' });
       void navigate(paths.root, { replace: true });
@@ -65,7 +75,11 @@ export function InviteCodePage() {
       if (failure instanceof ApiError) {
         if (failure.code === 'INVITE_CODE_INVALID') return setError(errorMessage(failure));
         // The verification ran out (30 minutes) or the account appeared meanwhile: start over.
-        if (failure.code === 'TICKET_INVALID' || failure.code === 'ACCOUNT_REGISTERED') {
+        if (
+          failure.code === 'TICKET_INVALID' ||
+          failure.code === 'PI_TICKET_INVALID' ||
+          failure.code === 'ACCOUNT_REGISTERED'
+        ) {
           return restart(errorMessage(failure));
         }
         const issue = failure.issues?.[0];

@@ -133,6 +133,11 @@ export function mountLoginView(main: HTMLElement, host: LoginHost): LoginView {
     class: 'tt-button tt-button-secondary tt-button-block',
     href: routeHref(paths.register),
   });
+  // Pioneers arriving from the Pi Browser sign in with their Pi account.
+  const piLogin = element('a', {
+    class: 'tt-button tt-button-secondary tt-button-block tt-pi-login',
+    href: routeHref(paths.piLogin),
+  });
   const legalPaths = [paths.agreement, paths.service, paths.privacy];
   const legalLinks = legalPaths.map((path) => element('a', { href: routeHref(path) }));
   const legal = element(
@@ -197,6 +202,7 @@ export function mountLoginView(main: HTMLElement, host: LoginHost): LoginView {
     codeLogin.textContent = host.text('login.codeLogin');
     forgot.textContent = host.text('login.forgot');
     register.textContent = host.text('login.register');
+    piLogin.textContent = host.text('login.withPi');
     legal.setAttribute('aria-label', host.text('login.legal'));
     const legalKeys = ['legal.agreement', 'legal.service', 'legal.privacy'] as const;
     legalLinks.forEach((link, index) => (link.textContent = host.text(legalKeys[index]!)));
@@ -290,6 +296,7 @@ export function mountLoginView(main: HTMLElement, host: LoginHost): LoginView {
       ),
       form,
       register,
+      piLogin,
       legal,
     ),
   );

@@ -11,7 +11,7 @@ import { checkField, checkPasswordPair, hasErrors } from '../../ui/validation';
 import { RegisterStepPage } from './register-step';
 import { useRegistrationDraft } from './registration-draft';
 
-/** `/pages/register/nikename`: nickname and password. */
+/** `/pages/register/nikename`: nickname and password (no password for an account made through Pi). */
 export function RegisterAccountPage() {
   const { t } = useTranslation();
   const text = useMessageText();
@@ -28,10 +28,14 @@ export function RegisterAccountPage() {
     confirmation: null,
   });
 
+  const throughPi = draft.pi !== null;
+
   const submit = () => {
     const next = {
       nickname: checkField(nicknameSchema, nickname),
-      ...checkPasswordPair(passwordSchema, password, confirmation),
+      ...(throughPi
+        ? { password: null, confirmation: null }
+        : checkPasswordPair(passwordSchema, password, confirmation)),
     };
     setErrors(next);
     if (hasErrors(next)) return;
@@ -61,21 +65,25 @@ export function RegisterAccountPage() {
           onChange={setNickname}
           error={text(errors.nickname)}
         />
-        <PasswordField
-          label={t('register.password')}
-          autoComplete="new-password"
-          value={password}
-          onChange={setPassword}
-          hint={t('form.passwordHint')}
-          error={text(errors.password)}
-        />
-        <PasswordField
-          label={t('register.confirmPassword')}
-          autoComplete="new-password"
-          value={confirmation}
-          onChange={setConfirmation}
-          error={text(errors.confirmation)}
-        />
+        {throughPi ? null : (
+          <>
+            <PasswordField
+              label={t('register.password')}
+              autoComplete="new-password"
+              value={password}
+              onChange={setPassword}
+              hint={t('form.passwordHint')}
+              error={text(errors.password)}
+            />
+            <PasswordField
+              label={t('register.confirmPassword')}
+              autoComplete="new-password"
+              value={confirmation}
+              onChange={setConfirmation}
+              error={text(errors.confirmation)}
+            />
+          </>
+        )}
         <Button type="submit" block>
           {t('common.next')}
         </Button>

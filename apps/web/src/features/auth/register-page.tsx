@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useSignedIn } from '../../app/guards';
 import { paths } from '../../app/paths';
 import { Page } from '../../ui/page';
 import { showToast } from '../../ui/toast';
@@ -61,7 +62,29 @@ export function RegisterPage() {
   return <RegisterForm />;
 }
 
-/** `/pages/register/bindPhoneNumber`: the phone variant of registration. */
+/** Adding a phone to the signed-in account (one made through Pi has none). */
+function AddPhoneForm() {
+  const { t } = useTranslation();
+  return (
+    <Page title={t('pi.addPhoneTitle')}>
+      <div className="tt-auth">
+        <p className="tt-hint">{t('pi.addPhoneIntro')}</p>
+        <DestinationForm
+          purpose="register"
+          codePath={paths.sendCode}
+          codeQuery={{ then: 'addPhone' }}
+          submitLabel={t('pi.addPhoneSubmit')}
+          phoneOnly
+        />
+      </div>
+    </Page>
+  );
+}
+
+/**
+ * `/pages/register/bindPhoneNumber`: signed in, a phone number added to the account;
+ * signed out, the phone variant of registration.
+ */
 export function BindPhonePage() {
-  return <RegisterForm phoneOnly />;
+  return useSignedIn() ? <AddPhoneForm /> : <RegisterForm phoneOnly />;
 }

@@ -22,6 +22,15 @@ const stepNumbers: Record<RegisterStep, number> = {
   invite: 6,
 };
 const TOTAL_STEPS = 6;
+/** Through Pi there is no contact or code to give: four steps. */
+const piStepNumbers: Record<RegisterStep, number> = {
+  contact: 0,
+  account: 1,
+  region: 2,
+  language: 3,
+  invite: 4,
+};
+const PI_TOTAL_STEPS = 4;
 
 export function registerStepPath(step: RegisterStep): string {
   return stepPaths[step];
@@ -51,7 +60,9 @@ export function RegisterStepPage({
     <Page title={title} flush={flush}>
       <div className={flush ? 'tt-auth-heading tt-step-heading' : 'tt-auth-heading'}>
         <p className="tt-steps">
-          {t('register.step', { step: stepNumbers[step], total: TOTAL_STEPS })}
+          {draft.pi
+            ? t('register.step', { step: piStepNumbers[step], total: PI_TOTAL_STEPS })
+            : t('register.step', { step: stepNumbers[step], total: TOTAL_STEPS })}
         </p>
         <p>{intro}</p>
       </div>

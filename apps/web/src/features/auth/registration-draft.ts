@@ -28,6 +28,7 @@ export const useRegistrationDraft = create<DraftStore>()(
         country,
         motherTongue,
         inviteCode,
+        pi,
       }) => ({
         channel,
         destination,
@@ -36,6 +37,7 @@ export const useRegistrationDraft = create<DraftStore>()(
         country,
         motherTongue,
         inviteCode,
+        pi,
       }),
     },
   ),

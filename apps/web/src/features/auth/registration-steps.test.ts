@@ -10,6 +10,7 @@ const complete: RegistrationDraft = {
   country: 'NG',
   motherTongue: 'en',
   inviteCode: '',
+  pi: null,
 };
 
 describe('missingStep', () => {
@@ -34,5 +35,17 @@ describe('missingStep', () => {
     );
     expect(missingStep('invite', { ...complete, motherTongue: null })).toBe('language');
     expect(missingStep('language', { ...complete, motherTongue: null })).toBeNull();
+  });
+
+  it('takes a Pi ticket for the code, and asks no password of a Pi account', () => {
+    const pi: RegistrationDraft = {
+      ...emptyDraft,
+      pi: { ticket: 'p'.repeat(32), username: 'pioneer' },
+      nickname: 'pioneer',
+    };
+    expect(missingStep('account', pi)).toBeNull();
+    expect(missingStep('region', pi)).toBeNull();
+    expect(missingStep('invite', { ...pi, country: 'NG', motherTongue: 'en' })).toBeNull();
+    expect(missingStep('region', { ...pi, nickname: ' ' })).toBe('account');
   });
 });

@@ -12,6 +12,8 @@ export interface RegistrationDraft {
   country: string | null;
   motherTongue: string | null;
   inviteCode: string;
+  /** Signing up through Pi: the server's ticket for the checked Pi account, in place of a code. */
+  pi: { ticket: string; username: string } | null;
 }
 
 export type RegisterStep = 'contact' | 'account' | 'region' | 'language' | 'invite';
@@ -25,6 +27,7 @@ export const emptyDraft: RegistrationDraft = {
   country: null,
   motherTongue: null,
   inviteCode: '',
+  pi: null,
 };
 
 const order: RegisterStep[] = ['contact', 'account', 'region', 'language', 'invite'];
@@ -33,9 +36,10 @@ const order: RegisterStep[] = ['contact', 'account', 'region', 'language', 'invi
 function stepDone(step: RegisterStep, draft: RegistrationDraft): boolean {
   switch (step) {
     case 'contact':
-      return Boolean(draft.ticket && draft.channel && draft.destination);
+      return Boolean(draft.pi ?? (draft.ticket && draft.channel && draft.destination));
     case 'account':
-      return draft.nickname.trim().length > 0 && draft.password.length > 0;
+      // An account made through Pi signs in with Pi: no password to choose.
+      return draft.nickname.trim().length > 0 && (draft.pi !== null || draft.password.length > 0);
     case 'region':
       return Boolean(draft.country);
     case 'language':

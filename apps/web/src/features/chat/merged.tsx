@@ -4,7 +4,15 @@ import { partLine } from '../../ui/conversation/messages';
 
 /** Lines of a record its bubble shows. */
 const BUBBLE_LINES = 4;
-type T = ReturnType<typeof useTranslation>['t'];
+/**
+ * The translations this file asks for. Narrower than i18next's own `t`, whose type the
+ * compiler gives up on (too deep) once the catalog is as large as ours.
+ */
+type T = ((
+  key: 'chat.mergedTitleOne' | 'chat.mergedTitleTwo' | 'chat.mergedTitleMany',
+  options: { a: string; b?: string },
+) => string) &
+  Parameters<typeof partLine>[1];
 
 /** "Chat history of Ada and Bob", from the names of who speaks in it. */
 export function mergedTitle(record: MergedContent, t: T): string {

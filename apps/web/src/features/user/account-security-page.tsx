@@ -1,9 +1,19 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { passwordSchema, type SessionInfo } from '@teltlk/protocol';
+import { passwordSchema, type Me, type SessionInfo } from '@teltlk/protocol';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
-import { useSessions } from '../../api/queries';
+import {
+  handOverIncomplete,
+  PI_SIGN_IN_SCOPES,
+  piClientFor,
+  rememberIncomplete,
+  usePiConfig,
+} from '../../api/pi';
+import { useMe, useSessions } from '../../api/queries';
+import { paths } from '../../app/paths';
+import { InfoRow, LinkRow } from '../../ui/list-row';
+import { PiOnlyNotice } from '../../ui/pi-only';
 import { queryKeys } from '../../api/query-keys';
 import { Button } from '../../ui/button';
 import { toFormErrors, type FormErrors } from '../../ui/error-message';
@@ -208,12 +218,103 @@ function SessionList() {
   );
 }
 
-/** `/pages/user/accountSecurity`: change the password and manage signed-in devices. */
+/** The bound Pi account: bind (inside the Pi Browser), unbind; a phone for a Pi-only account. */
+function PiSection({ me }: { me: Me }) {
+  const { t } = useTranslation();
+  const headingId = useId();
+  const queryClient = useQueryClient();
+  const config = usePiConfig();
+  const client = config.data ? piClientFor(config.data) : null;
+  const updated = (next: Me) => queryClient.setQueryData(queryKeys.me(), next);
+
+  const bind = useMutation({
+    mutationFn: async () => {
+      const { accessToken } = await client!.authenticate(PI_SIGN_IN_SCOPES, rememberIncomplete);
+      return api.bindPi({ accessToken });
+    },
+    onSuccess: (next) => {
+      updated(next);
+      void handOverIncomplete();
+      showToast(t('security.piBoundDone'), { icon: 'success' });
+    },
+    onError: (failure) => toastModifyFailure(failure),
+  });
+  const unbind = useMutation({
+    mutationFn: () => api.unbindPi(),
+    onSuccess: (next) => {
+      updated(next);
+      client?.forget();
+      showToast(t('security.unbound'), { icon: 'success' });
+    },
+    onError: (failure) => toastModifyFailure(failure),
+  });
+
+  return (
+    <section className="tt-section" aria-labelledby={headingId}>
+      <h2 id={headingId} className="tt-section-title">
+        {t('security.pi')}
+      </h2>
+      <ul className="tt-list">
+        <li>
+          <InfoRow
+            label={t('security.pi')}
+            value={
+              me.piUsername
+                ? t('security.piBound', { username: me.piUsername })
+                : t('common.notSet')
+            }
+          >
+            {me.piUsername ? (
+              <Button
+                variant="secondary"
+                small
+                busy={unbind.isPending}
+                onClick={() => {
+                  const text = t('security.unbindConfirm', { username: me.piUsername ?? '' });
+                  void confirmModal(text).then((yes) => {
+                    if (yes) unbind.mutate();
+                  });
+                }}
+              >
+                {t('security.unbindPi')}
+              </Button>
+            ) : client?.inPiBrowser ? (
+              <Button small busy={bind.isPending} onClick={() => bind.mutate()}>
+                {t('security.bindPi')}
+              </Button>
+            ) : null}
+          </InfoRow>
+        </li>
+        {me.phone ? null : (
+          <li>
+            <LinkRow to={paths.bindPhoneNumber} label={t('security.addPhone')} />
+          </li>
+        )}
+      </ul>
+      {me.piUsername || !client || client.inPiBrowser ? null : (
+        <>
+          <p className="tt-hint tt-section-intro">{t('security.piNone')}</p>
+          <PiOnlyNotice />
+        </>
+      )}
+      {me.hasPassword ? null : (
+        <p className="tt-hint tt-section-intro">{t('security.noPassword')}</p>
+      )}
+    </section>
+  );
+}
+
+/**
+ * `/pages/user/accountSecurity`: the Pi account and phone, the password (for an account
+ * that has one), and signed-in devices.
+ */
 export function AccountSecurityPage() {
   const { t } = useTranslation();
+  const me = useMe();
   return (
     <Page title={t('security.title')} flush>
-      <ChangePasswordForm />
+      {me.data ? <PiSection me={me.data} /> : null}
+      {me.data?.hasPassword ? <ChangePasswordForm /> : null}
       <SessionList />
     </Page>
   );

@@ -142,6 +142,9 @@ function ProfileRows({ me }: { me: Me }) {
           <InfoRow label={t('profile.email')} value={me.email ?? notSet} />
         </li>
         <li>
+          <InfoRow label={t('profile.pi')} value={me.piUsername ?? notSet} />
+        </li>
+        <li>
           <InfoRow label={t('profile.inviteCode')} value={me.inviteCode}>
             <button type="button" className="tt-link-button" onClick={() => void copyInviteCode()}>
               {t('profile.copyInviteCode')}

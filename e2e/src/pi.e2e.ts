@@ -1,0 +1,161 @@
+import { startPiSandbox, type RunningPiSandbox } from '@teltlk/pi-sandbox';
+import type { BrowserContext, FrameLocator, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  launchBrowser,
+  newPhoneContext,
+  registerAccount,
+  startServer,
+  watchConsole,
+  type RunningServer,
+} from './harness.js';
+import type { Browser } from 'playwright-core';
+
+/**
+ * Pi sign-in in the browser, through the local Pi sandbox: its page frames the built app
+ * and plays the Pi Browser (the consent dialog), its emulator plays Pi's Platform API.
+ */
+
+const API_KEY = 'e2e-sandbox-key';
+
+let sandbox: RunningPiSandbox;
+let server: RunningServer;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+const consoleErrors: string[][] = [];
+
+beforeAll(async () => {
+  sandbox = await startPiSandbox({ apiKey: API_KEY });
+  [server, browser] = await Promise.all([
+    startServer({
+      PI_API_URL: `${sandbox.url}/v2`,
+      PI_API_KEY: API_KEY,
+      PI_SDK_URL: `${sandbox.url}/pi-sdk.js`,
+      PI_SANDBOX: 'true',
+      PI_SANDBOX_HOST_URL: `${sandbox.url}/`,
+    }),
+    launchBrowser(),
+  ]);
+});
+
+afterAll(async () => {
+  for (const context of contexts) await context.close();
+  await browser?.close();
+  await server?.stop();
+  await sandbox?.close();
+});
+
+afterEach(() => {
+  expect(consoleErrors.flat()).toEqual([]);
+});
+
+async function newPage(): Promise<Page> {
+  const context = await newPhoneContext(browser);
+  contexts.push(context);
+  const page = await context.newPage();
+  consoleErrors.push(watchConsole(page));
+  return page;
+}
+
+/** The sandbox's page, signed in to Pi as `user`, framing the app. */
+async function inPiBrowser(user: string): Promise<{ page: Page; app: FrameLocator }> {
+  const page = await newPage();
+  const appUrl = encodeURIComponent(`${server.baseUrl}/`);
+  await page.goto(`${sandbox.url}/?app=${appUrl}&user=${user}`);
+  const app = page.frameLocator('#app');
+  await app.getByRole('combobox', { name: /Language/ }).selectOption({ label: 'English' });
+  return { page, app };
+}
+
+const heading = (app: FrameLocator, name: string) =>
+  app.getByRole('heading', { level: 1, name, exact: true });
+
+/** Signing in with Pi from the sign-in page; the consent dialog when Pi shows one. */
+async function signInWithPi(page: Page, app: FrameLocator, consent: boolean): Promise<void> {
+  await app.getByRole('link', { name: 'Sign in with Pi' }).click();
+  if (consent) {
+    const dialog = page.getByRole('dialog', { name: 'Share your Pi account with this app?' });
+    // The SDK loads from the sandbox first: Pi's consent can take a moment to come up.
+    await dialog.waitFor();
+    await expect.poll(() => dialog.getByText('username, payments').count()).toBe(1);
+    await dialog.getByRole('button', { name: 'Allow' }).click();
+  }
+}
+
+describe('Pi identity in the browser', () => {
+  it('makes an account with Pi, signs out, and signs in with Pi again', async () => {
+    const user = `pioneer_${Date.now().toString(36)}`;
+    const { page, app } = await inPiBrowser(user);
+    await signInWithPi(page, app, true);
+
+    await heading(app, 'Welcome, pioneer').waitFor();
+    await expect.poll(() => app.getByText(user).count()).toBeGreaterThan(0);
+    await app.getByRole('button', { name: 'Create a new account' }).click();
+
+    // The nickname comes from the Pi username; no password is asked for.
+    const nickname = app.getByRole('textbox', { name: 'Nickname' });
+    await expect.poll(() => nickname.inputValue()).toBe(user);
+    expect(await app.getByLabel('Password', { exact: true }).count()).toBe(0);
+    await app.getByRole('button', { name: 'Next' }).click();
+    await app.getByRole('radio').first().check();
+    await app.getByRole('button', { name: 'Next' }).click();
+    await app.getByRole('searchbox', { name: 'Search' }).fill('Deutsch');
+    await app.getByRole('radio', { name: /Deutsch/ }).check();
+    await app.getByRole('button', { name: 'Next' }).click();
+    await app.getByRole('button', { name: 'Skip' }).click();
+    await expect.poll(() => heading(app, 'Chats').count(), { timeout: 15_000 }).toBe(1);
+
+    // The profile names the Pi account.
+    await app.getByRole('link', { name: 'Me', exact: true }).click();
+    await app.getByRole('link', { name: 'Profile' }).click();
+    await expect.poll(() => app.getByText(user, { exact: true }).count()).toBeGreaterThan(0);
+
+    // Signed out and back in: Pi does not ask again, and the account is the same.
+    await app.getByRole('button', { name: 'Back' }).click();
+    await app.getByRole('link', { name: 'Settings', exact: true }).click();
+    await app.getByRole('button', { name: 'Log out' }).click();
+    await app.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+    await app.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
+    await signInWithPi(page, app, false);
+    await expect.poll(() => heading(app, 'Chats').count(), { timeout: 15_000 }).toBe(1);
+    const accounts = [...sandbox.emulator.users.values()].filter((u) => u.username === user);
+    expect(accounts).toHaveLength(1);
+  });
+
+  it('binds Pi to an account that signs in with a password', async () => {
+    const existing = await registerAccount(server.baseUrl, 'Bea');
+    const user = `binder_${Date.now().toString(36)}`;
+    const { page, app } = await inPiBrowser(user);
+    await signInWithPi(page, app, true);
+    await app.getByRole('button', { name: 'Bind my Teltlk account' }).click();
+    await heading(app, 'Bind your Teltlk account').waitFor();
+    await app.getByRole('textbox', { name: 'Account' }).fill(existing.email);
+    await app.getByLabel('Password', { exact: true }).fill('Wr0ngPassword');
+    await app.getByRole('button', { name: 'Bind and sign in' }).click();
+    await app
+      .getByText('The password you entered is incorrect, Please re-enter it')
+      .first()
+      .waitFor();
+    await app.getByLabel('Password', { exact: true }).fill(existing.password);
+    await app.getByRole('button', { name: 'Bind and sign in' }).click();
+    await expect.poll(() => heading(app, 'Chats').count(), { timeout: 15_000 }).toBe(1);
+
+    const me = await fetch(`${server.baseUrl}/api/v1/me`, {
+      headers: { Authorization: `Bearer ${existing.token}` },
+    });
+    expect(await me.json()).toMatchObject({ id: existing.id, piUsername: user });
+  });
+
+  it('tells a browser that is not Pi’s that Pi sign-in is for Pi users', async () => {
+    const page = await newPage();
+    await page.goto(`${server.baseUrl}/`);
+    await page.getByRole('combobox', { name: /Language/ }).selectOption({ label: 'English' });
+    await page.goto(`${server.baseUrl}/#/pages/login/PIlogin`);
+    await page
+      .getByRole('alert')
+      .getByText('This feature is currently only available to PI users')
+      .waitFor();
+    await page.getByRole('link', { name: 'Sign in with password' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
+  });
+});
