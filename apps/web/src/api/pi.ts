@@ -36,6 +36,15 @@ export function piClientFor(config: PiConfig): PiClient {
   return current.client;
 }
 
+/**
+ * The person's Pi access token, asking Pi for the sign-in scopes; unfinished payments Pi
+ * finds on the way are remembered for handOverIncomplete.
+ */
+export async function piAccessToken(client: PiClient): Promise<string> {
+  const { accessToken } = await client.authenticate(PI_SIGN_IN_SCOPES, rememberIncomplete);
+  return accessToken;
+}
+
 const INCOMPLETE_KEY = 'teltlk.pi.incomplete';
 
 /**

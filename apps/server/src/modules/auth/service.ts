@@ -8,12 +8,9 @@ import type {
 import type { Db, UserRow } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import type { PasswordHasher } from '../../lib/passwords.js';
-import { GeneratedValueCollision, type UserService } from '../users/service.js';
+import { withFreshGeneratedValues, type UserService } from '../users/service.js';
 import type { CheckedCode, CodeService } from './codes.js';
 import type { AuthInfo, ClientInfo, SessionService } from './sessions.js';
-
-/** A freshly generated Teltlk ID or invite code colliding twice in a row is all but impossible. */
-const REGISTER_TRIES = 3;
 
 /** Registration, sign-in (password or code), password reset and sign-out. */
 export class AuthService {
@@ -34,29 +31,24 @@ export class AuthService {
     // a transaction open. The transaction takes the ticket for good.
     await codes.checkTicket(body.ticket);
     const passwordHash = await passwords.hash(body.password);
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        return await db.transaction().execute(async (trx) => {
-          const login = await codes.takeTicket(body.ticket, trx);
-          const user = await users.create(
-            {
-              login,
-              passwordHash,
-              nickname: body.nickname,
-              country: body.country,
-              motherTongue: body.motherTongue,
-              inviteCode: body.inviteCode,
-              uiLanguage: body.uiLanguage,
-            },
-            trx,
-          );
-          return this.signIn(user, client, trx);
-        });
-      } catch (error) {
-        if (!(error instanceof GeneratedValueCollision)) throw error;
-        if (attempt >= REGISTER_TRIES) throw new AppError('REGISTRATION_FAILED');
-      }
-    }
+    return withFreshGeneratedValues(() =>
+      db.transaction().execute(async (trx) => {
+        const login = await codes.takeTicket(body.ticket, trx);
+        const user = await users.create(
+          {
+            login,
+            passwordHash,
+            nickname: body.nickname,
+            country: body.country,
+            motherTongue: body.motherTongue,
+            inviteCode: body.inviteCode,
+            uiLanguage: body.uiLanguage,
+          },
+          trx,
+        );
+        return this.signIn(user, client, trx);
+      }),
+    );
   }
 
   async login(body: PasswordLoginBody, client: ClientInfo): Promise<AuthResult> {

@@ -18,11 +18,8 @@ import { newSecret, sha256 } from '../../lib/random.js';
 import type { AuthService } from '../auth/service.js';
 import type { CodeService } from '../auth/codes.js';
 import type { AuthInfo, ClientInfo } from '../auth/sessions.js';
-import { GeneratedValueCollision, hasPassword, type UserService } from '../users/service.js';
+import { hasPassword, withFreshGeneratedValues, type UserService } from '../users/service.js';
 import { PiApiError, PiUnreachable, type PiPlatform } from './platform.js';
-
-/** A freshly generated Teltlk ID or invite code colliding twice in a row is all but impossible. */
-const REGISTER_TRIES = 3;
 
 export interface PiSettings {
   /** Where the web app loads the Pi SDK from; null: Pi is off on this server. */
@@ -93,29 +90,24 @@ export class PiService {
   async register(body: PiRegisterBody, client: ClientInfo): Promise<AuthResult> {
     const { db, users, auth } = this.deps;
     await this.openTicket(body.ticket);
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        return await db.transaction().execute(async (trx) => {
-          const pi = await this.takeTicket(body.ticket, trx);
-          const user = await users.create(
-            {
-              passwordHash: null,
-              nickname: body.nickname,
-              country: body.country,
-              motherTongue: body.motherTongue,
-              inviteCode: body.inviteCode,
-              uiLanguage: body.uiLanguage,
-              pi,
-            },
-            trx,
-          );
-          return auth.signIn(user, client, trx);
-        });
-      } catch (error) {
-        if (!(error instanceof GeneratedValueCollision)) throw error;
-        if (attempt >= REGISTER_TRIES) throw new AppError('REGISTRATION_FAILED');
-      }
-    }
+    return withFreshGeneratedValues(() =>
+      db.transaction().execute(async (trx) => {
+        const pi = await this.takeTicket(body.ticket, trx);
+        const user = await users.create(
+          {
+            passwordHash: null,
+            nickname: body.nickname,
+            country: body.country,
+            motherTongue: body.motherTongue,
+            inviteCode: body.inviteCode,
+            uiLanguage: body.uiLanguage,
+            pi,
+          },
+          trx,
+        );
+        return auth.signIn(user, client, trx);
+      }),
+    );
   }
 
   /** Binds the ticket's Pi account to an account its person proves to own, and signs in. */

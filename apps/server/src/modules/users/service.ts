@@ -42,6 +42,24 @@ export class GeneratedValueCollision extends Error {
   override name = 'GeneratedValueCollision';
 }
 
+/** A freshly generated Teltlk ID or invite code colliding twice in a row is all but impossible. */
+const REGISTER_TRIES = 3;
+
+/**
+ * Runs `work` (a transaction that creates an account) again when a generated value
+ * collided, a few times; then 'Registration failed'.
+ */
+export async function withFreshGeneratedValues<T>(work: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await work();
+    } catch (error) {
+      if (!(error instanceof GeneratedValueCollision)) throw error;
+      if (attempt >= REGISTER_TRIES) throw new AppError('REGISTRATION_FAILED');
+    }
+  }
+}
+
 const TELTLK_ID_INTERVAL_MS = TELTLK_ID_CHANGE_INTERVAL_DAYS * DAY;
 const GENERATION_TRIES = 10;
 

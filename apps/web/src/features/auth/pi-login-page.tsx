@@ -5,13 +5,7 @@ import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { api } from '../../api/client';
-import {
-  handOverIncomplete,
-  PI_SIGN_IN_SCOPES,
-  piClientFor,
-  rememberIncomplete,
-  usePiConfig,
-} from '../../api/pi';
+import { handOverIncomplete, piAccessToken, piClientFor, usePiConfig } from '../../api/pi';
 import { paths } from '../../app/paths';
 import { Button } from '../../ui/button';
 import { errorMessage, type Message } from '../../ui/error-message';
@@ -49,8 +43,7 @@ export function PiLoginPage() {
 
   const signIn = useMutation({
     mutationFn: async () => {
-      const { accessToken } = await client!.authenticate(PI_SIGN_IN_SCOPES, rememberIncomplete);
-      return api.piLogin({ accessToken });
+      return api.piLogin({ accessToken: await piAccessToken(client!) });
     },
     onSuccess: async (result) => {
       if (result.status === 'signedIn') {

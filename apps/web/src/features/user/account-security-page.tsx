@@ -3,13 +3,7 @@ import { passwordSchema, type Me, type SessionInfo } from '@teltlk/protocol';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
-import {
-  handOverIncomplete,
-  PI_SIGN_IN_SCOPES,
-  piClientFor,
-  rememberIncomplete,
-  usePiConfig,
-} from '../../api/pi';
+import { handOverIncomplete, piAccessToken, piClientFor, usePiConfig } from '../../api/pi';
 import { useMe, useSessions } from '../../api/queries';
 import { paths } from '../../app/paths';
 import { InfoRow, LinkRow } from '../../ui/list-row';
@@ -229,8 +223,7 @@ function PiSection({ me }: { me: Me }) {
 
   const bind = useMutation({
     mutationFn: async () => {
-      const { accessToken } = await client!.authenticate(PI_SIGN_IN_SCOPES, rememberIncomplete);
-      return api.bindPi({ accessToken });
+      return api.bindPi({ accessToken: await piAccessToken(client!) });
     },
     onSuccess: (next) => {
       updated(next);
