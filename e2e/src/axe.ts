@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import type { Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 
 /** The parts of axe-core's result this helper reports; its own types stay out of the page. */
 interface AxeNode {
@@ -47,7 +47,7 @@ function describeViolation(violation: AxeViolation): string {
  * naming each rule, its impact, and every element with the reason it fails. The page
  * must already show the content under test: axe checks only what is in the DOM.
  */
-export async function expectAccessible(page: Page, label: string): Promise<void> {
+export async function expectAccessible(page: Page | Frame, label: string): Promise<void> {
   const alreadyLoaded = await page.evaluate(() => 'axe' in window);
   // Evaluated through the DevTools protocol: an injected <script> would be refused by the
   // app's own Content Security Policy (script-src 'self'), which stays on under test.

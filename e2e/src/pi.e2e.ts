@@ -1,6 +1,7 @@
 import { startPiSandbox, type RunningPiSandbox } from '@teltlk/pi-sandbox';
 import type { BrowserContext, FrameLocator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible } from './axe.js';
 import {
   launchBrowser,
   newPhoneContext,
@@ -67,6 +68,13 @@ async function inPiBrowser(user: string): Promise<{ page: Page; app: FrameLocato
   return { page, app };
 }
 
+/** The app's frame inside the sandbox page, for axe. */
+function appFrame(page: Page) {
+  const frame = page.frames().find((f) => f.url().startsWith(server.baseUrl));
+  if (!frame) throw new Error('the app is not framed');
+  return frame;
+}
+
 const heading = (app: FrameLocator, name: string) =>
   app.getByRole('heading', { level: 1, name, exact: true });
 
@@ -90,6 +98,7 @@ describe('Pi identity in the browser', () => {
 
     await heading(app, 'Welcome, pioneer').waitFor();
     await expect.poll(() => app.getByText(user).count()).toBeGreaterThan(0);
+    await expectAccessible(appFrame(page), 'bindTips');
     await app.getByRole('button', { name: 'Create a new account' }).click();
 
     // The nickname comes from the Pi username; no password is asked for.
@@ -129,6 +138,7 @@ describe('Pi identity in the browser', () => {
     await signInWithPi(page, app, true);
     await app.getByRole('button', { name: 'Bind my Teltlk account' }).click();
     await heading(app, 'Bind your Teltlk account').waitFor();
+    await expectAccessible(appFrame(page), 'bindAccount');
     await app.getByRole('textbox', { name: 'Account' }).fill(existing.email);
     await app.getByLabel('Password', { exact: true }).fill('Wr0ngPassword');
     await app.getByRole('button', { name: 'Bind and sign in' }).click();
@@ -155,6 +165,7 @@ describe('Pi identity in the browser', () => {
       .getByRole('alert')
       .getByText('This feature is currently only available to PI users')
       .waitFor();
+    await expectAccessible(page, 'PIlogin outside the Pi Browser');
     await page.getByRole('link', { name: 'Sign in with password' }).click();
     await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
   });

@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import { ApiError } from '@teltlk/im-sdk';
 import { PiClient, type PiPayment, type PiScope } from '@teltlk/pi-sdk';
 import type { PiConfig } from '@teltlk/protocol';
 import { api } from './client';
+import { IncompletePayments } from './pi-incomplete';
 import { queryKeys } from './query-keys';
 
 /** What signing in with Pi asks for: who the person is, and payments for the wallet. */
@@ -45,37 +45,21 @@ export async function piAccessToken(client: PiClient): Promise<string> {
   return accessToken;
 }
 
-const INCOMPLETE_KEY = 'teltlk.pi.incomplete';
+/** Unfinished payments found at sign-in, on their way to the server. */
+const incomplete = new IncompletePayments(
+  () => sessionStorage,
+  (id) => api.reportIncompletePiPayment(id),
+);
 
 /**
  * A payment Pi found unfinished while the person signed in: kept until there is a session
  * to hand it to the server with (handOverIncomplete), which keeps it for the wallet.
  */
 export function rememberIncomplete(payment: PiPayment): void {
-  const ids = new Set(readIncomplete());
-  ids.add(payment.identifier);
-  sessionStorage.setItem(INCOMPLETE_KEY, JSON.stringify([...ids]));
-}
-
-function readIncomplete(): string[] {
-  try {
-    const value: unknown = JSON.parse(sessionStorage.getItem(INCOMPLETE_KEY) ?? '[]');
-    return Array.isArray(value) ? value.filter((id): id is string => typeof id === 'string') : [];
-  } catch {
-    return [];
-  }
+  incomplete.remember(payment.identifier);
 }
 
 /** Hands the remembered unfinished payments to the server, now that someone is signed in. */
-export async function handOverIncomplete(): Promise<void> {
-  const ids = readIncomplete();
-  const left: string[] = [];
-  for (const id of ids) {
-    // Kept only while the server cannot be reached; an answer, even a refusal, settles it.
-    await api.reportIncompletePiPayment(id).catch((failure: unknown) => {
-      if (!(failure instanceof ApiError) || failure.code === 'NETWORK_ERROR') left.push(id);
-    });
-  }
-  if (left.length === 0) sessionStorage.removeItem(INCOMPLETE_KEY);
-  else sessionStorage.setItem(INCOMPLETE_KEY, JSON.stringify(left));
+export function handOverIncomplete(): Promise<void> {
+  return incomplete.handOver();
 }

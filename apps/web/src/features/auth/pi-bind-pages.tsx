@@ -117,20 +117,21 @@ export function BindAccountPage() {
     <Page title={t('pi.bindTitle')}>
       <div className="tt-auth">
         <p className="tt-hint">{t('pi.bindIntro')}</p>
-        <div className="tt-segmented" role="tablist" aria-label={t('pi.bindTitle')}>
+        <fieldset className="tt-segmented">
+          <legend className="tt-visually-hidden">{t('pi.bindIntro')}</legend>
           {(['password', 'code'] as const).map((value) => (
-            <button
-              key={value}
-              type="button"
-              role="tab"
-              aria-selected={proof === value}
-              className={proof === value ? 'tt-segment tt-segment-on' : 'tt-segment'}
-              onClick={() => setProof(value)}
-            >
+            <label key={value}>
+              <input
+                type="radio"
+                name="proof"
+                value={value}
+                checked={proof === value}
+                onChange={() => setProof(value)}
+              />
               {value === 'password' ? t('pi.byPassword') : t('pi.byCode')}
-            </button>
+            </label>
           ))}
-        </div>
+        </fieldset>
         {proof === 'password' ? (
           <form
             className="tt-form"
