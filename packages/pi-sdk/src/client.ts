@@ -1,3 +1,4 @@
+import { isPiBrowserAgent } from './agent.js';
 import {
   PI_MESSAGES,
   PiSdkError,
@@ -38,11 +39,6 @@ export interface PiClientOptions {
   win: Window;
   /** How long loading the script may take before Pi counts as unavailable. */
   loadTimeoutMs?: number;
-}
-
-/** The Pi Browser names itself in its user agent. */
-export function isPiBrowserAgent(userAgent: string): boolean {
-  return /\bPiBrowser\b/i.test(userAgent);
 }
 
 /** The origin of the window that frames this one, or null when it is not framed. */

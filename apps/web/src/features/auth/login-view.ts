@@ -1,3 +1,4 @@
+import { isPiBrowserAgent } from '@teltlk/pi-sdk';
 import { UI_LANGUAGES, type AuthResult, type UiLanguage } from '@teltlk/protocol';
 import type { CatalogKey, TextParams } from '../../i18n/catalogs';
 import { isUiLanguage } from '../../i18n/language';
@@ -133,9 +134,11 @@ export function mountLoginView(main: HTMLElement, host: LoginHost): LoginView {
     class: 'tt-button tt-button-secondary tt-button-block',
     href: routeHref(paths.register),
   });
-  // Pioneers arriving from the Pi Browser sign in with their Pi account.
+  // Pioneers arriving from the Pi Browser sign in with their Pi account: there it comes
+  // first, as the main way in.
+  const inPiBrowser = isPiBrowserAgent(navigator.userAgent);
   const piLogin = element('a', {
-    class: 'tt-button tt-button-secondary tt-button-block tt-pi-login',
+    class: `tt-button ${inPiBrowser ? 'tt-button-primary' : 'tt-button-secondary'} tt-button-block`,
     href: routeHref(paths.piLogin),
   });
   const legalPaths = [paths.agreement, paths.service, paths.privacy];
@@ -294,9 +297,7 @@ export function mountLoginView(main: HTMLElement, host: LoginHost): LoginView {
         title,
         tagline,
       ),
-      form,
-      register,
-      piLogin,
+      ...(inPiBrowser ? [piLogin, form, register] : [form, register, piLogin]),
       legal,
     ),
   );
