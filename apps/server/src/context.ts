@@ -8,6 +8,7 @@ import { systemClock, type Clock } from './lib/clock.js';
 import { PasswordHasher, type PasswordHashingOptions } from './lib/passwords.js';
 import { CodeRepo, SessionRepo } from './modules/auth/repo.js';
 import { AuthService } from './modules/auth/service.js';
+import { Ledger } from './modules/ledger/ledger.js';
 import { PiPlatform } from './modules/pi/platform.js';
 import { PiService } from './modules/pi/service.js';
 import { CodeService } from './modules/auth/codes.js';
@@ -97,6 +98,7 @@ export interface AppContext {
     scripts: ChineseScripts;
     media: MediaService;
     pi: PiService;
+    ledger: Ledger;
   };
   /** Brings the database schema up to date. */
   migrate(): Promise<void>;
@@ -364,6 +366,7 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
       scripts,
       media,
       pi,
+      ledger: new Ledger({ clock }),
     },
     migrate: () => migrateToLatest(db, dialect),
     close: async () => {

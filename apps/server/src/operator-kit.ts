@@ -52,3 +52,11 @@ export function parseOptions(
   }
   return options;
 }
+
+/** A command that ran and found something wrong: its lines go to stderr, the exit code is 1. */
+export class CommandFailed extends Error {
+  override name = 'CommandFailed';
+  constructor(readonly lines: string[]) {
+    super(lines[0] ?? 'failed');
+  }
+}

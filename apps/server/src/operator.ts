@@ -12,7 +12,7 @@ import { AppError } from './errors.js';
 import { isCountryCode } from './modules/meta/countries.js';
 import { benchCommands } from './operator-bench.js';
 import { searchBenchCommands } from './operator-bench-search.js';
-import { parseOptions, UsageError, type OperatorCommand } from './operator-kit.js';
+import { CommandFailed, parseOptions, UsageError, type OperatorCommand } from './operator-kit.js';
 
 /**
  * The operator command line: what only the people running the server may do, such as
@@ -99,6 +99,21 @@ const officialPost: OperatorCommand = {
   },
 };
 
+const ledgerVerify: OperatorCommand = {
+  usage: 'ledger:verify',
+  summary:
+    'Check the ledger: every balance is the sum of its entries, every transaction sums to zero, nobody is below zero',
+  async run(args, open) {
+    parseOptions(args, []);
+    const ctx = await open();
+    const problems = await ctx.services.ledger.verify(ctx.db);
+    if (problems.length > 0) {
+      throw new CommandFailed([`the ledger does not balance (${problems.length}):`, ...problems]);
+    }
+    return ['the ledger balances'];
+  },
+};
+
 function describe(card: {
   id: string;
   teltlkId: string;
@@ -114,6 +129,7 @@ export const commands: Record<string, OperatorCommand> = {
   'official:create': officialCreate,
   'official:list': officialList,
   'official:post': officialPost,
+  'ledger:verify': ledgerVerify,
   ...benchCommands,
   ...searchBenchCommands,
 };
@@ -149,6 +165,10 @@ export async function runOperator(
     for (const line of await command.run(args, open)) out.log(line);
     return 0;
   } catch (error) {
+    if (error instanceof CommandFailed) {
+      for (const line of error.lines) out.error(line);
+      return 1;
+    }
     if (error instanceof UsageError) {
       out.error(`${error.message}\nUsage: operator ${command.usage}`);
       return 2;

@@ -125,6 +125,12 @@ export const ERRORS = {
   EDIT_NOT_ALLOWED: { status: 403, message: 'You can only edit text messages you wrote' },
   BLANK_MESSAGE: { status: 400, message: 'Cannot send blank message' },
 
+  INSUFFICIENT_BALANCE: { status: 409, message: 'Your balance is not enough for this' },
+  LEDGER_KEY_REUSED: {
+    status: 409,
+    message: 'This request was already made with other details',
+  },
+
   GROUP_NOT_FOUND: { status: 404, message: 'This group does not exist' },
   GROUP_FULL: { status: 409, message: 'This group is full: a group has at most {max} members' },
   GROUP_ROLE_REQUIRED: { status: 403, message: 'Only the group owner or admins can do this' },

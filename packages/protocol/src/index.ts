@@ -10,3 +10,4 @@ export * from './media.js';
 export * from './search.js';
 export * from './faces.js';
 export * from './pi.js';
+export * from './money.js';

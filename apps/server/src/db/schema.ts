@@ -45,6 +45,35 @@ export interface PiTicketsTable {
   expires_at: number;
 }
 
+export interface LedgerAccountsTable {
+  id: string;
+  owner_kind: string;
+  owner_id: string | null;
+  currency: string;
+  purpose: string;
+  may_go_negative: number;
+  balance: number;
+  created_at: number;
+}
+
+export interface LedgerTransactionsTable {
+  id: string;
+  idempotency_key: string;
+  kind: string;
+  reference: string | null;
+  digest: string;
+  created_at: number;
+}
+
+export interface LedgerEntriesTable {
+  id: string;
+  transaction_id: string;
+  account_id: string;
+  currency: string;
+  amount: number;
+  created_at: number;
+}
+
 export interface PiPaymentsTable {
   id: string;
   user_id: string;
@@ -301,6 +330,9 @@ export interface Database {
   face_favourites: FaceFavouritesTable;
   pi_tickets: PiTicketsTable;
   pi_payments: PiPaymentsTable;
+  ledger_accounts: LedgerAccountsTable;
+  ledger_transactions: LedgerTransactionsTable;
+  ledger_entries: LedgerEntriesTable;
 }
 
 /** The database or a transaction on it: repos take either. */

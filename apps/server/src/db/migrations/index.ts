@@ -11,6 +11,7 @@ import * as m0009 from './0009-media.js';
 import * as m0010 from './0010-media-kinds.js';
 import * as m0011 from './0011-edit-search.js';
 import * as m0012 from './0012-pi-identity.js';
+import * as m0013 from './0013-ledger.js';
 
 /**
  * Every migration in order. A static list rather than a folder scan, so the compiled
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   '0010-media-kinds': m0010,
   '0011-edit-search': m0011,
   '0012-pi-identity': m0012,
+  '0013-ledger': m0013,
 };
