@@ -35,6 +35,8 @@ export const en_US = {
     storeFailed: 'Your chats could not be saved on this device',
   },
   error: {
+    INSUFFICIENT_BALANCE: 'Your balance is not enough for this',
+    LEDGER_KEY_REUSED: 'This request was already made with other details',
     PI_AUTH_FAILED: 'Authentication failed.',
     PI_UNREACHABLE: 'Network connection timed out.',
     PI_UNAVAILABLE: 'This feature is currently not available',

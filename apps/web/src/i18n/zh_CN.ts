@@ -34,6 +34,8 @@ export const zh_CN: Catalog = {
     storeFailed: '聊天无法保存到此设备',
   },
   error: {
+    INSUFFICIENT_BALANCE: '余额不足',
+    LEDGER_KEY_REUSED: '该请求已用其他内容提交过',
     PI_AUTH_FAILED: '身份验证失败。',
     PI_UNREACHABLE: '网络连接超时。',
     PI_UNAVAILABLE: '该功能暂不可用',

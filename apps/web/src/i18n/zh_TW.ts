@@ -34,6 +34,8 @@ export const zh_TW: Catalog = {
     storeFailed: '聊天無法儲存到此裝置',
   },
   error: {
+    INSUFFICIENT_BALANCE: '餘額不足',
+    LEDGER_KEY_REUSED: '此請求已用其他內容提交過',
     PI_AUTH_FAILED: '身分驗證失敗。',
     PI_UNREACHABLE: '網路連線逾時。',
     PI_UNAVAILABLE: '此功能暫不可用',
