@@ -1,4 +1,3 @@
-import { isPiBrowserAgent } from '@teltlk/pi-sdk';
 import { UI_LANGUAGES, type AuthResult, type UiLanguage } from '@teltlk/protocol';
 import type { CatalogKey, TextParams } from '../../i18n/catalogs';
 import { isUiLanguage } from '../../i18n/language';
@@ -136,7 +135,9 @@ export function mountLoginView(main: HTMLElement, host: LoginHost): LoginView {
   });
   // Pioneers arriving from the Pi Browser sign in with their Pi account: there it comes
   // first, as the main way in.
-  const inPiBrowser = isPiBrowserAgent(navigator.userAgent);
+  // The Pi Browser names itself in its user agent (as @teltlk/pi-sdk reads it); checked
+  // here without the SDK, which this first page does not load.
+  const inPiBrowser = /\bPiBrowser\b/i.test(navigator.userAgent);
   const piLogin = element('a', {
     class: `tt-button ${inPiBrowser ? 'tt-button-primary' : 'tt-button-secondary'} tt-button-block`,
     href: routeHref(paths.piLogin),
