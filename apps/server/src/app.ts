@@ -16,6 +16,7 @@ import { byAddress, limitBy } from './http/rate-limit.js';
 import { DebugRequestLog } from './http/request-log.js';
 import { piSources, securityHeaders } from './http/security.js';
 import { piAccountRoutes, piAuthRoutes } from './modules/pi/routes.js';
+import { walletRoutes } from './modules/wallet/routes.js';
 import type { App } from './http/types.js';
 import { webRoutes } from './http/web.js';
 import { authRoutes, sessionRoutes } from './modules/auth/routes.js';
@@ -120,6 +121,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
         await groupRoutes(secured, ctx);
         await mediaRoutes(secured, ctx);
         piAccountRoutes(secured, ctx);
+        walletRoutes(secured, ctx);
       });
       mediaFileRoutes(api, ctx);
     },

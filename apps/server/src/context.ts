@@ -9,6 +9,7 @@ import { PasswordHasher, type PasswordHashingOptions } from './lib/passwords.js'
 import { CodeRepo, SessionRepo } from './modules/auth/repo.js';
 import { AuthService } from './modules/auth/service.js';
 import { Ledger } from './modules/ledger/ledger.js';
+import { WalletService } from './modules/wallet/service.js';
 import { PiPlatform } from './modules/pi/platform.js';
 import { PiService } from './modules/pi/service.js';
 import { CodeService } from './modules/auth/codes.js';
@@ -99,6 +100,7 @@ export interface AppContext {
     media: MediaService;
     pi: PiService;
     ledger: Ledger;
+    wallets: WalletService;
   };
   /** Brings the database schema up to date. */
   migrate(): Promise<void>;
@@ -229,6 +231,7 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
   const users = new UserService({ db, repo: new UserRepo(db), sessions, files, passwords, clock });
   const codes = new CodeService({ db, repo: new CodeRepo(db), users, notify, clock, logger });
   const auth = new AuthService({ db, users, sessions, codes, passwords });
+  const ledger = new Ledger({ clock });
   const pi = new PiService({
     db,
     users,
@@ -366,7 +369,8 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
       scripts,
       media,
       pi,
-      ledger: new Ledger({ clock }),
+      ledger,
+      wallets: new WalletService({ db, ledger, passwords, clock }),
     },
     migrate: () => migrateToLatest(db, dialect),
     close: async () => {

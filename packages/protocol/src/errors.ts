@@ -131,6 +131,18 @@ export const ERRORS = {
     message: 'This request was already made with other details',
   },
 
+  WALLET_NOT_FOUND: { status: 404, message: 'Create your wallet first' },
+  PAYMENT_PASSWORD_NOT_SET: { status: 409, message: 'Set a payment password first' },
+  PAYMENT_PASSWORD_ALREADY_SET: {
+    status: 409,
+    message: 'A payment password is already set: change it with the old one',
+  },
+  PAYMENT_PASSWORD_INCORRECT: { status: 400, message: 'The payment password is incorrect' },
+  PAYMENT_PASSWORD_LOCKED: {
+    status: 429,
+    message: 'Too many wrong payment passwords, please try again in {seconds} seconds',
+  },
+
   GROUP_NOT_FOUND: { status: 404, message: 'This group does not exist' },
   GROUP_FULL: { status: 409, message: 'This group is full: a group has at most {max} members' },
   GROUP_ROLE_REQUIRED: { status: 403, message: 'Only the group owner or admins can do this' },

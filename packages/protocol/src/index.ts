@@ -11,3 +11,4 @@ export * from './search.js';
 export * from './faces.js';
 export * from './pi.js';
 export * from './money.js';
+export * from './wallet.js';

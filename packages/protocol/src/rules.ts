@@ -91,5 +91,6 @@ export const RULE_KEYS = [
   'cursor',
   'sticker',
   'merged',
+  'paymentPassword',
 ] as const;
 export type RuleKey = (typeof RULE_KEYS)[number];

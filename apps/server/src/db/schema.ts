@@ -45,6 +45,15 @@ export interface PiTicketsTable {
   expires_at: number;
 }
 
+export interface WalletsTable {
+  user_id: string;
+  password_hash: string | null;
+  failed_attempts: number;
+  locked_until: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface LedgerAccountsTable {
   id: string;
   owner_kind: string;
@@ -333,6 +342,7 @@ export interface Database {
   ledger_accounts: LedgerAccountsTable;
   ledger_transactions: LedgerTransactionsTable;
   ledger_entries: LedgerEntriesTable;
+  wallets: WalletsTable;
 }
 
 /** The database or a transaction on it: repos take either. */

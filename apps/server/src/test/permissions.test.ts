@@ -145,6 +145,26 @@ async function bindOwnersPi(w: Cast): Promise<NonNullable<typeof ownersPi>> {
   expect(bound.statusCode, bound.body).toBe(200);
   return ownersPi;
 }
+/**
+ * The owner's wallet with the payment password 123456 (made on first use), and a wallet
+ * of the caller's own, without a password.
+ */
+async function ownersPaymentPassword(w: Cast, as: Caller): Promise<void> {
+  await w.call('owner', 'POST', '/wallet');
+  const set = await w.call('owner', 'PUT', '/wallet/password', { password: '123456' });
+  expect([200, 409]).toContain(set.statusCode);
+  if (as !== 'anonymous') await w.call(as, 'POST', '/wallet');
+}
+/** A payment password route: the caller's own password is checked, never the owner's. */
+const NO_PASSWORD_OF_THEIR_OWN: Cells = {
+  owner: OK,
+  admin: 'PAYMENT_PASSWORD_NOT_SET',
+  member: 'PAYMENT_PASSWORD_NOT_SET',
+  blocked: 'PAYMENT_PASSWORD_NOT_SET',
+  removed: 'PAYMENT_PASSWORD_NOT_SET',
+  stranger: 'PAYMENT_PASSWORD_NOT_SET',
+};
+
 /** A registration ticket for a phone number nobody has. */
 async function phoneTicket(w: Cast): Promise<string> {
   const destination = uniquePhone();
@@ -875,6 +895,42 @@ const ROWS: Row[] = [
       const kept = await w.call('owner', 'POST', '/faces/favourites', { mediaId });
       expect(kept.statusCode, kept.body).toBe(200);
       return w.call(as, 'DELETE', `/faces/favourites/${mediaId}`);
+    },
+  },
+  // ------------------------------------------------------------------ wallet
+  { route: 'GET /api/v1/wallet', cells: SIGNED_IN, run: (w, as) => w.call(as, 'GET', '/wallet') },
+  { route: 'POST /api/v1/wallet', cells: SIGNED_IN, run: (w, as) => w.call(as, 'POST', '/wallet') },
+  {
+    route: 'PUT /api/v1/wallet/password',
+    on: "a new wallet of the caller's own",
+    // Each caller's own wallet; a first password once, so each run starts a fresh person.
+    cells: SIGNED_IN,
+    run: async (w, as) => {
+      const caller = as === 'anonymous' ? as : await w.newUser();
+      if (caller !== 'anonymous') await w.call(caller, 'POST', '/wallet');
+      return w.call(caller, 'PUT', '/wallet/password', { password: '123456' });
+    },
+  },
+  {
+    route: 'POST /api/v1/wallet/password/change',
+    on: "the owner's payment password",
+    // Everyone else has a wallet of their own but no password in it: the owner's is no key.
+    cells: NO_PASSWORD_OF_THEIR_OWN,
+    run: async (w, as) => {
+      await ownersPaymentPassword(w, as);
+      return w.call(as, 'POST', '/wallet/password/change', {
+        currentPassword: '123456',
+        password: '123456',
+      });
+    },
+  },
+  {
+    route: 'POST /api/v1/wallet/password/verify',
+    on: "the owner's payment password",
+    cells: NO_PASSWORD_OF_THEIR_OWN,
+    run: async (w, as) => {
+      await ownersPaymentPassword(w, as);
+      return w.call(as, 'POST', '/wallet/password/verify', { password: '123456' });
     },
   },
   // ------------------------------------------------------------------ Pi identity

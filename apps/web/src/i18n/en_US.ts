@@ -35,6 +35,12 @@ export const en_US = {
     storeFailed: 'Your chats could not be saved on this device',
   },
   error: {
+    WALLET_NOT_FOUND: 'Create your wallet first',
+    PAYMENT_PASSWORD_NOT_SET: 'Set a payment password first',
+    PAYMENT_PASSWORD_ALREADY_SET: 'A payment password is already set: change it with the old one',
+    PAYMENT_PASSWORD_INCORRECT: 'The payment password is incorrect',
+    PAYMENT_PASSWORD_LOCKED:
+      'Too many wrong payment passwords, please try again in {seconds} seconds',
     INSUFFICIENT_BALANCE: 'Your balance is not enough for this',
     LEDGER_KEY_REUSED: 'This request was already made with other details',
     PI_AUTH_FAILED: 'Authentication failed.',
@@ -125,6 +131,7 @@ export const en_US = {
     TIMEOUT: 'Network connection timed out.',
   },
   rule: {
+    paymentPassword: 'The payment password is 6 digits',
     placeName: 'Give the place a name of at most 100 characters',
     location: 'Enter a latitude from −90 to 90 and a longitude from −180 to 180',
     teltlkId: 'Teltlk ID starts with a letter, 7–16 letters or letters and digits',

@@ -34,6 +34,11 @@ export const zh_CN: Catalog = {
     storeFailed: '聊天无法保存到此设备',
   },
   error: {
+    WALLET_NOT_FOUND: '请先创建钱包',
+    PAYMENT_PASSWORD_NOT_SET: '请先设置支付密码',
+    PAYMENT_PASSWORD_ALREADY_SET: '已设置支付密码：请用原密码修改',
+    PAYMENT_PASSWORD_INCORRECT: '支付密码错误',
+    PAYMENT_PASSWORD_LOCKED: '支付密码错误次数过多，请 {seconds} 秒后再试',
     INSUFFICIENT_BALANCE: '余额不足',
     LEDGER_KEY_REUSED: '该请求已用其他内容提交过',
     PI_AUTH_FAILED: '身份验证失败。',
@@ -120,6 +125,7 @@ export const zh_CN: Catalog = {
     TIMEOUT: '网络连接超时',
   },
   rule: {
+    paymentPassword: '支付密码为 6 位数字',
     placeName: '请为地点起一个不超过 100 个字的名称',
     location: '请输入 −90 到 90 之间的纬度和 −180 到 180 之间的经度',
     teltlkId: 'Teltlk ID 以字母开头，由 7–16 位字母或字母加数字组成',

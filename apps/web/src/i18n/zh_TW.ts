@@ -34,6 +34,11 @@ export const zh_TW: Catalog = {
     storeFailed: '聊天無法儲存到此裝置',
   },
   error: {
+    WALLET_NOT_FOUND: '請先建立錢包',
+    PAYMENT_PASSWORD_NOT_SET: '請先設定支付密碼',
+    PAYMENT_PASSWORD_ALREADY_SET: '已設定支付密碼：請用原密碼修改',
+    PAYMENT_PASSWORD_INCORRECT: '支付密碼錯誤',
+    PAYMENT_PASSWORD_LOCKED: '支付密碼錯誤次數過多，請 {seconds} 秒後再試',
     INSUFFICIENT_BALANCE: '餘額不足',
     LEDGER_KEY_REUSED: '此請求已用其他內容提交過',
     PI_AUTH_FAILED: '身分驗證失敗。',
@@ -120,6 +125,7 @@ export const zh_TW: Catalog = {
     TIMEOUT: '網路連線逾時',
   },
   rule: {
+    paymentPassword: '支付密碼為 6 位數字',
     placeName: '請為地點取一個不超過 100 個字的名稱',
     location: '請輸入 −90 到 90 之間的緯度和 −180 到 180 之間的經度',
     teltlkId: 'Teltlk ID 以字母開頭，由 7–16 個字母或字母加數字組成',

@@ -12,6 +12,7 @@ import * as m0010 from './0010-media-kinds.js';
 import * as m0011 from './0011-edit-search.js';
 import * as m0012 from './0012-pi-identity.js';
 import * as m0013 from './0013-ledger.js';
+import * as m0014 from './0014-wallet.js';
 
 /**
  * Every migration in order. A static list rather than a folder scan, so the compiled
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   '0011-edit-search': m0011,
   '0012-pi-identity': m0012,
   '0013-ledger': m0013,
+  '0014-wallet': m0014,
 };

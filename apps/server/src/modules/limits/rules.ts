@@ -43,6 +43,10 @@ export const LIMITS = {
   piAccountPerUser: { limit: 20, windowMs: HOUR, burst: 10 },
   /** Unfinished Pi payments handed over per user (one Platform API call each). */
   piPaymentReportPerUser: { limit: 30, windowMs: HOUR, burst: 10 },
+  /** Creating a wallet and setting its first payment password, per user. */
+  walletPerUser: { limit: 30, windowMs: HOUR, burst: 10 },
+  /** Payment password entries (checks, changes) per user, beside the lock wrong ones set. */
+  paymentPasswordPerUser: { limit: 30, windowMs: HOUR, burst: 10 },
   /** Registrations per address. */
   registerPerAddress: { limit: 10, windowMs: HOUR, burst: 5 },
   /**
