@@ -94,7 +94,13 @@ describe('Pi identity in the browser', () => {
   it('makes an account with Pi, signs out, and signs in with Pi again', async () => {
     const user = `pioneer_${Date.now().toString(36)}`;
     const { page, app } = await inPiBrowser(user);
-    await signInWithPi(page, app, true);
+    // Refusing Pi's consent first: the app says so and offers to try again.
+    await app.getByRole('link', { name: 'Sign in with Pi' }).click();
+    const consent = page.getByRole('dialog', { name: 'Share your Pi account with this app?' });
+    await consent.getByRole('button', { name: 'Cancel' }).click();
+    await app.getByRole('alert').getByText('Failed to obtain piID, Please try again').waitFor();
+    await app.getByRole('button', { name: 'Try again' }).click();
+    await consent.getByRole('button', { name: 'Allow' }).click();
 
     await heading(app, 'Welcome, pioneer').waitFor();
     await expect.poll(() => app.getByText(user).count()).toBeGreaterThan(0);
