@@ -36,6 +36,12 @@ export function piClientFor(config: PiConfig): PiClient {
   return current.client;
 }
 
+/** The server's Pi settings, and the Pi client for them once they are known. */
+export function usePiClient() {
+  const config = usePiConfig();
+  return { config, client: config.data ? piClientFor(config.data) : null };
+}
+
 /**
  * The person's Pi access token, asking Pi for the sign-in scopes; unfinished payments Pi
  * finds on the way are remembered for handOverIncomplete.

@@ -3,6 +3,7 @@ import {
   TELTLK_ID_CHANGE_INTERVAL_DAYS,
   type ChangePasswordBody,
   type Channel,
+  type ErrorCode,
   type Me,
   type Settings,
   type UiLanguage,
@@ -140,18 +141,12 @@ export class UserService {
     if (pi && user.pi_uid !== null && user.pi_uid !== pi.uid) {
       throw new AppError('ACCOUNT_PI_BOUND');
     }
-    try {
-      const updated = await repo.update(userId, {
-        pi_uid: pi?.uid ?? null,
-        pi_username: pi?.username ?? null,
-        updated_at: this.deps.clock.now(),
-      });
-      if (!updated) throw new AppError('UNAUTHENTICATED');
-      return updated;
-    } catch (error) {
-      if (uniqueViolationColumn(error) === 'pi_uid') throw new AppError('PI_ALREADY_BOUND');
-      throw error;
-    }
+    return this.updateUnique(
+      db,
+      userId,
+      { pi_uid: pi?.uid ?? null, pi_username: pi?.username ?? null },
+      { pi_uid: 'PI_ALREADY_BOUND' },
+    );
   }
 
   /** Sets the account's phone or email to one just verified (a registration ticket). */
@@ -165,16 +160,30 @@ export class UserService {
     if (await repo.findByDestination(channel, destination)) {
       throw new AppError('ACCOUNT_REGISTERED');
     }
+    return this.updateUnique(
+      db,
+      userId,
+      { [channel === 'email' ? 'email' : 'phone']: destination },
+      { email: 'ACCOUNT_REGISTERED', phone: 'ACCOUNT_REGISTERED' },
+    );
+  }
+
+  /** Updates the account; a unique column taken meanwhile is refused with its error. */
+  private async updateUnique(
+    db: Db,
+    userId: string,
+    changes: UserUpdate,
+    taken: Partial<Record<string, ErrorCode>>,
+  ): Promise<UserRow> {
     try {
-      const updated = await repo.update(userId, {
-        [channel === 'email' ? 'email' : 'phone']: destination,
-        updated_at: this.deps.clock.now(),
-      });
+      const updated = await this.deps.repo
+        .in(db)
+        .update(userId, { ...changes, updated_at: this.deps.clock.now() });
       if (!updated) throw new AppError('UNAUTHENTICATED');
       return updated;
     } catch (error) {
-      const column = uniqueViolationColumn(error);
-      if (column === 'email' || column === 'phone') throw new AppError('ACCOUNT_REGISTERED');
+      const code = taken[uniqueViolationColumn(error) ?? ''];
+      if (code) throw new AppError(code);
       throw error;
     }
   }
@@ -244,8 +253,7 @@ export class UserService {
       teltlk_id_changed_at: this.deps.clock.now(),
       phone: null,
       email: null,
-      // Not an argon2 hash, so every password check fails.
-      password_hash: `!official!${newSecret()}`,
+      password_hash: noPasswordHash(),
       nickname: input.nickname,
       country: input.country,
       mother_tongue: input.motherTongue,

@@ -5,7 +5,7 @@ import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { api } from '../../api/client';
-import { handOverIncomplete, piAccessToken, piClientFor, usePiConfig } from '../../api/pi';
+import { handOverIncomplete, piAccessToken, usePiClient } from '../../api/pi';
 import { paths } from '../../app/paths';
 import { Button } from '../../ui/button';
 import { errorMessage, type Message } from '../../ui/error-message';
@@ -37,8 +37,7 @@ export function PiLoginPage() {
   const navigate = useNavigate();
   const applyAuth = useApplyAuth();
   const updateDraft = useRegistrationDraft((state) => state.update);
-  const config = usePiConfig();
-  const client = config.data ? piClientFor(config.data) : null;
+  const { config, client } = usePiClient();
   const started = useRef(false);
 
   const signIn = useMutation({

@@ -3,7 +3,7 @@ import { passwordSchema, type Me, type SessionInfo } from '@teltlk/protocol';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
-import { handOverIncomplete, piAccessToken, piClientFor, usePiConfig } from '../../api/pi';
+import { handOverIncomplete, piAccessToken, usePiClient } from '../../api/pi';
 import { useMe, useSessions } from '../../api/queries';
 import { paths } from '../../app/paths';
 import { InfoRow, LinkRow } from '../../ui/list-row';
@@ -217,8 +217,7 @@ function PiSection({ me }: { me: Me }) {
   const { t } = useTranslation();
   const headingId = useId();
   const queryClient = useQueryClient();
-  const config = usePiConfig();
-  const client = config.data ? piClientFor(config.data) : null;
+  const { client } = usePiClient();
   const updated = (next: Me) => queryClient.setQueryData(queryKeys.me(), next);
 
   const bind = useMutation({
