@@ -59,12 +59,15 @@ async function newPage(): Promise<Page> {
 }
 
 /** The sandbox's page, signed in to Pi as `user`, framing the app. */
-async function inPiBrowser(user: string): Promise<{ page: Page; app: FrameLocator }> {
+async function inPiBrowser(
+  user: string,
+  language = 'English',
+): Promise<{ page: Page; app: FrameLocator }> {
   const page = await newPage();
   const appUrl = encodeURIComponent(`${server.baseUrl}/`);
   await page.goto(`${sandbox.url}/?app=${appUrl}&user=${user}`);
   const app = page.frameLocator('#app');
-  await app.getByRole('combobox', { name: /Language/ }).selectOption({ label: 'English' });
+  await app.getByRole('combobox', { name: /Language/ }).selectOption({ label: language });
   return { page, app };
 }
 
@@ -135,6 +138,58 @@ describe('Pi identity in the browser', () => {
     await expect.poll(() => heading(app, 'Chats').count(), { timeout: 15_000 }).toBe(1);
     const accounts = [...sandbox.emulator.users.values()].filter((u) => u.username === user);
     expect(accounts).toHaveLength(1);
+  });
+
+  /** What a person reads on the Pi screens, per interface language. */
+  const chinese = [
+    {
+      ui: 'zh_CN',
+      option: '简体中文',
+      withPi: '使用 Pi 登录',
+      welcome: '欢迎你，先锋',
+      create: '创建新账号',
+      next: '下一步',
+      skip: '跳过',
+      chats: '消息',
+      piOnly: '该功能目前仅对PI用户开放',
+    },
+    {
+      ui: 'zh_TW',
+      option: '繁體中文',
+      withPi: '使用 Pi 登入',
+      welcome: '歡迎你，先鋒',
+      create: '建立新帳號',
+      next: '下一步',
+      skip: '略過',
+      chats: '訊息',
+      piOnly: '此功能目前僅對PI用戶開放',
+    },
+  ];
+
+  it.each(chinese)('makes an account with Pi in the $ui interface', async (text) => {
+    const user = `pioneer_${text.ui}_${Date.now().toString(36)}`;
+    const { page, app } = await inPiBrowser(user, text.option);
+    await app.getByRole('link', { name: text.withPi }).click();
+    const dialog = page.getByRole('dialog', { name: 'Share your Pi account with this app?' });
+    await dialog.getByRole('button', { name: 'Allow' }).click();
+    await heading(app, text.welcome).waitFor();
+    await expectAccessible(appFrame(page), `bindTips in ${text.ui}`);
+    await app.getByRole('button', { name: text.create }).click();
+    await app.getByRole('button', { name: text.next }).click();
+    await app.getByRole('radio').first().check();
+    await app.getByRole('button', { name: text.next }).click();
+    await app.getByRole('searchbox').fill('Deutsch');
+    await app.getByRole('radio', { name: /Deutsch/ }).check();
+    await app.getByRole('button', { name: text.next }).click();
+    await app.getByRole('button', { name: text.skip }).click();
+    await expect.poll(() => heading(app, text.chats).count(), { timeout: 15_000 }).toBe(1);
+
+    // Outside the Pi Browser, the same page says Pi sign-in is for Pi users.
+    const other = await newPage();
+    await other.goto(`${server.baseUrl}/`);
+    await other.getByRole('combobox', { name: /Language/ }).selectOption({ label: text.option });
+    await other.goto(`${server.baseUrl}/#/pages/login/PIlogin`);
+    await other.getByRole('alert').getByText(text.piOnly).waitFor();
   });
 
   it('binds Pi to an account that signs in with a password', async () => {
