@@ -238,9 +238,12 @@ describe('a server killed while clients send', () => {
 
     const PER_SENDER = 40;
     const TO_CAT = 20;
+    /** The senders wait here for the crash, so more is always queued after it, however slow the machine. */
+    const PAUSE_AT = 30;
     let killed = false;
     const sending = (async () => {
       for (let i = 1; i <= PER_SENDER; i += 1) {
+        if (i === PAUSE_AT) await waitFor(() => killed, 30_000, 'the crash');
         adaClient.send(adaBob, `ada ${i}`);
         bobClient.send(adaBob, `bob ${i}`);
         if (i <= TO_CAT) adaClient.send(adaCat, `news ${i}`);
