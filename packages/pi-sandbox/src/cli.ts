@@ -26,6 +26,9 @@ const env = {
   PI_SDK_URL: `${sandbox.url}/pi-sdk.js`,
   PI_SANDBOX: 'true',
   PI_SANDBOX_HOST_URL: `${sandbox.url}/`,
+  PI_HORIZON_URL: `${sandbox.url}/horizon`,
+  // A key pair made for this run: the sandbox chain's app wallet.
+  PI_WALLET_SECRET: sandbox.emulator.appWallet.secret(),
 };
 
 if (values['no-app']) {

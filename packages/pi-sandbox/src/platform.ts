@@ -1,5 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { Keypair } from '@stellar/stellar-sdk/minimal';
 import type { PiPayment } from '@teltlk/pi-sdk/contract';
+import { HorizonError, HorizonStandIn, sandboxKeypair, stroopsOf } from './horizon.js';
 
 /**
  * Pi's Platform API, played locally: the contract of Pi's docs (`/v2/me`, payments with
@@ -8,8 +10,9 @@ import type { PiPayment } from '@teltlk/pi-sdk/contract';
  * app talks to it over HTTP exactly as the server talks to Pi.
  *
  * Besides Pi's own calls it has the sandbox's: signing a person in (the Pi Browser's part),
- * the wallet signing or refusing a payment, and a ledger of submitted transactions (the
- * blockchain's part), each under `/sandbox` or `/horizon`.
+ * the wallet signing or refusing a payment (under `/sandbox`), and the blockchain's part, a
+ * Horizon stand-in under `/horizon` (see horizon.ts). Every sandbox person has a funded
+ * wallet on it, and so has the app: its key pair is given, or made at start.
  */
 
 export type PaymentDto = PiPayment;
@@ -24,14 +27,6 @@ interface Token {
   uid: string;
   scopes: string[];
   validUntil: number;
-}
-
-interface LedgerTransaction {
-  hash: string;
-  memo: string;
-  amount: number;
-  from: string;
-  to: string;
 }
 
 /** An answer of the emulator: status and JSON body. */
@@ -66,14 +61,9 @@ const TOKEN_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
 const random = (bytes: number) => randomBytes(bytes).toString('hex');
 
-/** A Stellar-looking public key, stable per seed. */
-function walletAddress(seed: string): string {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-  const digest = createHash('sha256').update(seed).digest();
-  let text = 'G';
-  for (let i = 0; text.length < 56; i += 1) text += alphabet[digest[i % digest.length]! % 32];
-  return text;
-}
+/** What a sandbox person's wallet holds when they first sign in, and the app's. */
+const PERSON_FUNDS_PI = 1_000;
+const APP_FUNDS_PI = 1_000_000;
 
 export interface PlatformOptions {
   /** The app's server key: `Authorization: Key <apiKey>`. */
@@ -81,21 +71,36 @@ export interface PlatformOptions {
   network?: 'Pi Network' | 'Pi Testnet';
   /** Where this emulator is reached, for transactions' `_link`. */
   baseUrl?: string;
+  /** The app wallet's secret seed (`S…`); without it one is made at start. */
+  appWalletSecret?: string;
   now?: () => number;
 }
 
 export class PiPlatformEmulator {
   readonly users = new Map<string, SandboxUser>();
   readonly payments = new Map<string, PaymentDto>();
-  readonly ledger = new Map<string, LedgerTransaction>();
+  readonly horizon: HorizonStandIn;
   readonly errorReports: unknown[] = [];
   usageReports = 0;
+  /** The app wallet's key pair: its secret goes to the app as PI_WALLET_SECRET. */
+  readonly appWallet: Keypair;
   private readonly tokens = new Map<string, Token>();
-  private readonly appWallet = walletAddress('app');
   baseUrl: string;
 
   constructor(private readonly options: PlatformOptions) {
     this.baseUrl = options.baseUrl ?? 'http://127.0.0.1';
+    this.appWallet = options.appWalletSecret
+      ? Keypair.fromSecret(options.appWalletSecret)
+      : Keypair.random();
+    this.horizon = new HorizonStandIn({
+      networkPassphrase: this.network,
+      now: () => this.now(),
+    });
+    this.horizon.fund(this.appWallet.publicKey(), APP_FUNDS_PI);
+  }
+
+  get network(): 'Pi Network' | 'Pi Testnet' {
+    return this.options.network ?? 'Pi Testnet';
   }
 
   private now(): number {
@@ -119,8 +124,13 @@ export class PiPlatformEmulator {
       );
     }
     const uid = createHash('sha256').update(`uid:${name.toLowerCase()}`).digest('hex').slice(0, 32);
-    const user = this.users.get(uid) ?? { uid, username: name, walletAddress: walletAddress(uid) };
+    const user = this.users.get(uid) ?? {
+      uid,
+      username: name,
+      walletAddress: sandboxKeypair(uid).publicKey(),
+    };
     this.users.set(uid, user);
+    this.horizon.fund(user.walletAddress, PERSON_FUNDS_PI);
     const accessToken = random(24);
     this.tokens.set(accessToken, { uid, scopes, validUntil: this.now() + TOKEN_LIFETIME_MS });
     return { accessToken, user };
@@ -131,8 +141,18 @@ export class PiPlatformEmulator {
     for (const [token, value] of this.tokens) if (value.uid === uid) this.tokens.delete(token);
   }
 
-  /** Routes one request. `auth` is the Authorization header. */
+  /**
+   * Routes one request. `auth` is the Authorization header; `body` the parsed JSON, or the
+   * form fields of a Horizon submission.
+   */
   handle(method: string, path: string, auth: string | undefined, body: unknown): Answer {
+    if (path.startsWith('/horizon/')) {
+      return this.horizon.handle(
+        method,
+        path.slice('/horizon'.length),
+        body instanceof URLSearchParams ? body : null,
+      );
+    }
     try {
       return this.route(method, path, auth, body);
     } catch (error) {
@@ -198,11 +218,6 @@ export class PiPlatformEmulator {
       if (method === 'GET' && !sandbox[2]) return ok(this.find(id));
       if (method === 'POST' && sandbox[2] === 'sign') return ok(this.sign(id));
       if (method === 'POST' && sandbox[2] === 'reject') return ok(this.reject(id));
-    }
-    const transaction = /^\/horizon\/transactions(?:\/([^/]+))?$/.exec(path);
-    if (transaction) {
-      if (method === 'GET' && transaction[1]) return ok(this.transaction(transaction[1]));
-      if (method === 'POST' && !transaction[1]) return ok(this.submit(body));
     }
     throw new PiError(404, 'not_found', `No such endpoint: ${method} ${path}`);
   }
@@ -271,11 +286,11 @@ export class PiPlatformEmulator {
       identifier: random(12),
       user_uid: user.uid,
       ...fields,
-      from_address: direction === 'user_to_app' ? user.walletAddress : this.appWallet,
-      to_address: direction === 'user_to_app' ? this.appWallet : user.walletAddress,
+      from_address: direction === 'user_to_app' ? user.walletAddress : this.appWallet.publicKey(),
+      to_address: direction === 'user_to_app' ? this.appWallet.publicKey() : user.walletAddress,
       direction,
       created_at: new Date(this.now()).toISOString(),
-      network: this.options.network ?? 'Pi Testnet',
+      network: this.network,
       status: {
         developer_approved: false,
         transaction_verified: false,
@@ -347,9 +362,16 @@ export class PiPlatformEmulator {
       throw new PiError(400, 'cancelled_payment', 'The payment was cancelled', dto);
     }
     if (dto.direction === 'app_to_user' && !dto.transaction) {
-      // The app sent it: the ledger must hold it, to the person, with the payment as memo.
-      const sent = this.ledger.get(txid);
-      if (!sent || sent.memo !== dto.identifier || sent.to !== dto.to_address) {
+      // The app sent it: the chain must hold it, to the person, for the amount, with the
+      // payment as memo.
+      const sent = this.horizon.transactions.get(txid);
+      if (
+        !sent ||
+        sent.memo !== dto.identifier ||
+        sent.to !== dto.to_address ||
+        sent.from !== dto.from_address ||
+        stroopsOf(sent.amount) !== stroopsOf(dto.amount)
+      ) {
         throw new PiError(400, 'txid_mismatch', 'No such transaction for this payment', dto);
       }
       dto.transaction = { txid, verified: true, _link: this.link(txid) };
@@ -374,7 +396,7 @@ export class PiPlatformEmulator {
     return dto;
   }
 
-  /** The wallet's part: the person signs an approved payment; it goes on the ledger. */
+  /** The wallet's part: the person signs an approved payment; it goes on the chain. */
   private sign(id: string): PaymentDto {
     const dto = this.find(id);
     if (dto.status.cancelled || dto.status.user_cancelled) {
@@ -384,12 +406,18 @@ export class PiPlatformEmulator {
       throw new PiError(400, 'not_approved', 'The app has not approved the payment yet', dto);
     }
     if (!dto.transaction) {
-      const txid = this.record({
-        memo: dto.identifier,
-        amount: dto.amount,
-        from: dto.from_address ?? '',
-        to: dto.to_address ?? '',
-      });
+      let txid: string;
+      try {
+        txid = this.horizon.pay(
+          dto.from_address ?? '',
+          dto.to_address ?? '',
+          dto.amount,
+          dto.identifier,
+        ).hash;
+      } catch (error) {
+        if (!(error instanceof HorizonError)) throw error;
+        throw new PiError(400, 'transaction_failed', error.message, dto);
+      }
       dto.transaction = { txid, verified: true, _link: this.link(txid) };
       dto.status.transaction_verified = true;
     }
@@ -408,35 +436,6 @@ export class PiPlatformEmulator {
 
   private link(txid: string): string {
     return `${this.baseUrl}/horizon/transactions/${txid}`;
-  }
-
-  private record(tx: Omit<LedgerTransaction, 'hash'>): string {
-    const hash = random(32);
-    this.ledger.set(hash, { ...tx, hash });
-    return hash;
-  }
-
-  private transaction(hash: string) {
-    const tx = this.ledger.get(hash);
-    if (!tx) throw new PiError(404, 'not_found', 'No such transaction');
-    return {
-      hash: tx.hash,
-      memo: tx.memo,
-      memo_type: 'text',
-      successful: true,
-      amount: tx.amount,
-      from: tx.from,
-      to: tx.to,
-    };
-  }
-
-  /** The blockchain's part: the app submits a payment from its wallet. */
-  private submit(body: unknown) {
-    const { memo, amount, to } = (body ?? {}) as { memo?: unknown; amount?: unknown; to?: unknown };
-    if (typeof memo !== 'string' || typeof amount !== 'number' || typeof to !== 'string') {
-      throw new PiError(400, 'invalid_transaction', 'memo, amount and to are needed');
-    }
-    return { hash: this.record({ memo, amount, from: this.appWallet, to }) };
   }
 }
 

@@ -93,7 +93,7 @@ async function serve(
     response.end(script);
     return;
   }
-  const body = method === 'POST' ? await readJson(request) : undefined;
+  const body = method === 'POST' ? await readBody(request) : undefined;
   if (body === INVALID) {
     send(response, 400, { error: 'invalid_body', error_message: 'The body is not JSON' });
     return;
@@ -104,7 +104,8 @@ async function serve(
 
 const INVALID = Symbol('invalid');
 
-async function readJson(request: IncomingMessage): Promise<unknown> {
+/** JSON, or the form fields Horizon is sent (`tx=<envelope>`). */
+async function readBody(request: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request as AsyncIterable<Buffer>) {
@@ -113,6 +114,9 @@ async function readJson(request: IncomingMessage): Promise<unknown> {
     chunks.push(chunk);
   }
   const text = Buffer.concat(chunks).toString('utf8');
+  if (request.headers['content-type']?.startsWith('application/x-www-form-urlencoded')) {
+    return new URLSearchParams(text);
+  }
   if (text.length === 0) return undefined;
   try {
     return JSON.parse(text) as unknown;
