@@ -17,13 +17,14 @@ import {
 
 /** REST contract of /api/v1. Times are Unix epoch milliseconds. */
 
-export const codePurposeSchema = z.enum(
-  Object.keys(CODE_TTL_SECONDS) as ['register', 'login', 'reset'],
-  {
-    error: 'purpose',
-  },
-);
+/** What a code asked for at /auth/codes is for. */
+export const codePurposeSchema = z.enum(['register', 'login', 'reset'], { error: 'purpose' });
 export type CodePurpose = z.infer<typeof codePurposeSchema>;
+/** Every purpose a code is sent for: those above, and the wallet's (forgotten payment password). */
+export type StoredCodePurpose = keyof typeof CODE_TTL_SECONDS;
+export const storedCodePurposeSchema = z.enum(
+  Object.keys(CODE_TTL_SECONDS) as [StoredCodePurpose, ...StoredCodePurpose[]],
+);
 
 /** Channel plus destination, checked together so an email never passes as a phone. */
 export const destinationFields = z.discriminatedUnion(
@@ -162,7 +163,7 @@ export type CountryListResult = z.infer<typeof countryListResult>;
 export const outboxMessageSchema = z.object({
   channel: channelSchema,
   destination: z.string(),
-  purpose: codePurposeSchema,
+  purpose: storedCodePurposeSchema,
   code: z.string(),
   createdAt: z.number(),
 });

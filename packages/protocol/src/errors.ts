@@ -142,6 +142,30 @@ export const ERRORS = {
     status: 429,
     message: 'Too many wrong payment passwords, please try again in {seconds} seconds',
   },
+  WALLET_CODE_NO_DESTINATION: {
+    status: 409,
+    message: 'Add this phone number or email to your account first',
+  },
+  PAYMENT_MISMATCH: { status: 409, message: 'This payment does not match its order' },
+  PAYMENT_NOT_COMPLETE: {
+    status: 409,
+    message: 'This payment has no confirmed transaction yet, please try again shortly',
+  },
+  RECHARGE_ABOVE_MAX: { status: 400, message: 'A recharge is at most {max} Pi' },
+  WITHDRAW_BELOW_MIN: { status: 400, message: 'The smallest withdrawal is {min} Pi' },
+  WITHDRAW_DAILY_LIMIT: {
+    status: 409,
+    message: "This is more than today's withdrawal limit: {left} Pi left",
+  },
+  WITHDRAW_UNAVAILABLE: { status: 503, message: 'Withdrawals are currently not available' },
+  WITHDRAW_FAILED: {
+    status: 502,
+    message: 'The withdrawal could not be sent: the Pi is back in your balance',
+  },
+  WITHDRAW_IN_PROGRESS: {
+    status: 409,
+    message: 'A withdrawal is already under way, please try again in a moment',
+  },
 
   GROUP_NOT_FOUND: { status: 404, message: 'This group does not exist' },
   GROUP_FULL: { status: 409, message: 'This group is full: a group has at most {max} members' },

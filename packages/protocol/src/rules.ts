@@ -92,5 +92,6 @@ export const RULE_KEYS = [
   'sticker',
   'merged',
   'paymentPassword',
+  'amount',
 ] as const;
 export type RuleKey = (typeof RULE_KEYS)[number];

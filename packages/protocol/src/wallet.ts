@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { CURRENCIES } from './money.js';
+import { CURRENCIES, toUnits } from './money.js';
+import { channelSchema, codeSchema } from './validation.js';
 
 /** The payment password: six digits, typed on a passcode pad. */
 export const PAYMENT_PASSWORD_LENGTH = 6;
@@ -37,3 +38,100 @@ export type ChangePaymentPasswordBody = z.infer<typeof changePaymentPasswordBody
 
 export const verifyPaymentPasswordBody = z.object({ password: paymentPasswordSchema });
 export type VerifyPaymentPasswordBody = z.infer<typeof verifyPaymentPasswordBody>;
+
+/** An amount of Pi as typed: a positive decimal with at most the currency's places. */
+export const amountSchema = z
+  .string()
+  .max(24, { error: 'amount' })
+  .refine((text) => (toUnits(text, 'PI') ?? 0) > 0, { error: 'amount' });
+
+/** A recharge (user to app): the order the client hands to Pi's `createPayment`. */
+export const rechargeBody = z.object({ amount: amountSchema });
+export type RechargeBody = z.infer<typeof rechargeBody>;
+export const rechargeOrder = z.object({
+  orderId: z.string(),
+  /** What `createPayment` is given, exactly: the server checks Pi's payment against it. */
+  payment: z.object({
+    amount: z.number(),
+    memo: z.string(),
+    metadata: z.object({ orderId: z.string() }),
+  }),
+});
+export type RechargeOrder = z.infer<typeof rechargeOrder>;
+
+const piIdentifier = z.string().min(1).max(128);
+/** Pi's `onReadyForServerApproval` (and `onCancel`, `onError`) hand over the payment id. */
+export const piPaymentBody = z.object({ paymentId: piIdentifier });
+export type PiPaymentBody = z.infer<typeof piPaymentBody>;
+/** Pi's `onReadyForServerCompletion` hands over the payment id and its transaction. */
+export const piCompletionBody = z.object({ paymentId: piIdentifier, txid: piIdentifier });
+export type PiCompletionBody = z.infer<typeof piCompletionBody>;
+
+/** A withdrawal (app to user): the amount that reaches the Pi wallet; the fee comes on top. */
+export const withdrawBody = z.object({ amount: amountSchema, password: paymentPasswordSchema });
+export type WithdrawBody = z.infer<typeof withdrawBody>;
+
+export const PAYMENT_KINDS = ['recharge', 'withdraw'] as const;
+export const PAYMENT_STATES = ['pending', 'completed', 'cancelled', 'failed'] as const;
+export const paymentRecordSchema = z.object({
+  id: z.string(),
+  kind: z.enum(PAYMENT_KINDS),
+  currency: z.enum(Object.keys(CURRENCIES) as [keyof typeof CURRENCIES]),
+  /** Units. */
+  amount: z.number().int(),
+  fee: z.number().int(),
+  state: z.enum(PAYMENT_STATES),
+  txid: z.string().nullable(),
+  createdAt: z.number(),
+});
+export type PaymentRecord = z.infer<typeof paymentRecordSchema>;
+
+export const paymentListQuery = z.object({
+  kind: z.enum(PAYMENT_KINDS).optional(),
+  state: z.enum(PAYMENT_STATES).optional(),
+  /** The last record's `createdAt` and `id` of the page before, as `<createdAt>:<id>`. */
+  cursor: z
+    .string()
+    .regex(/^\d{1,15}:[A-Za-z0-9_-]{1,32}$/, { error: 'cursor' })
+    .optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+export type PaymentListQuery = z.infer<typeof paymentListQuery>;
+export const paymentListResult = z.object({
+  payments: z.array(paymentRecordSchema),
+  /** null: no more. */
+  next: z.string().nullable(),
+  /** How many records match the filters in all. */
+  total: z.number().int(),
+});
+export type PaymentListResult = z.infer<typeof paymentListResult>;
+
+/** The wallet's money rules, for the screens. Units. */
+export const walletRulesSchema = z.object({
+  withdrawFee: z.number().int(),
+  withdrawMin: z.number().int(),
+  withdrawDailyLimit: z.number().int(),
+  /** What is left of today's limit (UTC day). */
+  withdrawLeftToday: z.number().int(),
+  rechargeMax: z.number().int(),
+  /** Whether this server can pay out (an app wallet is configured). */
+  withdrawEnabled: z.boolean(),
+});
+export type WalletRules = z.infer<typeof walletRulesSchema>;
+
+/** A forgotten payment password: a code to the person's own phone or email, valid 5 minutes. */
+export const walletCodeBody = z.object({ channel: channelSchema });
+export type WalletCodeBody = z.infer<typeof walletCodeBody>;
+export const walletCodeResult = z.object({
+  resendAfter: z.number().int(),
+  expiresIn: z.number().int(),
+  /** Where it went, partly hidden ("+86 138****5678", "a***@example.com"). */
+  sentTo: z.string(),
+});
+export type WalletCodeResult = z.infer<typeof walletCodeResult>;
+export const resetPaymentPasswordBody = z.object({
+  channel: channelSchema,
+  code: codeSchema,
+  password: paymentPasswordSchema,
+});
+export type ResetPaymentPasswordBody = z.infer<typeof resetPaymentPasswordBody>;

@@ -41,6 +41,15 @@ export const en_US = {
     PAYMENT_PASSWORD_INCORRECT: 'The payment password is incorrect',
     PAYMENT_PASSWORD_LOCKED:
       'Too many wrong payment passwords, please try again in {seconds} seconds',
+    WALLET_CODE_NO_DESTINATION: 'Add this phone number or email to your account first',
+    PAYMENT_MISMATCH: 'This payment does not match its order',
+    PAYMENT_NOT_COMPLETE: 'This payment has no confirmed transaction yet, please try again shortly',
+    RECHARGE_ABOVE_MAX: 'A recharge is at most {max} Pi',
+    WITHDRAW_BELOW_MIN: 'The smallest withdrawal is {min} Pi',
+    WITHDRAW_DAILY_LIMIT: "This is more than today's withdrawal limit: {left} Pi left",
+    WITHDRAW_UNAVAILABLE: 'Withdrawals are currently not available',
+    WITHDRAW_FAILED: 'The withdrawal could not be sent: the Pi is back in your balance',
+    WITHDRAW_IN_PROGRESS: 'A withdrawal is already under way, please try again in a moment',
     INSUFFICIENT_BALANCE: 'Your balance is not enough for this',
     LEDGER_KEY_REUSED: 'This request was already made with other details',
     PI_AUTH_FAILED: 'Authentication failed.',
@@ -132,6 +141,7 @@ export const en_US = {
   },
   rule: {
     paymentPassword: 'The payment password is 6 digits',
+    amount: 'Enter an amount greater than 0, with at most 7 decimal places',
     placeName: 'Give the place a name of at most 100 characters',
     location: 'Enter a latitude from −90 to 90 and a longitude from −180 to 180',
     teltlkId: 'Teltlk ID starts with a letter, 7–16 letters or letters and digits',
