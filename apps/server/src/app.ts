@@ -17,6 +17,7 @@ import { DebugRequestLog } from './http/request-log.js';
 import { piSources, securityHeaders } from './http/security.js';
 import { piAccountRoutes, piAuthRoutes } from './modules/pi/routes.js';
 import { walletRoutes } from './modules/wallet/routes.js';
+import { paymentRoutes } from './modules/payments/routes.js';
 import type { App } from './http/types.js';
 import { webRoutes } from './http/web.js';
 import { authRoutes, sessionRoutes } from './modules/auth/routes.js';
@@ -122,6 +123,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
         await mediaRoutes(secured, ctx);
         piAccountRoutes(secured, ctx);
         walletRoutes(secured, ctx);
+        paymentRoutes(secured, ctx);
       });
       mediaFileRoutes(api, ctx);
     },

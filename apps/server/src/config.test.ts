@@ -67,6 +67,12 @@ describe('loadConfig', () => {
       PI_API_URL: 'https://pi.example.com/v2',
       PI_API_KEY: 'pi-server-key',
       PI_SDK_URL: 'https://sdk.example.com/pi-sdk.js',
+      PI_WALLET_SECRET: 'S' + 'A'.repeat(55),
+      PI_HORIZON_URL: 'https://horizon.example.com',
+      WALLET_WITHDRAW_FEE: '0.5',
+      WALLET_WITHDRAW_MIN: '2',
+      WALLET_WITHDRAW_DAILY_LIMIT: '50.25',
+      WALLET_RECHARGE_MAX: '100',
     });
     expect(config).toEqual({
       port: 8080,
@@ -104,6 +110,14 @@ describe('loadConfig', () => {
         sdkUrl: 'https://sdk.example.com/pi-sdk.js',
         sandbox: false,
         sandboxHostUrl: null,
+        walletSecret: 'S' + 'A'.repeat(55),
+        horizonUrl: 'https://horizon.example.com',
+      },
+      wallet: {
+        withdrawFee: 5_000_000,
+        withdrawMin: 20_000_000,
+        withdrawDailyLimit: 502_500_000,
+        rechargeMax: 1_000_000_000,
       },
       media: {
         imageMaxBytes: 10 * 1024 * 1024,
@@ -204,14 +218,25 @@ describe('loadConfig', () => {
         DATABASE_URL: 'mysql://x',
         TRUST_PROXY: 'maybe',
         LOG_LEVEL: 'loud',
+        PI_WALLET_SECRET: 'GABC',
+        WALLET_WITHDRAW_FEE: '0.123456789',
       });
     } catch (error) {
       caught = error;
     }
     expect(caught).toBeInstanceOf(ConfigError);
     const message = (caught as Error).message;
-    for (const name of ['PORT', 'DATABASE_URL', 'TRUST_PROXY', 'LOG_LEVEL'])
+    for (const name of [
+      'PORT',
+      'DATABASE_URL',
+      'TRUST_PROXY',
+      'LOG_LEVEL',
+      'PI_WALLET_SECRET',
+      'WALLET_WITHDRAW_FEE',
+    ])
       expect(message).toContain(name);
+    // A secret is named, never shown.
+    expect(message).not.toContain('GABC');
   });
 
   it('is documented: the README table names every variable', () => {

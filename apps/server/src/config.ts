@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { toUnits } from '@teltlk/protocol';
 import { DEFAULT_SOCKET_LIMITS, type SocketLimits } from './realtime/limits.js';
 
 /**
@@ -15,6 +16,20 @@ const DEFAULT_WEB_DIST_DIR = fileURLToPath(new URL('../../web/dist', import.meta
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'expected true or false' })
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+/** An amount of Pi as decimal text, read as units (at most 7 decimal places). */
+const piAmount = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((text, ctx) => {
+      const units = toUnits(text, 'PI');
+      if (units === null) {
+        ctx.addIssue({ code: 'custom', message: 'an amount of Pi, at most 7 decimal places' });
+        return z.NEVER;
+      }
+      return units;
+    });
 
 const urlWithScheme = (schemes: string[]) =>
   z
@@ -146,6 +161,21 @@ const envSchema = z.object({
   PI_SANDBOX: booleanFlag.default(false),
   /** The local sandbox's host page, allowed to frame the app (development only). */
   PI_SANDBOX_HOST_URL: urlWithScheme(['http', 'https']).optional(),
+  /** The app wallet's secret seed (`S…`), which signs withdrawals. Unset: withdrawals are off. Never logged. */
+  PI_WALLET_SECRET: z
+    .string()
+    .regex(/^S[A-Z2-7]{55}$/, 'a Stellar secret seed: S and 55 base32 characters')
+    .optional(),
+  /** Horizon of the Pi blockchain: recharges are checked on it, withdrawals sent through it. */
+  PI_HORIZON_URL: urlWithScheme(['http', 'https']).optional(),
+  /** Fee of a withdrawal in Pi, on top of the amount sent. */
+  WALLET_WITHDRAW_FEE: piAmount('0.01'),
+  /** Smallest withdrawal in Pi. */
+  WALLET_WITHDRAW_MIN: piAmount('1'),
+  /** Pi one person may withdraw per UTC day, fees excluded. */
+  WALLET_WITHDRAW_DAILY_LIMIT: piAmount('1000'),
+  /** Largest single recharge in Pi. */
+  WALLET_RECHARGE_MAX: piAmount('10000'),
   /** Sockets one user may have open on a node, all sessions together. */
   SOCKETS_PER_USER: z.coerce.number().int().min(1).default(DEFAULT_SOCKET_LIMITS.perUser),
   /** Sockets one client address (IPv6: its /64) may have open on a node. */
@@ -183,6 +213,7 @@ export interface Config {
   translate: TranslateConfig;
   media: MediaConfig;
   pi: PiConfig;
+  wallet: WalletConfig;
   /** Caps on sockets per session, user and client address (per node). */
   socketLimits: Pick<
     SocketLimits,
@@ -199,6 +230,17 @@ export interface PiConfig {
   sdkUrl: string;
   sandbox: boolean;
   sandboxHostUrl: string | null;
+  /** The app wallet's secret seed; null: withdrawals are off. */
+  walletSecret: string | null;
+  horizonUrl: string;
+}
+
+/** The wallet's money rules, in units. */
+export interface WalletConfig {
+  withdrawFee: number;
+  withdrawMin: number;
+  withdrawDailyLimit: number;
+  rechargeMax: number;
 }
 
 /** Pi's own desktop sandbox, which frames the app while it is developed. */
@@ -294,6 +336,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     translate: translateConfig(e),
     media: mediaConfig(e),
     pi: piConfig(e, production),
+    wallet: {
+      withdrawFee: e.WALLET_WITHDRAW_FEE,
+      withdrawMin: e.WALLET_WITHDRAW_MIN,
+      withdrawDailyLimit: e.WALLET_WITHDRAW_DAILY_LIMIT,
+      rechargeMax: e.WALLET_RECHARGE_MAX,
+    },
     socketLimits: {
       perSession: e.SOCKETS_PER_SESSION,
       perUser: e.SOCKETS_PER_USER,
@@ -343,6 +391,10 @@ function piConfig(e: z.infer<typeof envSchema>, production: boolean): PiConfig {
     sdkUrl: e.PI_SDK_URL,
     sandbox: e.PI_SANDBOX,
     sandboxHostUrl: e.PI_SANDBOX_HOST_URL ?? null,
+    walletSecret: e.PI_WALLET_SECRET ?? null,
+    horizonUrl:
+      e.PI_HORIZON_URL ??
+      (e.PI_SANDBOX ? 'https://api.testnet.minepi.com' : 'https://api.mainnet.minepi.com'),
   };
 }
 

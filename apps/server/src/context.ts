@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import pino, { type Logger } from 'pino';
-import type { Config } from './config.js';
+import { ConfigError, type Config } from './config.js';
 import { migrateToLatest, openDatabase, type Dialect } from './db/database.js';
 import type { Db } from './db/schema.js';
 import { systemClock, type Clock } from './lib/clock.js';
@@ -12,6 +12,10 @@ import { Ledger } from './modules/ledger/ledger.js';
 import { WalletService } from './modules/wallet/service.js';
 import { PiPlatform } from './modules/pi/platform.js';
 import { PiService } from './modules/pi/service.js';
+import { Horizon } from './modules/payments/horizon.js';
+import { RechargeService } from './modules/payments/recharge.js';
+import { WithdrawService } from './modules/payments/withdraw.js';
+import { Keypair } from '@stellar/stellar-sdk/minimal';
 import { CodeService } from './modules/auth/codes.js';
 import { ContactRepo } from './modules/contacts/repo.js';
 import { ContactService } from './modules/contacts/service.js';
@@ -101,6 +105,8 @@ export interface AppContext {
     pi: PiService;
     ledger: Ledger;
     wallets: WalletService;
+    recharges: RechargeService;
+    withdrawals: WithdrawService;
   };
   /** Brings the database schema up to date. */
   migrate(): Promise<void>;
@@ -232,20 +238,48 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
   const codes = new CodeService({ db, repo: new CodeRepo(db), users, notify, clock, logger });
   const auth = new AuthService({ db, users, sessions, codes, passwords });
   const ledger = new Ledger({ clock });
+  const platform = config.pi.apiKey
+    ? new PiPlatform({
+        baseUrl: config.pi.apiUrl,
+        apiKey: config.pi.apiKey,
+        timeoutMs: overrides.piTimeoutMs,
+      })
+    : null;
   const pi = new PiService({
     db,
     users,
     auth,
     codes,
     passwords,
-    platform: config.pi.apiKey
-      ? new PiPlatform({
-          baseUrl: config.pi.apiUrl,
-          apiKey: config.pi.apiKey,
-          timeoutMs: overrides.piTimeoutMs,
-        })
-      : null,
+    platform,
     settings: config.pi,
+    clock,
+    logger,
+  });
+  const wallets = new WalletService({ db, ledger, passwords, codes, users, clock });
+  const horizon = platform
+    ? new Horizon(config.pi.horizonUrl, { timeoutMs: overrides.piTimeoutMs })
+    : null;
+  const appWallet = config.pi.walletSecret ? appWalletOf(config.pi.walletSecret) : null;
+  const recharges = new RechargeService({
+    db,
+    ledger,
+    users,
+    wallets,
+    platform,
+    horizon,
+    appAddress: appWallet?.publicKey() ?? null,
+    rechargeMax: config.wallet.rechargeMax,
+    clock,
+    logger,
+  });
+  const withdrawals = new WithdrawService({
+    db,
+    ledger,
+    users,
+    wallets,
+    payout: platform && horizon && appWallet ? { platform, horizon, wallet: appWallet } : null,
+    config: config.wallet,
     clock,
     logger,
   });
@@ -370,7 +404,9 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
       media,
       pi,
       ledger,
-      wallets: new WalletService({ db, ledger, passwords, clock }),
+      wallets,
+      recharges,
+      withdrawals,
     },
     migrate: () => migrateToLatest(db, dialect),
     close: async () => {
@@ -385,4 +421,15 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
       await closeDatabase();
     },
   };
+}
+
+/** The app wallet's key pair from its secret seed; a seed that does not check out stops the start. */
+function appWalletOf(secret: string): Keypair {
+  try {
+    return Keypair.fromSecret(secret);
+  } catch {
+    throw new ConfigError(
+      'Invalid configuration:\n  PI_WALLET_SECRET: not a valid Stellar secret seed',
+    );
+  }
 }

@@ -66,6 +66,16 @@ async function main(): Promise<void> {
       .catch((error: unknown) => ctx.logger.warn({ err: error }, 'burnt message cleanup failed'));
   }, MINUTE);
   burning.unref();
+  // Payments a crash or an unreachable Pi left open are finished, at start and then each minute.
+  const settlePayments = () => {
+    const { recharges, withdrawals } = ctx.services;
+    Promise.all([withdrawals.sweep(), recharges.sweep()]).catch((error: unknown) =>
+      ctx.logger.warn({ err: error }, 'payment sweep failed'),
+    );
+  };
+  settlePayments();
+  const payments = setInterval(settlePayments, MINUTE);
+  payments.unref();
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
@@ -74,6 +84,7 @@ async function main(): Promise<void> {
     ctx.logger.info({ signal }, 'shutting down');
     clearInterval(housekeeping);
     clearInterval(burning);
+    clearInterval(payments);
     setTimeout(() => {
       ctx.logger.error('shutdown took too long, exiting');
       process.exit(1);

@@ -54,6 +54,28 @@ export interface WalletsTable {
   updated_at: number;
 }
 
+export interface PaymentsTable {
+  id: string;
+  user_id: string;
+  kind: 'recharge' | 'withdraw';
+  currency: string;
+  amount: number;
+  fee: number;
+  memo: string;
+  pi_uid: string;
+  pi_payment_id: string | null;
+  state: PaymentState;
+  txid: string | null;
+  envelope: string | null;
+  valid_until: number | null;
+  reason: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export type PaymentState =
+  'created' | 'approved' | 'held' | 'signed' | 'completed' | 'cancelled' | 'failed';
+
 export interface LedgerAccountsTable {
   id: string;
   owner_kind: string;
@@ -81,17 +103,6 @@ export interface LedgerEntriesTable {
   currency: string;
   amount: number;
   created_at: number;
-}
-
-export interface PiPaymentsTable {
-  id: string;
-  user_id: string;
-  pi_uid: string;
-  direction: string;
-  dto: string;
-  state: string;
-  created_at: number;
-  updated_at: number;
 }
 
 export interface SessionsTable {
@@ -338,11 +349,11 @@ export interface Database {
   message_media: MessageMediaTable;
   face_favourites: FaceFavouritesTable;
   pi_tickets: PiTicketsTable;
-  pi_payments: PiPaymentsTable;
   ledger_accounts: LedgerAccountsTable;
   ledger_transactions: LedgerTransactionsTable;
   ledger_entries: LedgerEntriesTable;
   wallets: WalletsTable;
+  payments: PaymentsTable;
 }
 
 /** The database or a transaction on it: repos take either. */
@@ -353,6 +364,7 @@ export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type CodeRow = Selectable<VerificationCodesTable>;
+export type PaymentRow = Selectable<PaymentsTable>;
 export type FriendRequestRow = Selectable<FriendRequestsTable>;
 export type FriendshipRow = Selectable<FriendshipsTable>;
 export type ConversationRow = Selectable<ConversationsTable>;

@@ -24,7 +24,8 @@ import {
 } from './fuzz.js';
 import { warningLog, FuzzWorld, WRITTEN_BY_REFUSALS, type Caller } from './fuzz-world.js';
 import { createTestApp, dialects, randomIp, type TestApp } from './harness.js';
-import { startPiSandbox, type RunningPiSandbox } from '@teltlk/pi-sandbox';
+import type { RunningPiSandbox } from '@teltlk/pi-sandbox';
+import { piEnv, startClockedSandbox } from './pi-sandbox.js';
 
 /**
  * Walks every operation of the OpenAPI document with generated inputs (valid-looking,
@@ -565,13 +566,15 @@ describe.each(dialects)('HTTP fuzz on $dialect', ({ dialect }) => {
   let pi: RunningPiSandbox | undefined;
 
   beforeAll(async () => {
-    pi = await startPiSandbox({ apiKey: 'fuzz-pi-key' });
+    const started = await startClockedSandbox();
+    pi = started.sandbox;
     t = await createTestApp({
       dialect,
       logger: warningLog(logged),
       translationProviders: [new FakeProvider()],
-      env: { PI_API_URL: `${pi.url}/v2`, PI_API_KEY: 'fuzz-pi-key' },
+      env: piEnv(pi),
     });
+    started.clock.use(t.clock);
   });
   afterAll(async () => {
     await t?.close();

@@ -6,7 +6,7 @@ import {
   ERRORS,
   type AuthResult,
   type Channel,
-  type CodePurpose,
+  type StoredCodePurpose,
   type ErrorBody,
   type ErrorCode,
   type RegisterBody,
@@ -78,7 +78,7 @@ export interface TestApp {
     options?: CallOptions,
   ): Promise<LightMyRequestResponse>;
   /** The newest code the dev outbox holds for a destination and purpose. */
-  codeFor(destination: string, purpose: CodePurpose): string;
+  codeFor(destination: string, purpose: StoredCodePurpose): string;
   /** Registers through the public API: send code, read it, verify, register. */
   register(options?: RegisterOptions): Promise<RegisteredUser>;
   close(): Promise<void>;

@@ -23,7 +23,8 @@ import { socketUrl, TestSocket } from './test-client.js';
 import { ACTORS, clientMsgId, createCast, type Actor, type Caller, type Cast } from './cast.js';
 import { authOf, befriend } from './fixtures.js';
 import { createTestApp, dialects, expectError, uniquePhone, type TestApp } from './harness.js';
-import { startPiSandbox, type RunningPiSandbox } from '@teltlk/pi-sandbox';
+import type { RunningPiSandbox } from '@teltlk/pi-sandbox';
+import { piEnv, startClockedSandbox } from './pi-sandbox.js';
 
 /**
  * Who may do what, for every route the app registers and every socket frame, tried by each
@@ -130,7 +131,6 @@ const OWNER_ONLY_THING: Cells = {
 
 /** The local Pi sandbox the matrix's app talks to (started per dialect). */
 let piSandbox: RunningPiSandbox;
-const PI_KEY = 'permission-matrix-pi-key';
 let piPeople = 0;
 /** A Pi account nobody has bound yet, signed in to the sandbox. */
 const newPiAccount = () => piSandbox.emulator.signIn(`matrix_${(piPeople += 1)}_${Date.now()}`);
@@ -144,6 +144,46 @@ async function bindOwnersPi(w: Cast): Promise<NonNullable<typeof ownersPi>> {
   const bound = await w.call('owner', 'POST', '/me/pi', { accessToken: ownersPi.accessToken });
   expect(bound.statusCode, bound.body).toBe(200);
   return ownersPi;
+}
+/** Routes of a Pi account's own money: only the owner here is bound to Pi. */
+const PI_USERS_ONLY: Cells = {
+  owner: OK,
+  admin: 'PI_ONLY',
+  member: 'PI_ONLY',
+  blocked: 'PI_ONLY',
+  removed: 'PI_ONLY',
+  stranger: 'PI_ONLY',
+};
+/** The owner bound to Pi, with a wallet and the payment password 123456. */
+async function ownersPiWallet(w: Cast): Promise<NonNullable<typeof ownersPi>> {
+  const pi = await bindOwnersPi(w);
+  await w.call('owner', 'POST', '/wallet');
+  const set = await w.call('owner', 'PUT', '/wallet/password', { password: '123456' });
+  expect([200, 409]).toContain(set.statusCode);
+  return pi;
+}
+/** A recharge order of the owner's, and the Pi payment their browser made for it. */
+async function ownersRechargePayment(w: Cast, amount = '1'): Promise<{ paymentId: string }> {
+  const pi = await ownersPiWallet(w);
+  const ordered = await w.call('owner', 'POST', '/wallet/recharge', { amount });
+  expect(ordered.statusCode, ordered.body).toBe(200);
+  const { payment } = ordered.json<{ payment: unknown }>();
+  const create = () =>
+    piSandbox.emulator.handle('POST', '/v2/payments/user_to_app', `Bearer ${pi.accessToken}`, {
+      payment,
+    });
+  let created = create();
+  if (created.status === 409) {
+    // An earlier row left a paid payment unfinished: the app settles it first, as Pi asks.
+    const { payment: pending } = created.body as { payment: { identifier: string } };
+    const settled = await w.call('owner', 'POST', '/pi/payments/incomplete', {
+      paymentId: pending.identifier,
+    });
+    expect(settled.statusCode, settled.body).toBe(204);
+    created = create();
+  }
+  expect(created.status).toBe(200);
+  return { paymentId: (created.body as { identifier: string }).identifier };
 }
 /**
  * The owner's wallet with the payment password 123456 (made on first use), and a wallet
@@ -933,6 +973,46 @@ const ROWS: Row[] = [
       return w.call(as, 'POST', '/wallet/password/verify', { password: '123456' });
     },
   },
+  {
+    route: 'POST /api/v1/wallet/password/code',
+    on: "the caller's own wallet and address",
+    // Everyone else has a wallet of their own: the code goes to their own address.
+    cells: SIGNED_IN,
+    run: async (w, as) => {
+      await ownersPaymentPassword(w, as);
+      if (as !== 'anonymous') w.t.clock.advance(61_000);
+      const channel = as === 'anonymous' ? 'email' : w.users[as].channel;
+      return w.call(as, 'POST', '/wallet/password/code', { channel });
+    },
+  },
+  {
+    route: 'POST /api/v1/wallet/password/reset',
+    on: "a code sent for the owner's wallet",
+    // The code is for the owner's address: anyone else's own address has only the code
+    // sent to it by the row before, long expired.
+    cells: {
+      owner: OK,
+      admin: 'CODE_EXPIRED',
+      member: 'CODE_EXPIRED',
+      blocked: 'CODE_EXPIRED',
+      removed: 'CODE_EXPIRED',
+      stranger: 'CODE_EXPIRED',
+    },
+    run: async (w, as) => {
+      await ownersPaymentPassword(w, as);
+      w.t.clock.advance(6 * 60_000);
+      const { channel, destination } = w.users.owner;
+      const sent = await w.call('owner', 'POST', '/wallet/password/code', { channel });
+      expect(sent.statusCode, sent.body).toBe(200);
+      const code = w.t.codeFor(destination, 'wallet');
+      const callerChannel = as === 'anonymous' ? channel : w.users[as].channel;
+      return w.call(as, 'POST', '/wallet/password/reset', {
+        channel: callerChannel,
+        code,
+        password: '123456',
+      });
+    },
+  },
   // ------------------------------------------------------------------ Pi identity
   {
     route: 'POST /api/v1/me/pi',
@@ -980,6 +1060,88 @@ const ROWS: Row[] = [
         { payment: { amount: 1, memo: 'Recharge', metadata: {} } },
       ).body as { identifier: string };
       return w.call(as, 'POST', '/pi/payments/incomplete', { paymentId: created.identifier });
+    },
+  },
+  // ------------------------------------------------------------------ Pi payments
+  {
+    route: 'GET /api/v1/wallet/rules',
+    cells: SIGNED_IN,
+    run: (w, as) => w.call(as, 'GET', '/wallet/rules'),
+  },
+  {
+    route: 'GET /api/v1/wallet/payments',
+    on: "the caller's own payments",
+    cells: SIGNED_IN,
+    run: (w, as) => w.call(as, 'GET', '/wallet/payments?kind=recharge'),
+  },
+  {
+    route: 'POST /api/v1/wallet/recharge',
+    on: "the owner's wallet, bound to Pi",
+    // An order is for the caller's own Pi account: no one else here has one.
+    cells: PI_USERS_ONLY,
+    run: async (w, as) => {
+      await ownersPiWallet(w);
+      return w.call(as, 'POST', '/wallet/recharge', { amount: '1' });
+    },
+  },
+  {
+    route: 'POST /api/v1/wallet/recharge/approve',
+    on: "a payment of the owner's recharge order",
+    cells: PI_USERS_ONLY,
+    run: async (w, as) => {
+      const { paymentId } = await ownersRechargePayment(w);
+      return w.call(as, 'POST', '/wallet/recharge/approve', { paymentId });
+    },
+  },
+  {
+    route: 'POST /api/v1/wallet/recharge/complete',
+    on: "the owner's approved and signed recharge",
+    cells: PI_USERS_ONLY,
+    run: async (w, as) => {
+      const { paymentId } = await ownersRechargePayment(w);
+      const approved = await w.call('owner', 'POST', '/wallet/recharge/approve', { paymentId });
+      expect(approved.statusCode, approved.body).toBe(200);
+      const signed = piSandbox.emulator.handle(
+        'POST',
+        `/sandbox/payments/${paymentId}/sign`,
+        undefined,
+        {},
+      ).body as { transaction: { txid: string } };
+      return w.call(as, 'POST', '/wallet/recharge/complete', {
+        paymentId,
+        txid: signed.transaction.txid,
+      });
+    },
+  },
+  {
+    route: 'POST /api/v1/wallet/recharge/cancel',
+    on: "a payment of the owner's recharge order",
+    cells: PI_USERS_ONLY,
+    run: async (w, as) => {
+      const { paymentId } = await ownersRechargePayment(w);
+      return w.call(as, 'POST', '/wallet/recharge/cancel', { paymentId });
+    },
+  },
+  {
+    route: 'POST /api/v1/wallet/withdraw',
+    on: "the owner's recharged wallet and payment password",
+    cells: PI_USERS_ONLY,
+    run: async (w, as) => {
+      await ownersPiWallet(w);
+      const { paymentId } = await ownersRechargePayment(w, '2');
+      await w.call('owner', 'POST', '/wallet/recharge/approve', { paymentId });
+      const signed = piSandbox.emulator.handle(
+        'POST',
+        `/sandbox/payments/${paymentId}/sign`,
+        undefined,
+        {},
+      ).body as { transaction: { txid: string } };
+      const done = await w.call('owner', 'POST', '/wallet/recharge/complete', {
+        paymentId,
+        txid: signed.transaction.txid,
+      });
+      expect(done.statusCode, done.body).toBe(200);
+      return w.call(as, 'POST', '/wallet/withdraw', { amount: '1', password: '123456' });
     },
   },
   {
@@ -1133,16 +1295,18 @@ describe.each(dialects)('permission matrix on $dialect', ({ dialect }) => {
       });
     };
     initialization.subscribe(collect);
-    piSandbox = await startPiSandbox({ apiKey: PI_KEY });
+    const started = await startClockedSandbox();
+    piSandbox = started.sandbox;
     try {
       t = await createTestApp({
         dialect,
         translationProviders: [new FakeProvider()],
-        env: { PI_API_URL: `${piSandbox.url}/v2`, PI_API_KEY: PI_KEY },
+        env: piEnv(piSandbox),
       });
     } finally {
       initialization.unsubscribe(collect);
     }
+    started.clock.use(t.clock);
     // A HEAD route runs its GET route's hooks and handler; one of its own needs a row.
     for (const url of heads) if (!routes.has(`GET ${url}`)) routes.add(`HEAD ${url}`);
     // Listening: uploads (tus) and sockets are tried over real connections.

@@ -13,6 +13,7 @@ import * as m0011 from './0011-edit-search.js';
 import * as m0012 from './0012-pi-identity.js';
 import * as m0013 from './0013-ledger.js';
 import * as m0014 from './0014-wallet.js';
+import * as m0015 from './0015-payments.js';
 
 /**
  * Every migration in order. A static list rather than a folder scan, so the compiled
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   '0012-pi-identity': m0012,
   '0013-ledger': m0013,
   '0014-wallet': m0014,
+  '0015-payments': m0015,
 };

@@ -5,7 +5,7 @@ import {
   CODE_TTL_SECONDS,
   REGISTRATION_TICKET_TTL_SECONDS,
   type Channel,
-  type CodePurpose,
+  type StoredCodePurpose,
   type SendCodeBody,
   type SendCodeResult,
   type UiLanguage,
@@ -26,7 +26,7 @@ export interface CheckedCode {
 }
 
 export interface CodeAttempt {
-  purpose: CodePurpose;
+  purpose: StoredCodePurpose;
   channel: Channel;
   destination: string;
   code: string;
@@ -49,7 +49,7 @@ export class CodeService {
   ) {}
 
   async send(
-    body: SendCodeBody,
+    body: Omit<SendCodeBody, 'purpose'> & { purpose: StoredCodePurpose },
     client: { ip: string; language: UiLanguage },
   ): Promise<SendCodeResult> {
     const { db, repo, users, notify, clock } = this.deps;
@@ -109,7 +109,8 @@ export class CodeService {
     // registered' already tells who has one. A sign-in or reset code goes out in the
     // background, so neither a slow provider nor a failing one (a mailbox that does not
     // exist, say) tells an address with an account from one without.
-    if (purpose === 'register') await delivery;
+    // A wallet code goes to the signed-in person's own address: nothing to hide there.
+    if (purpose === 'register' || purpose === 'wallet') await delivery;
     else this.inBackground(delivery);
     return { resendAfter: CODE_RESEND_SECONDS, expiresIn: ttlSeconds };
   }
@@ -120,7 +121,7 @@ export class CodeService {
   }
 
   private async deliver(
-    row: { id: string; purpose: CodePurpose; channel: Channel; destination: string },
+    row: { id: string; purpose: StoredCodePurpose; channel: Channel; destination: string },
     delivery: CodeDelivery | null,
   ): Promise<void> {
     const { repo, notify, clock, logger } = this.deps;

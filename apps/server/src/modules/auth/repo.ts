@@ -1,4 +1,4 @@
-import type { CodePurpose } from '@teltlk/protocol';
+import type { StoredCodePurpose } from '@teltlk/protocol';
 import type { Insertable } from 'kysely';
 import type {
   CodeRow,
@@ -92,7 +92,7 @@ export class CodeRepo {
     return new CodeRepo(db);
   }
 
-  async lastSentAt(destination: string, purpose: CodePurpose): Promise<number | null> {
+  async lastSentAt(destination: string, purpose: StoredCodePurpose): Promise<number | null> {
     const row = await this.db
       .selectFrom('verification_codes')
       .select((eb) => eb.fn.max('created_at').as('last'))
@@ -116,7 +116,7 @@ export class CodeRepo {
   async supersede(
     keepId: string,
     destination: string,
-    purpose: CodePurpose,
+    purpose: StoredCodePurpose,
     now: number,
   ): Promise<void> {
     await this.db
@@ -137,7 +137,7 @@ export class CodeRepo {
     await this.db.deleteFrom('verification_codes').where('id', '=', id).execute();
   }
 
-  findOpen(destination: string, purpose: CodePurpose): Promise<CodeRow | undefined> {
+  findOpen(destination: string, purpose: StoredCodePurpose): Promise<CodeRow | undefined> {
     return this.db
       .selectFrom('verification_codes')
       .selectAll()

@@ -47,6 +47,13 @@ export const LIMITS = {
   walletPerUser: { limit: 30, windowMs: HOUR, burst: 10 },
   /** Payment password entries (checks, changes) per user, beside the lock wrong ones set. */
   paymentPasswordPerUser: { limit: 30, windowMs: HOUR, burst: 10 },
+  /**
+   * Recharge orders and Pi's callbacks for them, per user: each callback costs calls to
+   * Pi and Horizon, and Pi retries a callback every 10 s up to 5 times.
+   */
+  rechargePerUser: { limit: 240, windowMs: HOUR, burst: 40 },
+  /** Withdrawals asked for, per user (each one a payment at Pi and on the chain). */
+  withdrawPerUser: { limit: 20, windowMs: HOUR, burst: 5 },
   /** Registrations per address. */
   registerPerAddress: { limit: 10, windowMs: HOUR, burst: 5 },
   /**

@@ -1,4 +1,4 @@
-import type { Channel, CodePurpose, UiLanguage } from '@teltlk/protocol';
+import type { Channel, StoredCodePurpose, UiLanguage } from '@teltlk/protocol';
 import type { Logger } from 'pino';
 import { AppError } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
@@ -11,7 +11,7 @@ const CHANNELS: readonly Channel[] = ['email', 'phone'];
 export interface CodeDelivery {
   channel: Channel;
   destination: string;
-  purpose: CodePurpose;
+  purpose: StoredCodePurpose;
   code: string;
   ttlSeconds: number;
   language: UiLanguage;

@@ -1,6 +1,8 @@
 import { startPiSandbox, type RunningPiSandbox } from '@teltlk/pi-sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PiApiError, PiPlatform, PiUnreachable, type PaymentDto } from './platform.js';
+import { Horizon } from '../payments/horizon.js';
+import { signedPayment } from '../../test/pi-sandbox.js';
 
 const API_KEY = 'platform-test-key';
 
@@ -145,14 +147,16 @@ describe('Pi Platform API adapter against the sandbox', () => {
     );
 
     // The app's transaction must be on the ledger, to the person, with the payment as memo.
-    const submit = (memo: string, to: string) =>
-      sandbox.emulator.handle('POST', '/horizon/transactions', undefined, { memo, amount: 2, to })
-        .body as { hash: string };
-    const wrongMemo = submit('other', payment.to_address!);
+    const horizon = new Horizon(`${sandbox.url}/horizon`);
+    const submit = async (memo: string, to: string) => {
+      const { envelope } = signedPayment(sandbox, { to, amount: '2', memo });
+      return { hash: await horizon.submit(envelope) };
+    };
+    const wrongMemo = await submit('other', payment.to_address!);
     expect(await code(platform.completePayment(payment.identifier, wrongMemo.hash))).toBe(
       'txid_mismatch',
     );
-    const sent = submit(payment.identifier, payment.to_address!);
+    const sent = await submit(payment.identifier, payment.to_address!);
     const done = await platform.completePayment(payment.identifier, sent.hash);
     expect(done.transaction?.txid).toBe(sent.hash);
     expect((await platform.incompleteServerPayments()).map((p) => p.identifier)).not.toContain(

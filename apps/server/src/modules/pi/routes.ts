@@ -81,7 +81,10 @@ export function piAuthRoutes(app: App, { services: { pi }, limits }: AppContext)
 }
 
 /** The signed-in account's Pi binding, phone, and unfinished Pi payments. */
-export function piAccountRoutes(app: App, { services: { pi }, limits }: AppContext): void {
+export function piAccountRoutes(
+  app: App,
+  { services: { pi, recharges }, limits }: AppContext,
+): void {
   const perUser = limitBy(limits, ['piAccountPerUser', byUser]);
   app.post(
     '/me/pi',
@@ -129,7 +132,7 @@ export function piAccountRoutes(app: App, { services: { pi }, limits }: AppConte
     {
       schema: {
         tags,
-        summary: 'Hand over a Pi payment the SDK found unfinished',
+        summary: 'Settle a Pi payment the SDK found unfinished: completed if paid, else cancelled',
         security,
         body: piIncompletePaymentBody,
         response: noContent,
@@ -137,7 +140,7 @@ export function piAccountRoutes(app: App, { services: { pi }, limits }: AppConte
       onRequest: limitBy(limits, ['piPaymentReportPerUser', byUser]),
     },
     async (request, reply) => {
-      await pi.reportIncompletePayment(authOf(request), request.body.paymentId);
+      await recharges.resolveIncomplete(authOf(request), request.body.paymentId);
       return reply.code(204).send(null);
     },
   );

@@ -19,7 +19,8 @@ import type { AuthService } from '../auth/service.js';
 import type { CodeService } from '../auth/codes.js';
 import type { AuthInfo, ClientInfo } from '../auth/sessions.js';
 import { hasPassword, withFreshGeneratedValues, type UserService } from '../users/service.js';
-import { PiApiError, PiUnreachable, type PiPlatform } from './platform.js';
+import { askPi } from './ask.js';
+import type { PiPlatform } from './platform.js';
 
 export interface PiSettings {
   /** Where the web app loads the Pi SDK from; null: Pi is off on this server. */
@@ -164,39 +165,6 @@ export class PiService {
     });
   }
 
-  /**
-   * Keeps a payment the Pi SDK found unfinished at sign-in, as Pi itself reports it, for
-   * the payment module to settle. Only the payer's own payments are taken.
-   */
-  async reportIncompletePayment(who: AuthInfo, paymentId: string): Promise<void> {
-    const { db, users, clock, logger } = this.deps;
-    const platform = this.platform();
-    const user = await users.get(who.userId);
-    if (user.pi_uid === null) throw new AppError('PI_ONLY');
-    const payment = await this.ask(() => platform.getPayment(paymentId));
-    if (payment.user_uid !== user.pi_uid) throw new AppError('PI_PAYMENT_NOT_YOURS');
-    const now = clock.now();
-    const dto = JSON.stringify(payment);
-    await db
-      .insertInto('pi_payments')
-      .values({
-        id: payment.identifier,
-        user_id: user.id,
-        pi_uid: user.pi_uid,
-        direction: payment.direction,
-        dto,
-        state: 'incomplete',
-        created_at: now,
-        updated_at: now,
-      })
-      .onConflict((conflict) => conflict.column('id').doUpdateSet({ dto, updated_at: now }))
-      .execute();
-    logger.info(
-      { paymentId: payment.identifier, userId: user.id, status: payment.status },
-      'unfinished Pi payment kept for the payment module',
-    );
-  }
-
   /** The uid and username Pi gives for this token. */
   private async checkToken(accessToken: string): Promise<CheckedPi> {
     const platform = this.platform();
@@ -211,22 +179,8 @@ export class PiService {
     return this.deps.platform;
   }
 
-  /** Runs a Platform API call; Pi being away or refusing becomes the person's error. */
-  private async ask<T>(call: () => Promise<T>): Promise<T> {
-    try {
-      return await call();
-    } catch (error) {
-      if (error instanceof PiUnreachable) {
-        this.deps.logger.warn({ err: error }, 'Pi Platform API unreachable');
-        throw new AppError('PI_UNREACHABLE');
-      }
-      if (error instanceof PiApiError) {
-        if (error.code === 'payment_not_found') throw new AppError('NOT_FOUND');
-        this.deps.logger.warn({ err: error }, 'Pi Platform API refused');
-        throw new AppError('PI_UNAVAILABLE');
-      }
-      throw error;
-    }
+  private ask<T>(call: () => Promise<T>): Promise<T> {
+    return askPi(this.deps.logger, call);
   }
 
   /** Refuses a ticket that could not work now, before a password is hashed for it. */

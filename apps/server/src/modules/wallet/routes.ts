@@ -1,12 +1,15 @@
 import {
   changePaymentPasswordBody,
+  resetPaymentPasswordBody,
+  walletCodeBody,
+  walletCodeResult,
   setPaymentPasswordBody,
   verifyPaymentPasswordBody,
   walletResult,
 } from '@teltlk/protocol';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { authOf } from '../../http/auth.js';
+import { authOf, languageOf } from '../../http/auth.js';
 import { byUser, limitBy } from '../../http/rate-limit.js';
 import type { App } from '../../http/types.js';
 
@@ -82,5 +85,37 @@ export function walletRoutes(app: App, { services: { wallets }, limits }: AppCon
       await wallets.verify(authOf(request), request.body.password);
       return reply.code(204).send(null);
     },
+  );
+  app.post(
+    '/wallet/password/code',
+    {
+      schema: {
+        tags,
+        summary: 'Forgot the payment password: a code to your own phone or email, valid 5 minutes',
+        security,
+        body: walletCodeBody,
+        response: { 200: walletCodeResult },
+      },
+      onRequest: perUser,
+    },
+    (request) =>
+      wallets.sendResetCode(authOf(request), request.body, {
+        ip: request.ip,
+        language: languageOf(request),
+      }),
+  );
+  app.post(
+    '/wallet/password/reset',
+    {
+      schema: {
+        tags,
+        summary: 'Set a new payment password with a wallet code',
+        security,
+        body: resetPaymentPasswordBody,
+        response: { 200: walletResult },
+      },
+      onRequest: guesses,
+    },
+    (request) => wallets.resetPassword(authOf(request), request.body),
   );
 }

@@ -2,15 +2,21 @@ import {
   CURRENCIES,
   type ChangePaymentPasswordBody,
   type Currency,
+  type ResetPaymentPasswordBody,
+  type UiLanguage,
+  type WalletCodeBody,
+  type WalletCodeResult,
   type WalletResult,
 } from '@teltlk/protocol';
 import type { Db, WalletsTable } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { SECOND, type Clock } from '../../lib/clock.js';
 import type { PasswordHasher } from '../../lib/passwords.js';
+import type { CodeService } from '../auth/codes.js';
 import type { AuthInfo } from '../auth/sessions.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { loginLockSeconds } from '../users/rules.js';
+import type { UserService } from '../users/service.js';
 
 /**
  * A person's wallet: created once (creatWallet), guarded by a six-digit payment password
@@ -23,6 +29,8 @@ export class WalletService {
       db: Db;
       ledger: Ledger;
       passwords: PasswordHasher;
+      codes: CodeService;
+      users: UserService;
       clock: Clock;
     },
   ) {}
@@ -93,6 +101,51 @@ export class WalletService {
     return this.wallet(who);
   }
 
+  /** A forgotten payment password: a code, valid 5 minutes, to the person's own phone or email. */
+  async sendResetCode(
+    who: AuthInfo,
+    body: WalletCodeBody,
+    client: { ip: string; language: UiLanguage },
+  ): Promise<WalletCodeResult> {
+    await this.existing(who.userId);
+    const destination = await this.destinationOf(who, body.channel);
+    const sent = await this.deps.codes.send(
+      { purpose: 'wallet', channel: body.channel, destination },
+      client,
+    );
+    return { ...sent, sentTo: masked(destination) };
+  }
+
+  /** Sets a new payment password with a wallet code; the lock of wrong entries goes too. */
+  async resetPassword(who: AuthInfo, body: ResetPaymentPasswordBody): Promise<WalletResult> {
+    const { codes, passwords, clock } = this.deps;
+    await this.existing(who.userId);
+    const destination = await this.destinationOf(who, body.channel);
+    const hash = await passwords.hash(body.password);
+    await codes.redeem(
+      { purpose: 'wallet', channel: body.channel, destination, code: body.code },
+      (trx) =>
+        trx
+          .updateTable('wallets')
+          .set({
+            password_hash: hash,
+            failed_attempts: 0,
+            locked_until: null,
+            updated_at: clock.now(),
+          })
+          .where('user_id', '=', who.userId)
+          .execute(),
+    );
+    return this.wallet(who);
+  }
+
+  private async destinationOf(who: AuthInfo, channel: WalletCodeBody['channel']): Promise<string> {
+    const user = await this.deps.users.get(who.userId);
+    const destination = channel === 'phone' ? user.phone : user.email;
+    if (!destination) throw new AppError('WALLET_CODE_NO_DESTINATION');
+    return destination;
+  }
+
   /**
    * Checks the payment password: a right one clears the count of wrong ones; a wrong one
    * counts, and from the fifth in a row locks the wallet for a doubling while.
@@ -137,6 +190,11 @@ export class WalletService {
       .executeTakeFirst();
   }
 
+  /** The person's wallet; none yet: WALLET_NOT_FOUND. */
+  async require(userId: string): Promise<WalletsTable> {
+    return this.existing(userId);
+  }
+
   private async existing(userId: string) {
     const row = await this.find(userId);
     if (!row) throw new AppError('WALLET_NOT_FOUND');
@@ -154,4 +212,12 @@ export class WalletService {
     const seconds = Math.ceil((until - this.deps.clock.now()) / SECOND);
     throw new AppError('PAYMENT_PASSWORD_LOCKED', { seconds });
   }
+}
+
+/** An address partly hidden: enough to recognise, not to read off a screen. */
+export function masked(destination: string): string {
+  const at = destination.indexOf('@');
+  if (at > 0) return `${destination.slice(0, 1)}***${destination.slice(at)}`;
+  if (destination.length <= 8) return `${destination.slice(0, 2)}****`;
+  return `${destination.slice(0, destination.length - 8)}****${destination.slice(-4)}`;
 }

@@ -1,4 +1,4 @@
-import type { WalletResult } from '@teltlk/protocol';
+import type { WalletCodeResult, WalletResult } from '@teltlk/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SECOND } from '../../lib/clock.js';
 import {
@@ -122,6 +122,43 @@ describe.each(dialects)('wallet and payment password on $dialect', ({ dialect })
     t.clock.advance(60 * SECOND);
     expect((await guess('123456')).statusCode).toBe(204);
     expect((await wallet(user)).lockedUntil).toBeNull();
+  });
+
+  it('resets a forgotten payment password with a code to one’s own address, valid 5 minutes', async () => {
+    const user = await withPassword();
+    const guess = (password: string) => call(user, 'POST', '/wallet/password/verify', { password });
+    // Locked by wrong guesses: the reset clears the lock too.
+    for (let i = 0; i < 5; i += 1) expectError(await guess('000000'), 'PAYMENT_PASSWORD_INCORRECT');
+    const sent = await call(user, 'POST', '/wallet/password/code', { channel: user.channel });
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect(sent.json<WalletCodeResult>()).toMatchObject({ expiresIn: 300 });
+    expect(sent.json<WalletCodeResult>().sentTo).toContain('***');
+    expect(sent.json<WalletCodeResult>().sentTo).not.toBe(user.destination);
+    const code = t.codeFor(user.destination, 'wallet');
+    const reset = (body: Record<string, string>) =>
+      call(user, 'POST', '/wallet/password/reset', { channel: user.channel, ...body });
+    const wrong = code === '000000' ? '111111' : '000000';
+    expectError(await reset({ code: wrong, password: '654321' }), 'CODE_INVALID');
+    expectError(
+      await call(user, 'POST', '/wallet/password/code', {
+        channel: user.channel === 'email' ? 'phone' : 'email',
+      }),
+      'WALLET_CODE_NO_DESTINATION',
+    );
+    const done = await reset({ code, password: '654321' });
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.json<WalletResult>().lockedUntil).toBeNull();
+    expect((await guess('654321')).statusCode).toBe(204);
+    expectError(await guess('123456'), 'PAYMENT_PASSWORD_INCORRECT');
+    // Used once.
+    expectError(await reset({ code, password: '111111' }), 'CODE_INVALID');
+
+    // A code older than 5 minutes no longer works.
+    t.clock.advance(61 * SECOND);
+    await call(user, 'POST', '/wallet/password/code', { channel: user.channel });
+    const late = t.codeFor(user.destination, 'wallet');
+    t.clock.advance(5 * 60 * SECOND);
+    expectError(await reset({ code: late, password: '222222' }), 'CODE_EXPIRED');
   });
 
   it('needs a password before checking one, and a wallet of one’s own', async () => {
