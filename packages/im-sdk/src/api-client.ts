@@ -36,6 +36,16 @@ import {
   type AddPhoneBody,
   type PiBindBody,
   type PiConfig,
+  type ChangePaymentPasswordBody,
+  type PaymentListResult,
+  type PaymentRecord,
+  type RechargeOrder,
+  type ResetPaymentPasswordBody,
+  type WalletCodeBody,
+  type WalletCodeResult,
+  type WalletResult,
+  type WalletRules,
+  type WithdrawBody,
   type PiLoginBody,
   type PiLoginResult,
   type PiRegisterBody,
@@ -225,6 +235,53 @@ export class ApiClient {
   }
   reportIncompletePiPayment(paymentId: string): Promise<void> {
     return this.request('POST', '/pi/payments/incomplete', { paymentId });
+  }
+
+  // ---------------------------------------------------------------- wallet
+  wallet(): Promise<WalletResult> {
+    return this.request('GET', '/wallet');
+  }
+  createWallet(): Promise<WalletResult> {
+    return this.request('POST', '/wallet');
+  }
+  setPaymentPassword(password: string): Promise<WalletResult> {
+    return this.request('PUT', '/wallet/password', { password });
+  }
+  changePaymentPassword(body: ChangePaymentPasswordBody): Promise<WalletResult> {
+    return this.request('POST', '/wallet/password/change', body);
+  }
+  sendWalletCode(body: WalletCodeBody): Promise<WalletCodeResult> {
+    return this.request('POST', '/wallet/password/code', body);
+  }
+  resetPaymentPassword(body: ResetPaymentPasswordBody): Promise<WalletResult> {
+    return this.request('POST', '/wallet/password/reset', body);
+  }
+  walletRules(): Promise<WalletRules> {
+    return this.request('GET', '/wallet/rules');
+  }
+  walletPayments(query: {
+    kind?: PaymentRecord['kind'];
+    state?: PaymentRecord['state'];
+    cursor?: string | null;
+    limit?: number;
+  }): Promise<PaymentListResult> {
+    return this.request('GET', `/wallet/payments?${searchOf(query)}`);
+  }
+  /** A recharge order: what to hand Pi's createPayment. */
+  orderRecharge(amount: string): Promise<RechargeOrder> {
+    return this.request('POST', '/wallet/recharge', { amount });
+  }
+  approveRecharge(paymentId: string): Promise<PaymentRecord> {
+    return this.request('POST', '/wallet/recharge/approve', { paymentId });
+  }
+  completeRecharge(paymentId: string, txid: string): Promise<PaymentRecord> {
+    return this.request('POST', '/wallet/recharge/complete', { paymentId, txid });
+  }
+  cancelRecharge(paymentId: string): Promise<PaymentRecord> {
+    return this.request('POST', '/wallet/recharge/cancel', { paymentId });
+  }
+  withdraw(body: WithdrawBody): Promise<PaymentRecord> {
+    return this.request('POST', '/wallet/withdraw', body);
   }
   resetPassword(body: ResetPasswordBody): Promise<void> {
     return this.request('POST', '/auth/password/reset', body);

@@ -54,6 +54,12 @@ export const paths = {
   about: '/pages/user/about',
   accountSecurity: '/pages/user/accountSecurity',
   accountSafe: '/pages/user/accountSafe',
+  wallet: '/pages/user/wallet',
+  creatWallet: '/pages/user/creatWallet',
+  /** The payment password: `mode` set (default), change, or forget. */
+  creatPassword: '/pages/user/creatPassword',
+  walletPi: '/pages/user/walletPi',
+  balance: '/pages/user/balance',
 } as const;
 
 /** A path with query parameters; empty values are left out. */

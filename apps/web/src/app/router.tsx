@@ -102,6 +102,14 @@ const ChooseTonguePage = page(
   () => import('../features/user/choose-tongue-page'),
   'ChooseTonguePage',
 );
+const WalletPage = page(() => import('../features/wallet/wallet-page'), 'WalletPage');
+const CreateWalletPage = page(() => import('../features/wallet/wallet-page'), 'CreateWalletPage');
+const PaymentPasswordPage = page(
+  () => import('../features/wallet/payment-password-page'),
+  'PaymentPasswordPage',
+);
+const PiWalletPage = page(() => import('../features/wallet/pi-wallet-page'), 'PiWalletPage');
+const BalancePage = page(() => import('../features/wallet/pi-wallet-page'), 'BalancePage');
 const AccountSecurityPage = page(
   () => import('../features/user/account-security-page'),
   'AccountSecurityPage',
@@ -180,6 +188,11 @@ export const routes: RouteObject[] = [
           { path: paths.setting, element: <SettingsPage /> },
           { path: paths.accountSecurity, element: <AccountSecurityPage /> },
           { path: paths.accountSafe, element: <AccountSecurityPage /> },
+          { path: paths.wallet, element: <WalletPage /> },
+          { path: paths.creatWallet, element: <CreateWalletPage /> },
+          { path: paths.creatPassword, element: <PaymentPasswordPage /> },
+          { path: paths.walletPi, element: <PiWalletPage /> },
+          { path: paths.balance, element: <BalancePage /> },
         ],
       },
       // Open to everyone: the area-code list, password reset, legal texts, about; a phone

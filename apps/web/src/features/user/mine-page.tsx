@@ -1,6 +1,7 @@
 import {
   InformationCircleOutline,
   LockOutline,
+  PayCircleOutline,
   RightOutline,
   SetOutline,
   UserCircleOutline,
@@ -38,6 +39,9 @@ export function MinePage() {
       <ul className="tt-list tt-section">
         <li>
           <LinkRow to={paths.means} icon={<UserCircleOutline />} label={t('mine.profile')} />
+        </li>
+        <li>
+          <LinkRow to={paths.wallet} icon={<PayCircleOutline />} label={t('mine.wallet')} />
         </li>
         <li>
           <LinkRow to={paths.accountSecurity} icon={<LockOutline />} label={t('mine.security')} />

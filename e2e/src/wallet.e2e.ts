@@ -1,0 +1,200 @@
+import { startPiSandbox, type RunningPiSandbox } from '@teltlk/pi-sandbox';
+import type { Browser, BrowserContext, FrameLocator, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible } from './axe.js';
+import {
+  codeFor,
+  launchBrowser,
+  newPhoneContext,
+  registerAccount,
+  startServer,
+  watchConsole,
+  type RunningServer,
+} from './harness.js';
+
+/**
+ * The wallet in the browser, through the local Pi sandbox: its page frames the built app
+ * and plays the Pi Browser and the person's Pi wallet (consent, confirming a payment); its
+ * emulator plays Pi's Platform API and the chain (a Horizon that checks signatures).
+ */
+
+const API_KEY = 'e2e-wallet-key';
+const PI = 10_000_000;
+
+let sandbox: RunningPiSandbox;
+let server: RunningServer;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+const consoleErrors: string[][] = [];
+
+beforeAll(async () => {
+  sandbox = await startPiSandbox({ apiKey: API_KEY });
+  [server, browser] = await Promise.all([
+    startServer({
+      PI_API_URL: `${sandbox.url}/v2`,
+      PI_API_KEY: API_KEY,
+      PI_SDK_URL: `${sandbox.url}/pi-sdk.js`,
+      PI_SANDBOX: 'true',
+      PI_SANDBOX_HOST_URL: `${sandbox.url}/`,
+      PI_HORIZON_URL: `${sandbox.url}/horizon`,
+      PI_WALLET_SECRET: sandbox.emulator.appWallet.secret(),
+    }),
+    launchBrowser(),
+  ]);
+});
+
+afterAll(async () => {
+  for (const context of contexts) await context.close();
+  await browser?.close();
+  await server?.stop();
+  await sandbox?.close();
+});
+
+afterEach(() => {
+  expect(consoleErrors.flat()).toEqual([]);
+});
+
+/** The sandbox's page, signed in to Pi as `user`, framing the app. */
+async function inPiBrowser(user: string): Promise<{ page: Page; app: FrameLocator }> {
+  const context = await newPhoneContext(browser);
+  contexts.push(context);
+  const page = await context.newPage();
+  consoleErrors.push(watchConsole(page));
+  const appUrl = encodeURIComponent(`${server.baseUrl}/`);
+  await page.goto(`${sandbox.url}/?app=${appUrl}&user=${user}`);
+  const app = page.frameLocator('#app');
+  await app.getByRole('combobox', { name: /Language/ }).selectOption({ label: 'English' });
+  return { page, app };
+}
+
+function appFrame(page: Page) {
+  const frame = page.frames().find((f) => f.url().startsWith(server.baseUrl));
+  if (!frame) throw new Error('the app is not framed');
+  return frame;
+}
+
+const heading = (app: FrameLocator, name: string) =>
+  app.getByRole('heading', { level: 1, name, exact: true });
+
+/** Types six digits on the passcode pad's own keys. */
+async function tapPasscode(app: FrameLocator, digits: string): Promise<void> {
+  for (const digit of digits) {
+    await app.getByRole('button', { name: `Digit ${digit}`, exact: true }).click();
+  }
+}
+
+async function balances(token: string) {
+  const response = await fetch(`${server.baseUrl}/api/v1/wallet`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  const body = (await response.json()) as { balances: { available: number; held: number }[] };
+  return body.balances[0]!;
+}
+
+describe('the wallet in the browser', () => {
+  it('creates a wallet, sets its password, recharges, withdraws, and resets a forgotten password', async () => {
+    // A person with an email address who binds their Pi account.
+    const account = await registerAccount(server.baseUrl, 'Wallace');
+    const user = `wallet_${Date.now().toString(36)}`;
+    const { page, app } = await inPiBrowser(user);
+    await app.getByRole('link', { name: 'Sign in with Pi' }).click();
+    const consent = page.getByRole('dialog', { name: 'Share your Pi account with this app?' });
+    await consent.getByRole('button', { name: 'Allow' }).click();
+    await app.getByRole('button', { name: 'Bind my Teltlk account' }).click();
+    await app.getByRole('textbox', { name: 'Account' }).fill(account.email);
+    await app.getByLabel('Password', { exact: true }).fill(account.password);
+    await app.getByRole('button', { name: 'Bind and sign in' }).click();
+    await expect.poll(() => heading(app, 'Chats').count(), { timeout: 15_000 }).toBe(1);
+
+    // Me → Wallet: no wallet yet, so the page to create one.
+    await app.getByRole('link', { name: 'Me', exact: true }).click();
+    await app.getByRole('link', { name: 'Wallet' }).click();
+    await heading(app, 'Create wallet').waitFor();
+    await app.getByRole('button', { name: 'Create wallet' }).click();
+
+    // The payment password, twice; a mismatch first.
+    await heading(app, 'Set payment password').waitFor();
+    await tapPasscode(app, '246810');
+    await app.getByText('Enter it again').waitFor();
+    await tapPasscode(app, '135790');
+    await app
+      .getByRole('alert')
+      .getByText('The passwords entered twice are inconsistent')
+      .waitFor();
+    await expectAccessible(appFrame(page), 'creatPassword');
+    await tapPasscode(app, '246810');
+    await app.getByText('Enter it again').waitFor();
+    await tapPasscode(app, '246810');
+    await heading(app, 'Wallet').waitFor();
+
+    // Recharge 3.5 Pi: Pi's payment flow, confirmed in the sandbox's wallet.
+    await app.getByRole('link', { name: /Pi/ }).first().click();
+    await heading(app, 'Pi').waitFor();
+    await app.getByRole('button', { name: 'Recharge' }).click();
+    await app.getByRole('textbox', { name: 'Amount (Pi)' }).fill('3.5');
+    await app
+      .getByRole('dialog', { name: 'Recharge' })
+      .getByRole('button', { name: 'Recharge' })
+      .click();
+    const confirm = page.getByRole('dialog', { name: 'Confirm payment' });
+    await confirm.waitFor({ timeout: 20_000 });
+    await confirm.getByRole('button', { name: 'Confirm' }).click();
+    // Credited once Pi's completion callback reached the server: the balance and the record.
+    await expect
+      .poll(() => app.getByTestId('pi-available').textContent(), { timeout: 20_000 })
+      .toBe('3.5');
+    await app.getByTestId('wallet-record').getByText('Completed').waitFor();
+    expect(await balances(account.token)).toMatchObject({ available: 3.5 * PI, held: 0 });
+
+    // Withdraw 1 Pi with the payment password: a wrong one first.
+    await app.getByRole('button', { name: 'Withdraw' }).click();
+    const withdraw = app.getByRole('dialog', { name: 'Withdraw' });
+    await withdraw.getByRole('textbox', { name: 'Amount (Pi)' }).fill('1');
+    await withdraw.getByRole('button', { name: 'Next' }).click();
+    await withdraw.getByText('You pay 1.01 Pi including the fee').waitFor();
+    await tapPasscode(app, '111111');
+    await withdraw.getByRole('alert').getByText('The payment password is incorrect').waitFor();
+    await tapPasscode(app, '246810');
+    await expect
+      .poll(() => app.getByTestId('pi-available').textContent(), { timeout: 20_000 })
+      .toBe('2.49');
+    expect(await balances(account.token)).toMatchObject({ available: 24_900_000, held: 0 });
+    const sent = sandbox.emulator.horizon.transactions;
+    expect([...sent.values()].some((tx) => tx.amount === '1.0000000')).toBe(true);
+
+    // The history: both records, and the count of withdrawals.
+    await app.getByRole('link', { name: 'All records' }).click();
+    await heading(app, 'All records').waitFor();
+    await expect.poll(() => app.getByTestId('wallet-record').count()).toBe(2);
+    await app.getByText('1 withdrawals').waitFor();
+    await app.getByRole('button', { name: 'Withdrawal', exact: true }).click();
+    await expect.poll(() => app.getByTestId('wallet-record').count()).toBe(1);
+    await expectAccessible(appFrame(page), 'balance');
+
+    // Forgot the payment password: a code to the account's email, then a new one, twice.
+    await app.getByRole('button', { name: 'Back' }).click();
+    await app.getByRole('button', { name: 'Back' }).click();
+    await heading(app, 'Wallet').waitFor();
+    await app.getByRole('link', { name: 'Forgot payment password' }).click();
+    await app.getByRole('button', { name: 'Send code' }).click();
+    await app.getByText(/Code sent to .*, valid for 5 minutes/).waitFor();
+    const code = await codeFor(server.baseUrl, account.email, 'wallet');
+    await app.getByRole('textbox', { name: 'Verification code' }).fill(code);
+    await app.getByText('Enter a new six-digit payment password').waitFor();
+    await tapPasscode(app, '975310');
+    await tapPasscode(app, '975310');
+    await heading(app, 'Wallet').waitFor();
+    await app.getByRole('link', { name: 'Change payment password' }).waitFor();
+    // Once 'Payment password changed' (1.5 s) has faded: axe reads a half-faded toast as
+    // low contrast.
+    await page.waitForTimeout(2_500);
+    await expect.poll(() => app.getByRole('status').count(), { timeout: 5_000 }).toBe(0);
+    await expectAccessible(appFrame(page), 'wallet');
+    const check = await fetch(`${server.baseUrl}/api/v1/wallet/password/verify`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${account.token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ password: '975310' }),
+    });
+    expect(check.status).toBe(204);
+  });
+});
