@@ -18,6 +18,7 @@ import { piSources, securityHeaders } from './http/security.js';
 import { piAccountRoutes, piAuthRoutes } from './modules/pi/routes.js';
 import { walletRoutes } from './modules/wallet/routes.js';
 import { paymentRoutes } from './modules/payments/routes.js';
+import { moneyRoutes } from './modules/money/routes.js';
 import type { App } from './http/types.js';
 import { webRoutes } from './http/web.js';
 import { authRoutes, sessionRoutes } from './modules/auth/routes.js';
@@ -124,6 +125,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
         piAccountRoutes(secured, ctx);
         walletRoutes(secured, ctx);
         paymentRoutes(secured, ctx);
+        moneyRoutes(secured, ctx);
       });
       mediaFileRoutes(api, ctx);
     },

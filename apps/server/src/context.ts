@@ -15,6 +15,7 @@ import { PiService } from './modules/pi/service.js';
 import { Horizon } from './modules/payments/horizon.js';
 import { RechargeService } from './modules/payments/recharge.js';
 import { WithdrawService } from './modules/payments/withdraw.js';
+import { MoneyService } from './modules/money/service.js';
 import { Keypair } from '@stellar/stellar-sdk/minimal';
 import { CodeService } from './modules/auth/codes.js';
 import { ContactRepo } from './modules/contacts/repo.js';
@@ -107,6 +108,7 @@ export interface AppContext {
     wallets: WalletService;
     recharges: RechargeService;
     withdrawals: WithdrawService;
+    money: MoneyService;
   };
   /** Brings the database schema up to date. */
   migrate(): Promise<void>;
@@ -407,6 +409,7 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
       wallets,
       recharges,
       withdrawals,
+      money: new MoneyService({ db, ledger, wallets, messages, clock }),
     },
     migrate: () => migrateToLatest(db, dialect),
     close: async () => {

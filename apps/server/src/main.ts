@@ -66,11 +66,12 @@ async function main(): Promise<void> {
       .catch((error: unknown) => ctx.logger.warn({ err: error }, 'burnt message cleanup failed'));
   }, MINUTE);
   burning.unref();
-  // Payments a crash or an unreachable Pi left open are finished, at start and then each minute.
+  // Payments a crash or an unreachable Pi left open are finished, and red envelopes past
+  // their time refunded, at start and then each minute.
   const settlePayments = () => {
-    const { recharges, withdrawals } = ctx.services;
-    Promise.all([withdrawals.sweep(), recharges.sweep()]).catch((error: unknown) =>
-      ctx.logger.warn({ err: error }, 'payment sweep failed'),
+    const { recharges, withdrawals, money } = ctx.services;
+    Promise.all([withdrawals.sweep(), recharges.sweep(), money.refundExpired()]).catch(
+      (error: unknown) => ctx.logger.warn({ err: error }, 'payment sweep failed'),
     );
   };
   settlePayments();

@@ -303,6 +303,38 @@ export const sendableContentSchema = z.discriminatedUnion(
 );
 export type SendableContent = z.infer<typeof sendableContentSchema>;
 
+/** A note on a transfer, a red envelope's greeting. */
+export const MONEY_NOTE_MAX_LENGTH = 50;
+const moneyNoteSchema = z.string().trim().max(MONEY_NOTE_MAX_LENGTH, { error: 'moneyNote' });
+
+/**
+ * Money in a chat, written by the server in the same transaction as the money moves
+ * (POST /wallet/transfers, /wallet/envelopes): the message is the record, never sent as
+ * is. Amounts in units of the currency.
+ */
+export const transferContentSchema = z.object({
+  kind: z.literal('transfer'),
+  transferId: z.string(),
+  currency: z.literal('PI'),
+  amount: z.number().int().positive(),
+  note: moneyNoteSchema,
+  /** Who receives it: the other person of the chat. */
+  toId: z.string(),
+});
+export type TransferContent = z.infer<typeof transferContentSchema>;
+
+export const ENVELOPE_SPLITS = ['equal', 'random'] as const;
+export const envelopeContentSchema = z.object({
+  kind: z.literal('envelope'),
+  envelopeId: z.string(),
+  currency: z.literal('PI'),
+  total: z.number().int().positive(),
+  count: z.number().int().positive(),
+  split: z.enum(ENVELOPE_SPLITS),
+  greeting: moneyNoteSchema,
+});
+export type EnvelopeContent = z.infer<typeof envelopeContentSchema>;
+
 /** Group events written into the timeline; `targetIds` are the members acted on. */
 export const groupSystemEventSchema = z.enum([
   'created',
@@ -351,6 +383,8 @@ export const messageContentSchema = z.discriminatedUnion('kind', [
   videoContentSchema,
   faceContentSchema,
   mergedContentSchema,
+  transferContentSchema,
+  envelopeContentSchema,
   z.object({ kind: z.literal('revoke'), targetSeq: z.number().int().min(1) }),
   z.object({
     kind: z.literal('edit'),

@@ -146,6 +146,13 @@ export const ERRORS = {
     status: 409,
     message: 'Add this phone number or email to your account first',
   },
+  TRANSFER_SINGLE_ONLY: {
+    status: 400,
+    message: 'A transfer goes to one person: in a group, send a red envelope',
+  },
+  ENVELOPE_EMPTY: { status: 409, message: 'All shares of this red envelope have been taken' },
+  ENVELOPE_EXPIRED: { status: 410, message: 'This red envelope has expired' },
+  ENVELOPE_NOT_FOR_YOU: { status: 403, message: 'This red envelope is for the other person' },
   PAYMENT_MISMATCH: { status: 409, message: 'This payment does not match its order' },
   PAYMENT_NOT_COMPLETE: {
     status: 409,

@@ -93,5 +93,7 @@ export const RULE_KEYS = [
   'merged',
   'paymentPassword',
   'amount',
+  'moneyNote',
+  'envelopeCount',
 ] as const;
 export type RuleKey = (typeof RULE_KEYS)[number];

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { CURRENCIES, toUnits } from './money.js';
 import { channelSchema, codeSchema } from './validation.js';
+import {
+  clientMsgIdSchema,
+  conversationIdSchema,
+  ENVELOPE_SPLITS,
+  MONEY_NOTE_MAX_LENGTH,
+} from './chat.js';
 
 /** The payment password: six digits, typed on a passcode pad. */
 export const PAYMENT_PASSWORD_LENGTH = 6;
@@ -135,3 +141,52 @@ export const resetPaymentPasswordBody = z.object({
   password: paymentPasswordSchema,
 });
 export type ResetPaymentPasswordBody = z.infer<typeof resetPaymentPasswordBody>;
+
+/** A transfer to the other person of a one-to-one chat: moves with its message, at once. */
+export const transferBody = z.object({
+  conversationId: conversationIdSchema,
+  clientMsgId: clientMsgIdSchema,
+  amount: amountSchema,
+  note: z.string().trim().max(MONEY_NOTE_MAX_LENGTH, { error: 'moneyNote' }).default(''),
+  password: paymentPasswordSchema,
+});
+export type TransferBody = z.input<typeof transferBody>;
+
+/** Shares of one red envelope; a group's envelope has at most one per member. */
+export const ENVELOPE_SHARES_MAX = 100;
+/** Unopened shares go back to the sender after this long. */
+export const ENVELOPE_TTL_HOURS = 24;
+export const envelopeBody = z.object({
+  conversationId: conversationIdSchema,
+  clientMsgId: clientMsgIdSchema,
+  total: amountSchema,
+  count: z
+    .number()
+    .int({ error: 'envelopeCount' })
+    .min(1, { error: 'envelopeCount' })
+    .max(ENVELOPE_SHARES_MAX, { error: 'envelopeCount' }),
+  split: z.enum(ENVELOPE_SPLITS),
+  greeting: z.string().trim().max(MONEY_NOTE_MAX_LENGTH, { error: 'moneyNote' }).default(''),
+  password: paymentPasswordSchema,
+});
+export type EnvelopeBody = z.input<typeof envelopeBody>;
+
+/** A red envelope as its chat's members see it: who opened which share. */
+export const envelopeView = z.object({
+  id: z.string(),
+  senderId: z.string(),
+  conversationId: z.string(),
+  currency: z.literal('PI'),
+  total: z.number().int(),
+  count: z.number().int(),
+  split: z.enum(ENVELOPE_SPLITS),
+  greeting: z.string(),
+  createdAt: z.number(),
+  expiresAt: z.number(),
+  /** What went back to the sender unopened (0 until it expired). */
+  refunded: z.number().int(),
+  opened: z.array(z.object({ userId: z.string(), amount: z.number().int(), openedAt: z.number() })),
+  /** What the caller got from it; null if they have not opened it. */
+  mine: z.number().int().nullable(),
+});
+export type EnvelopeView = z.infer<typeof envelopeView>;

@@ -220,6 +220,17 @@ async function currentSchema(db: Db): Promise<string> {
  * The column a unique-constraint violation is about, or null if the error is something else.
  * Lets services turn a lost race (two sign-ups with one email) into the right AppError.
  */
+/** Whether a write broke a unique constraint (of any columns), on either database. */
+export function isUniqueViolation(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code } = error as { code?: unknown };
+  return (
+    code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    code === 'SQLITE_CONSTRAINT_PRIMARYKEY' ||
+    code === '23505'
+  );
+}
+
 export function uniqueViolationColumn(error: unknown): string | null {
   if (typeof error !== 'object' || error === null) return null;
   const { code, message, detail } = error as {

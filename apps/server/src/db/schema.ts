@@ -76,6 +76,40 @@ export interface PaymentsTable {
 export type PaymentState =
   'created' | 'approved' | 'held' | 'signed' | 'completed' | 'cancelled' | 'failed';
 
+export interface TransfersTable {
+  id: string;
+  sender_id: string;
+  recipient_id: string;
+  conversation_id: string;
+  currency: string;
+  amount: number;
+  note: string;
+  created_at: number;
+}
+
+export interface EnvelopesTable {
+  id: string;
+  sender_id: string;
+  conversation_id: string;
+  currency: string;
+  total: number;
+  count: number;
+  split: 'equal' | 'random';
+  greeting: string;
+  expires_at: number;
+  refunded_at: number | null;
+  created_at: number;
+}
+
+export interface EnvelopeSharesTable {
+  envelope_id: string;
+  slot: number;
+  amount: number;
+  user_id: string | null;
+  opened_at: number | null;
+  refunded: number;
+}
+
 export interface LedgerAccountsTable {
   id: string;
   owner_kind: string;
@@ -354,6 +388,9 @@ export interface Database {
   ledger_entries: LedgerEntriesTable;
   wallets: WalletsTable;
   payments: PaymentsTable;
+  transfers: TransfersTable;
+  envelopes: EnvelopesTable;
+  envelope_shares: EnvelopeSharesTable;
 }
 
 /** The database or a transaction on it: repos take either. */

@@ -7,6 +7,7 @@ import {
   SOCKET_CLOSE,
   clientFrameSchema,
   singleConversationId,
+  groupConversationId,
   singleMembersOf,
   type ClientFrame,
   type ErrorCode,
@@ -144,6 +145,39 @@ async function bindOwnersPi(w: Cast): Promise<NonNullable<typeof ownersPi>> {
   const bound = await w.call('owner', 'POST', '/me/pi', { accessToken: ownersPi.accessToken });
   expect(bound.statusCode, bound.body).toBe(200);
   return ownersPi;
+}
+/** A wallet with the payment password 123456 and a little Pi, for the caller. */
+async function moneyReady(w: Cast, as: Caller): Promise<void> {
+  if (as === 'anonymous') return;
+  await w.call(as, 'POST', '/wallet');
+  await w.call(as, 'PUT', '/wallet/password', { password: '123456' });
+  await w.t.ctx.db.transaction().execute((trx) =>
+    w.t.ctx.services.ledger.post(trx, {
+      key: `matrix-fund:${newId()}`,
+      kind: 'recharge',
+      entries: [
+        { account: { app: 'outside', currency: 'PI' }, amount: -1_000_000 },
+        {
+          account: { user: w.users[as].user.id, purpose: 'available', currency: 'PI' },
+          amount: 1_000_000,
+        },
+      ],
+    }),
+  );
+}
+/** A new red envelope of one share from the owner into the owner's group. */
+async function ownersEnvelope(w: Cast): Promise<string> {
+  await moneyReady(w, 'owner');
+  const sent = await w.call('owner', 'POST', '/wallet/envelopes', {
+    conversationId: groupConversationId(w.group.id),
+    clientMsgId: clientMsgId(),
+    total: '0.01',
+    count: 1,
+    split: 'equal',
+    password: '123456',
+  });
+  expect(sent.statusCode, sent.body).toBe(200);
+  return sent.json<{ content: { envelopeId: string } }>().content.envelopeId;
 }
 /** Routes of a Pi account's own money: only the owner here is bound to Pi. */
 const PI_USERS_ONLY: Cells = {
@@ -1061,6 +1095,58 @@ const ROWS: Row[] = [
       ).body as { identifier: string };
       return w.call(as, 'POST', '/pi/payments/incomplete', { paymentId: created.identifier });
     },
+  },
+  // ------------------------------------------------------------------ money in chats
+  {
+    route: 'POST /api/v1/wallet/transfers',
+    on: "the owner's chat with the member",
+    // Only the two people of a chat transfer in it; to anyone else it does not exist.
+    cells: {
+      owner: OK,
+      admin: NO_CHAT,
+      member: OK,
+      blocked: NO_CHAT,
+      removed: NO_CHAT,
+      stranger: NO_CHAT,
+    },
+    run: async (w, as) => {
+      await moneyReady(w, as);
+      return w.call(as, 'POST', '/wallet/transfers', {
+        conversationId: w.single,
+        clientMsgId: clientMsgId(),
+        amount: '0.01',
+        password: '123456',
+      });
+    },
+  },
+  {
+    route: 'POST /api/v1/wallet/envelopes',
+    on: "the owner's group",
+    // A group nobody outside it may write to: to them the chat does not exist.
+    cells: { ...GROUP_MEMBERS, removed: NO_CHAT, stranger: NO_CHAT },
+    run: async (w, as) => {
+      await moneyReady(w, as);
+      return w.call(as, 'POST', '/wallet/envelopes', {
+        conversationId: groupConversationId(w.group.id),
+        clientMsgId: clientMsgId(),
+        total: '0.01',
+        count: 1,
+        split: 'equal',
+        password: '123456',
+      });
+    },
+  },
+  {
+    route: 'GET /api/v1/wallet/envelopes/:id',
+    on: "a red envelope in the owner's group",
+    cells: { ...GROUP_MEMBERS, removed: 'NOT_FOUND', stranger: 'NOT_FOUND' },
+    run: async (w, as) => w.call(as, 'GET', `/wallet/envelopes/${await ownersEnvelope(w)}`),
+  },
+  {
+    route: 'POST /api/v1/wallet/envelopes/:id/open',
+    on: "a red envelope of one share in the owner's group",
+    cells: { ...GROUP_MEMBERS, removed: 'NOT_FOUND', stranger: 'NOT_FOUND' },
+    run: async (w, as) => w.call(as, 'POST', `/wallet/envelopes/${await ownersEnvelope(w)}/open`),
   },
   // ------------------------------------------------------------------ Pi payments
   {

@@ -42,6 +42,10 @@ export const en_US = {
     PAYMENT_PASSWORD_LOCKED:
       'Too many wrong payment passwords, please try again in {seconds} seconds',
     WALLET_CODE_NO_DESTINATION: 'Add this phone number or email to your account first',
+    TRANSFER_SINGLE_ONLY: 'A transfer goes to one person: in a group, send a red envelope',
+    ENVELOPE_EMPTY: 'All shares of this red envelope have been taken',
+    ENVELOPE_EXPIRED: 'This red envelope has expired',
+    ENVELOPE_NOT_FOR_YOU: 'This red envelope is for the other person',
     PAYMENT_MISMATCH: 'This payment does not match its order',
     PAYMENT_NOT_COMPLETE: 'This payment has no confirmed transaction yet, please try again shortly',
     RECHARGE_ABOVE_MAX: 'A recharge is at most {max} Pi',
@@ -142,6 +146,8 @@ export const en_US = {
   rule: {
     paymentPassword: 'The payment password is 6 digits',
     amount: 'Enter an amount greater than 0, with at most 7 decimal places',
+    moneyNote: 'At most 50 characters',
+    envelopeCount: 'Choose between 1 and 100 shares, at most one per member',
     placeName: 'Give the place a name of at most 100 characters',
     location: 'Enter a latitude from −90 to 90 and a longitude from −180 to 180',
     teltlkId: 'Teltlk ID starts with a letter, 7–16 letters or letters and digits',

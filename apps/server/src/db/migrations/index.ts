@@ -14,6 +14,7 @@ import * as m0012 from './0012-pi-identity.js';
 import * as m0013 from './0013-ledger.js';
 import * as m0014 from './0014-wallet.js';
 import * as m0015 from './0015-payments.js';
+import * as m0016 from './0016-money-messages.js';
 
 /**
  * Every migration in order. A static list rather than a folder scan, so the compiled
@@ -35,4 +36,5 @@ export const migrations: Record<string, Migration> = {
   '0013-ledger': m0013,
   '0014-wallet': m0014,
   '0015-payments': m0015,
+  '0016-money-messages': m0016,
 };

@@ -19,8 +19,8 @@ import { newId } from '../../lib/random.js';
 
 /** A person's money: what they may spend, and what is held for a payment under way. */
 export type UserPurpose = 'available' | 'held';
-/** The app's own: Pi outside the app (the mirror of every recharge and withdrawal), fees. */
-export type AppPurpose = 'outside' | 'fees';
+/** The app's own: Pi outside the app (the mirror of every recharge and withdrawal), fees, red envelopes not yet opened. */
+export type AppPurpose = 'outside' | 'fees' | 'envelopes';
 
 export type AccountRef =
   | { user: string; purpose: UserPurpose; currency: Currency }

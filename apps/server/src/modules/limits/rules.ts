@@ -52,6 +52,10 @@ export const LIMITS = {
    * Pi and Horizon, and Pi retries a callback every 10 s up to 5 times.
    */
   rechargePerUser: { limit: 240, windowMs: HOUR, burst: 40 },
+  /** Transfers and red envelopes sent, per user. */
+  moneyPerUser: { limit: 120, windowMs: HOUR, burst: 20 },
+  /** Red envelopes opened, per user. */
+  envelopeOpenPerUser: { limit: 600, windowMs: HOUR, burst: 60 },
   /** Withdrawals asked for, per user (each one a payment at Pi and on the chain). */
   withdrawPerUser: { limit: 20, windowMs: HOUR, burst: 5 },
   /** Registrations per address. */

@@ -326,6 +326,15 @@ export class MessageRepo {
       .execute();
   }
 
+  async memberCount(conversationId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('conversation_members')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('conversation_id', '=', conversationId)
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
   /**
    * Which of these users are members of the conversation: point look-ups on the primary
    * key, whatever the size of the group.

@@ -538,6 +538,40 @@ export class SendPipeline {
     delivery.sent(messages);
   }
 
+  /**
+   * Appends a message the server writes for a sender (a transfer, a red envelope) in the
+   * caller's transaction, after the checks every send has: membership, blocks, the
+   * group's mutes. A client id already stored answers its message (`replayed`). The push
+   * goes out after the commit.
+   */
+  async appendAs(
+    trx: Db,
+    entry: { userId: string; conversationId: string; clientMsgId: string; content: MessageContent },
+    after: AfterCommit,
+  ): Promise<{ message: Message; replayed: boolean }> {
+    const { userId, conversationId, clientMsgId, content } = entry;
+    const [stored] = await this.deps.repo.in(trx).findByClientMsgIds([[userId, clientMsgId]]);
+    if (stored) return { message: replayed(stored, conversationId), replayed: true };
+    const now = this.deps.clock.now();
+    const writers = await this.checkWriters(trx, [{ userId, conversationId }], now);
+    const state = writers.get(writerKey(conversationId, userId))!;
+    if ('error' in state) throw state.error;
+    const [appended] = await this.deps.appender.appendMany(
+      trx,
+      [
+        {
+          conversationId,
+          entries: [{ senderId: userId, readSeq: state.readSeq, clientMsgId, content }],
+        },
+      ],
+      now,
+      after,
+    );
+    const message = messageOf(appended![0]!.row, content);
+    after.push(() => this.deps.delivery.messages([message]));
+    return { message, replayed: false };
+  }
+
   // -------------------------------------------------------------------------- writers
 
   /**

@@ -3,6 +3,7 @@ import {
   type Conversation,
   type ConversationSyncResult,
   type Message,
+  type MessageContent,
   type MessagePageQuery,
   type MessagePageResult,
   type SearchMessagesQuery,
@@ -31,7 +32,7 @@ import type { MessageRepo } from './repo.js';
 import type { MessageSearch } from './search.js';
 import { isBurnt, toMessage } from './rows.js';
 import { SendPipeline } from './send.js';
-import { memberOf, type AfterCommit } from './transaction.js';
+import { memberOf, transact, type AfterCommit } from './transaction.js';
 import type { Reader } from './visibility.js';
 
 export { SYNC_SAFETY_MS } from './conversations.js';
@@ -162,6 +163,34 @@ export class MessageService {
     after: AfterCommit,
   ): Promise<Message> {
     return this.appender.systemNotice(trx, conversationId, content, after);
+  }
+
+  /**
+   * Appends a message the server writes for a sender (a transfer, a red envelope) in the
+   * caller's transaction, with a send's checks; its push goes after the commit.
+   */
+  appendAs(
+    trx: Db,
+    entry: { userId: string; conversationId: string; clientMsgId: string; content: MessageContent },
+    after: AfterCommit,
+  ): Promise<{ message: Message; replayed: boolean }> {
+    return this.sends.appendAs(trx, entry, after);
+  }
+
+  /** Whether a user is a member of a conversation now (a group's, or a one-to-one chat). */
+  async isMember(conversationId: string, userId: string, db: Db = this.deps.db): Promise<boolean> {
+    const found = await this.deps.repo.in(db).membersAmong(conversationId, [userId]);
+    return found.length > 0;
+  }
+
+  /** How many members a conversation has. */
+  memberCount(conversationId: string, db: Db = this.deps.db): Promise<number> {
+    return this.deps.repo.in(db).memberCount(conversationId);
+  }
+
+  /** Runs `work` in a transaction; pushes it queued go out after the commit. */
+  transact<T>(work: (trx: Db, after: AfterCommit) => Promise<T>): Promise<T> {
+    return transact(this.deps.db, this.deps.events, (trx, _pending, after) => work(trx, after));
   }
 
   /** Called after each commit of sent messages (texts), once their pushes are out. */
