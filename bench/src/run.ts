@@ -20,6 +20,7 @@ import {
   idleOk,
   mediaOk,
   persistenceOk,
+  ledgerOk,
   resultLine,
   searchOk,
   TARGETS,
@@ -27,6 +28,7 @@ import {
   webFirstLoadOk,
 } from './targets.js';
 import { benchPersistence, PERSISTENCE_DEFAULTS, type PersistenceOptions } from './persistence.js';
+import { benchLedger, LEDGER_DEFAULTS, type LedgerOptions } from './ledger.js';
 import { benchTranslation, TRANSLATION_DEFAULTS, type TranslationOptions } from './translation.js';
 import {
   FIRST_LOAD_BUDGET_BYTES,
@@ -55,6 +57,8 @@ import {
  *   --media-clients=20 --media-repeats=3 --media-mb=4                  photo uploads
  *   --search-messages=1000000 --search-rounds=10                       message search
  *     (SQLite, and PostgreSQL at TEST_DATABASE_URL when set)
+ *   --ledger-grabbers=1000 --ledger-shares=100 --ledger-transfers=2000 --ledger-rounds=3   ledger
+ *     (SQLite, and PostgreSQL at TEST_DATABASE_URL when set)
  */
 const BENCHMARKS = [
   'web',
@@ -67,6 +71,7 @@ const BENCHMARKS = [
   'translation',
   'media',
   'search',
+  'ledger',
 ] as const;
 type Benchmark = (typeof BENCHMARKS)[number];
 
@@ -127,6 +132,13 @@ const persistenceOptions: PersistenceOptions = {
   messages: numberFlag('persistence-messages', PERSISTENCE_DEFAULTS.messages),
   senders: numberFlag('persistence-senders', PERSISTENCE_DEFAULTS.senders),
   rounds: numberFlag('persistence-rounds', PERSISTENCE_DEFAULTS.rounds),
+  postgresUrl: process.env.TEST_DATABASE_URL ?? null,
+};
+const ledgerOptions: LedgerOptions = {
+  grabbers: numberFlag('ledger-grabbers', LEDGER_DEFAULTS.grabbers),
+  shares: numberFlag('ledger-shares', LEDGER_DEFAULTS.shares),
+  transfers: numberFlag('ledger-transfers', LEDGER_DEFAULTS.transfers),
+  rounds: numberFlag('ledger-rounds', LEDGER_DEFAULTS.rounds),
   postgresUrl: process.env.TEST_DATABASE_URL ?? null,
 };
 const firstLoadOptions: FirstLoadOptions = {
@@ -293,6 +305,45 @@ if (only.includes('persistence')) {
   } catch (error) {
     failed = true;
     console.error(`persistence failed: ${(error as Error).message}`);
+  }
+}
+
+if (only.includes('ledger')) {
+  console.log(
+    `ledger: ${ledgerOptions.grabbers} members opening a ${ledgerOptions.shares}-share red envelope at once; ` +
+      `${ledgerOptions.rounds} x ${ledgerOptions.transfers} transfers against as many single-row inserts`,
+  );
+  if (!ledgerOptions.postgresUrl)
+    console.log('  PostgreSQL skipped: set TEST_DATABASE_URL to measure it too');
+  try {
+    for (const figures of await benchLedger(ledgerOptions)) {
+      console.log(
+        `  ${figures.dialect}: ${figures.grabsOk} of ${figures.grabbers} got a share; ` +
+          `${fixed(figures.transfersPerS, 0)} transfers/s, ${fixed(figures.rawPerS, 0)} single-row inserts/s (medians)` +
+          (figures.ledgerProblems.length > 0
+            ? `; ledger: ${figures.ledgerProblems.join('; ')}`
+            : ''),
+      );
+      report(
+        resultLine(
+          'ledger',
+          {
+            db: figures.dialect,
+            ratio: fixed(figures.ratio, 3),
+            grabs_ok: figures.grabsOk,
+            ledger_problems: figures.ledgerProblems.length,
+            transfers_per_s: fixed(figures.transfersPerS, 0),
+            raw_per_s: fixed(figures.rawPerS, 0),
+            target_ratio: TARGETS.ledger.minRatio,
+            target_grabs: figures.shares,
+          },
+          ledgerOk(figures),
+        ),
+      );
+    }
+  } catch (error) {
+    failed = true;
+    console.error(`ledger failed: ${(error as Error).message}`);
   }
 }
 

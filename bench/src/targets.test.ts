@@ -4,6 +4,7 @@ import {
   firstSyncOk,
   groupOk,
   idleOk,
+  ledgerOk,
   mediaOk,
   searchOk,
   persistenceOk,
@@ -18,6 +19,17 @@ describe('benchmark targets', () => {
     expect(dmOk({ ratio: 0.49, p99: 1, wsP99: 2 })).toBe(false);
     expect(dmOk({ ratio: 0.8, p99: 4.1, wsP99: 2 })).toBe(false);
     expect(dmOk({ ratio: 0.8, p99: 201, wsP99: 150 })).toBe(false);
+  });
+
+  it('the ledger: exactly one share per envelope share, a balanced ledger, transfers at 0.3', () => {
+    const good = { ratio: 0.3, grabsOk: 100, shares: 100, ledgerProblems: [] };
+    expect(ledgerOk(good)).toBe(true);
+    expect(ledgerOk({ ...good, ratio: 0.29 })).toBe(false);
+    expect(ledgerOk({ ...good, grabsOk: 101 })).toBe(false);
+    expect(ledgerOk({ ...good, grabsOk: 99 })).toBe(false);
+    expect(ledgerOk({ ...good, ledgerProblems: ['account x: balance 1, entries sum to 0'] })).toBe(
+      false,
+    );
   });
 
   it('idle sockets, group fan-out and first load against their bounds', () => {

@@ -12,6 +12,7 @@ export const TARGETS = {
   group: { maxAcceptRatio: 1.5, maxP99Ms: 2000 },
   media: { maxRatio: 1.5 },
   searchP99Ms: 100,
+  ledger: { minRatio: 0.3 },
 } as const;
 
 export interface DmResult {
@@ -23,6 +24,23 @@ export interface DmResult {
 export function dmOk({ ratio, p99, wsP99 }: DmResult): boolean {
   const { minRatio, maxP99VsWs, maxP99Ms } = TARGETS.dm;
   return ratio >= minRatio && p99 <= maxP99VsWs * wsP99 && p99 <= maxP99Ms;
+}
+
+/**
+ * Exactly as many members got a share as the envelope has (never more, never fewer while
+ * more tried), the ledger balances, and transfers keep up with the target ratio.
+ */
+export function ledgerOk(figures: {
+  ratio: number;
+  grabsOk: number;
+  shares: number;
+  ledgerProblems: readonly string[];
+}): boolean {
+  return (
+    figures.ratio >= TARGETS.ledger.minRatio &&
+    figures.grabsOk === figures.shares &&
+    figures.ledgerProblems.length === 0
+  );
 }
 
 export function persistenceOk({ ratio }: { ratio: number }): boolean {

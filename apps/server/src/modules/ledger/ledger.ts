@@ -85,30 +85,39 @@ export class Ledger {
       if (earlier.digest !== digest) throw new AppError('LEDGER_KEY_REUSED');
       return { transactionId: earlier.id, replayed: true };
     }
-    // Accounts in one order, so two transactions never wait for each other's rows.
-    for (const [id, { ref, amount }] of [...totals].sort(([a], [b]) => (a < b ? -1 : 1))) {
-      await this.ensureAccount(trx, id, ref, now);
-      const changed = await trx
-        .updateTable('ledger_accounts')
-        .set({ balance: sql`balance + ${amount}` })
-        .where('id', '=', id)
-        .where((eb) =>
-          eb.or([eb('may_go_negative', '=', 1), eb(sql`balance + ${amount}`, '>=', 0)]),
-        )
-        .executeTakeFirst();
-      if (changed.numUpdatedRows === 0n) throw new AppError('INSUFFICIENT_BALANCE');
-      await trx
-        .insertInto('ledger_entries')
-        .values({
+    // Accounts in one order, so two transactions never wait for each other's rows. An
+    // account that gains is created on its first gain (one upsert); one that gives must
+    // exist and keep enough (one conditional update): a person's account never goes
+    // below zero, and a missing one has nothing to give.
+    const moves = [...totals].sort(([a], [b]) => (a < b ? -1 : 1));
+    for (const [id, { ref, amount }] of moves) {
+      const negativeAllowed = 'app' in ref && ref.app === 'outside';
+      const changed =
+        amount > 0 || negativeAllowed
+          ? await this.upsert(trx, id, ref, amount, now)
+          : (
+              await trx
+                .updateTable('ledger_accounts')
+                .set({ balance: sql`balance + ${amount}` })
+                .where('id', '=', id)
+                .where(sql<boolean>`balance + ${amount} >= 0`)
+                .executeTakeFirst()
+            ).numUpdatedRows > 0n;
+      if (!changed) throw new AppError('INSUFFICIENT_BALANCE');
+    }
+    await trx
+      .insertInto('ledger_entries')
+      .values(
+        moves.map(([id, { ref, amount }]) => ({
           id: newId(),
           transaction_id: transactionId,
           account_id: id,
           currency: ref.currency,
           amount,
           created_at: now,
-        })
-        .execute();
-    }
+        })),
+      )
+      .execute();
     return { transactionId, replayed: false };
   }
 
@@ -203,8 +212,15 @@ export class Ledger {
     return totals;
   }
 
-  private async ensureAccount(trx: Db, id: string, ref: AccountRef, now: number): Promise<void> {
-    await trx
+  /** Adds `amount` to an account, creating it with that balance if it is new. */
+  private async upsert(
+    trx: Db,
+    id: string,
+    ref: AccountRef,
+    amount: number,
+    now: number,
+  ): Promise<boolean> {
+    const changed = await trx
       .insertInto('ledger_accounts')
       .values({
         id,
@@ -213,11 +229,14 @@ export class Ledger {
         currency: ref.currency,
         purpose: 'user' in ref ? ref.purpose : ref.app,
         may_go_negative: 'app' in ref && ref.app === 'outside' ? 1 : 0,
-        balance: 0,
+        balance: amount,
         created_at: now,
       })
-      .onConflict((conflict) => conflict.column('id').doNothing())
-      .execute();
+      .onConflict((conflict) =>
+        conflict.column('id').doUpdateSet({ balance: sql`ledger_accounts.balance + ${amount}` }),
+      )
+      .executeTakeFirst();
+    return (changed.numInsertedOrUpdatedRows ?? 1n) > 0n;
   }
 }
 

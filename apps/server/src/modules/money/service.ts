@@ -47,12 +47,19 @@ export class MoneyService {
   ) {}
 
   async transfer(who: AuthInfo, body: TransferInput): Promise<Message> {
-    const { ledger, wallets, messages, clock } = this.deps;
+    const { wallets } = this.deps;
     if (groupIdOf(body.conversationId) !== null) throw new AppError('TRANSFER_SINGLE_ONLY');
     const peerId = peerOf(body.conversationId, who.userId);
     if (peerId === null || peerId === who.userId) throw new AppError('CONVERSATION_NOT_FOUND');
-    const units = this.units(body.amount);
+    this.units(body.amount);
     await wallets.verify(who, body.password);
+    return this.transferChecked(who, body, peerId);
+  }
+
+  /** A transfer whose payment password was checked: the money and its message, together. */
+  async transferChecked(who: AuthInfo, body: TransferInput, peerId: string): Promise<Message> {
+    const { ledger, messages, clock } = this.deps;
+    const units = this.units(body.amount);
     return messages.transact(async (trx, after) => {
       const id = newId();
       const { message, replayed } = await messages.appendAs(
