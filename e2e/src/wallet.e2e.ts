@@ -2,8 +2,11 @@ import { startPiSandbox, type RunningPiSandbox } from '@teltlk/pi-sandbox';
 import type { Browser, BrowserContext, FrameLocator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './axe.js';
+import { callApi } from '@teltlk/test-kit';
 import {
+  befriend,
   codeFor,
+  createGroup,
   launchBrowser,
   newPhoneContext,
   registerAccount,
@@ -92,7 +95,7 @@ async function balances(token: string) {
 }
 
 describe('the wallet in the browser', () => {
-  it('creates a wallet, sets its password, recharges, withdraws, and resets a forgotten password', async () => {
+  it('creates a wallet, sets its password, recharges, withdraws, resets a forgotten password, transfers and sends a red envelope', async () => {
     // A person with an email address who binds their Pi account.
     const account = await registerAccount(server.baseUrl, 'Wallace');
     const user = `wallet_${Date.now().toString(36)}`;
@@ -196,5 +199,69 @@ describe('the wallet in the browser', () => {
       body: JSON.stringify({ password: '975310' }),
     });
     expect(check.status).toBe(204);
+
+    // Money in chats. A friend gets a transfer of 1 Pi in their chat.
+    const [friend, ...others] = await Promise.all(
+      ['Frida', 'Gus', 'Hana', 'Ivo', 'Jade', 'Kai'].map((name) =>
+        registerAccount(server.baseUrl, name),
+      ),
+    );
+    for (const person of [friend!, ...others]) await befriend(server.baseUrl, account, person);
+    const frame = appFrame(page);
+    const openConversation = async (conversationId: string) => {
+      await frame.evaluate(
+        (hash) => (window.location.hash = hash),
+        `#/pages/home/chat?conversationId=${conversationId}`,
+      );
+      await app.getByRole('button', { name: 'More to send' }).waitFor();
+    };
+    const pair = [account.id, friend!.id].sort();
+    await openConversation(`si_${pair[0]}_${pair[1]}`);
+    await app.getByRole('button', { name: 'More to send' }).click();
+    await app.getByRole('button', { name: 'Transfer', exact: true }).click();
+    const transfer = app.getByRole('dialog', { name: 'Transfer' });
+    await transfer.getByRole('textbox', { name: 'Amount (Pi)' }).fill('1');
+    await transfer.getByRole('textbox', { name: 'Note (optional)' }).fill('For lunch');
+    await transfer.getByRole('button', { name: 'Next' }).click();
+    await tapPasscode(app, '975310');
+    await app.getByTestId('transfer-bubble').getByText('For lunch').waitFor({ timeout: 15_000 });
+    expect(await balances(friend!.token)).toMatchObject({ available: PI });
+
+    // A red envelope of 5 shares in a group of six; three members open it.
+    await createGroup(server.baseUrl, account, 'Envelope club', others);
+    const groups = await callApi<{ groups: { id: string }[] }>(server.baseUrl, 'GET', '/groups', {
+      token: account.token,
+    });
+    const groupId = groups.groups[0]!.id;
+    await openConversation(`sg_${groupId}`);
+    await app.getByRole('button', { name: 'More to send' }).click();
+    await app.getByRole('button', { name: 'Red envelope', exact: true }).click();
+    const envelope = app.getByRole('dialog', { name: 'Red envelope' });
+    await envelope.getByRole('textbox', { name: 'Total (Pi)' }).fill('0.5');
+    await envelope.getByRole('textbox', { name: 'Number of shares' }).fill('5');
+    await envelope.getByRole('textbox', { name: 'Greeting (optional)' }).fill('Happy days');
+    await envelope.getByRole('button', { name: 'Next' }).click();
+    await tapPasscode(app, '975310');
+    await app.getByTestId('envelope-bubble').getByText('Happy days').waitFor({ timeout: 15_000 });
+    const history = await callApi<{
+      messages: { content: { kind: string; envelopeId?: string } }[];
+    }>(server.baseUrl, 'GET', `/conversations/sg_${groupId}/messages`, { token: account.token });
+    const envelopeId = history.messages.find((m) => m.content.kind === 'envelope')!.content
+      .envelopeId!;
+    let opened = 0;
+    for (const member of others.slice(0, 3)) {
+      const view = await callApi<{ mine: number | null }>(
+        server.baseUrl,
+        'POST',
+        `/wallet/envelopes/${envelopeId}/open`,
+        { token: member.token },
+      );
+      opened += view.mine === null ? 0 : view.mine;
+    }
+    expect(opened).toBeGreaterThan(0);
+    expect(opened).toBeLessThan(0.5 * PI);
+    await app.getByTestId('envelope-bubble').click();
+    await app.getByText('3 of 5 opened').waitFor();
+    expect(await balances(account.token)).toMatchObject({ available: 9_900_000 });
   });
 });

@@ -46,6 +46,9 @@ import {
   type WalletResult,
   type WalletRules,
   type WithdrawBody,
+  type TransferBody,
+  type EnvelopeBody,
+  type EnvelopeView,
   type PiLoginBody,
   type PiLoginResult,
   type PiRegisterBody,
@@ -282,6 +285,19 @@ export class ApiClient {
   }
   withdraw(body: WithdrawBody): Promise<PaymentRecord> {
     return this.request('POST', '/wallet/withdraw', body);
+  }
+  /** A transfer in a one-to-one chat; answers its message (it also arrives by the socket). */
+  sendTransfer(body: TransferBody): Promise<Message> {
+    return this.request('POST', '/wallet/transfers', body);
+  }
+  sendEnvelope(body: EnvelopeBody): Promise<Message> {
+    return this.request('POST', '/wallet/envelopes', body);
+  }
+  envelope(id: string): Promise<EnvelopeView> {
+    return this.request('GET', `/wallet/envelopes/${encodeURIComponent(id)}`);
+  }
+  openEnvelope(id: string): Promise<EnvelopeView> {
+    return this.request('POST', `/wallet/envelopes/${encodeURIComponent(id)}/open`);
   }
   resetPassword(body: ResetPasswordBody): Promise<void> {
     return this.request('POST', '/auth/password/reset', body);

@@ -1,4 +1,6 @@
 import type {
+  EnvelopeContent,
+  TransferContent,
   CardContent,
   LocationContent,
   MergedContent,
@@ -233,4 +235,11 @@ export function isKnownServerFrame(value: unknown): value is ServerFrame {
   if (typeof value !== 'object' || value === null) return false;
   const type = (value as { t?: unknown }).t;
   return typeof type === 'string' && Object.hasOwn(SERVER_FRAME_TYPES, type);
+}
+
+/** Money in a chat (a transfer, a red envelope): shown as sent, never forwarded or quoted. */
+export type MoneyContent = TransferContent | EnvelopeContent;
+
+export function isMoneyContent(content: MessageContent): content is MoneyContent {
+  return content.kind === 'transfer' || content.kind === 'envelope';
 }

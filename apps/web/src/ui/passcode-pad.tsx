@@ -1,6 +1,7 @@
 import { PAYMENT_PASSWORD_LENGTH } from '@teltlk/protocol';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import './money.css';
 
 export interface PasscodePadProps {
   /** What to enter, read out and shown above the boxes. */

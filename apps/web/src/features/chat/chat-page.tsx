@@ -37,6 +37,7 @@ import { useGroupChat } from './use-group-chat';
 import { orderConversations } from '../../ui/conversation/chat-list';
 import { useAddFavourite } from './faces';
 import { Composer, type EditTarget, type ReplyTarget, type ShareKind } from './composer';
+import { MoneySheet } from './money-sheets';
 import type { ViewedPhoto } from './photo-viewer';
 import { useMediaSend } from './use-media-send';
 import { CardSheet } from './card-sheet';
@@ -285,7 +286,14 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
   }, [handle]);
 
   const [sharing, setSharing] = useState<ShareKind | null>(null);
-  const shareKinds = SHARE_KINDS.filter((kind) => !groupChat || groupChat.mayShare(kind));
+  const shareKinds = SHARE_KINDS.filter((kind) =>
+    // A transfer goes to one person; a red envelope anywhere one may write.
+    kind === 'transfer'
+      ? single
+      : kind === 'envelope'
+        ? !groupChat?.blocked
+        : !groupChat || groupChat.mayShare(kind),
+  );
   const media = useMediaSend(handle ?? null, groupChat?.blocked ? [] : shareKinds, () =>
     setScrollRequest((count) => count + 1),
   );
@@ -564,6 +572,15 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
         onClose={() => setSharing(null)}
         onSend={sendShared}
       />
+      <MoneySheet
+        kind={sharing === 'transfer' || sharing === 'envelope' ? sharing : null}
+        conversationId={conversationId}
+        group={!single}
+        onClose={() => {
+          setSharing(null);
+          setScrollRequest((count) => count + 1);
+        }}
+      />
       {viewing ? (
         <Suspense fallback={null}>
           <PhotoViewer
@@ -599,7 +616,16 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
 }
 
 /** What the composer offers to share besides text, where the chat allows it. */
-const SHARE_KINDS: readonly ShareKind[] = ['voice', 'image', 'video', 'file', 'location', 'card'];
+const SHARE_KINDS: readonly ShareKind[] = [
+  'voice',
+  'image',
+  'video',
+  'file',
+  'location',
+  'card',
+  'transfer',
+  'envelope',
+];
 
 const PhotoViewer = lazy(() => import('./photo-viewer'));
 const MergedViewer = lazy(() => import('./merged-viewer'));

@@ -9,6 +9,8 @@ import {
   PictureOutline,
   SmileOutline,
   UserContactOutline,
+  PayCircleOutline,
+  GiftOutline,
   VideoOutline,
 } from 'antd-mobile-icons';
 import {
@@ -44,7 +46,7 @@ const MAX_INPUT_HEIGHT_PX = 120;
  * Kinds sent from the composer besides text: media picked from the device, a voice
  * recorded by holding a button, or a location or card chosen in a sheet.
  */
-export type ShareKind = MediaShareKind | 'voice' | 'location' | 'card';
+export type ShareKind = MediaShareKind | 'voice' | 'location' | 'card' | 'transfer' | 'envelope';
 /** Kinds picked as files from the device. */
 export type MediaShareKind = 'image' | 'video' | 'file';
 /** What the "more" panel offers. */
@@ -57,6 +59,8 @@ const SHARE_BUTTONS = {
   file: { Icon: FileOutline, label: 'chat.panelFile' },
   location: { Icon: EnvironmentOutline, label: 'chat.panelLocation' },
   card: { Icon: UserContactOutline, label: 'chat.panelCard' },
+  transfer: { Icon: PayCircleOutline, label: 'chat.panelTransfer' },
+  envelope: { Icon: GiftOutline, label: 'chat.panelEnvelope' },
 } as const;
 
 /** What each file chooser offers (null: any file). */

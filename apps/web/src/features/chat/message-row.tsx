@@ -10,9 +10,16 @@ import { useUiLocale } from '../../ui/pickers';
 import { errorMessage } from '../../ui/error-message';
 import { useMessageText } from '../../ui/use-message';
 import { ApiError } from '@teltlk/im-sdk';
-import { isErrorCode, isQuoteAvailable, isSentContent, type MergedContent } from '@teltlk/protocol';
+import {
+  isErrorCode,
+  isMoneyContent,
+  isQuoteAvailable,
+  isSentContent,
+  type MergedContent,
+} from '@teltlk/protocol';
 import { StickerBubble } from './faces';
 import { MergedBubble } from './merged';
+import { MoneyBubble } from './money-bubble';
 import { FileBubble, PhotoBubble, VideoBubble, VoiceBubble } from './media-bubble';
 import { splitMentions } from './mentions';
 import { DeliveryMark } from './delivery-mark';
@@ -156,10 +163,11 @@ export function MessageBubble({
   const own = message.senderId === context.selfId;
   const sender = context.personOf(message.senderId);
   const { content } = message;
-  if (!isSentContent(content)) return null;
+  const money = isMoneyContent(content) ? content : null;
+  if (!isSentContent(content) && !money) return null;
   const group = context.group;
   const quote = content.kind === 'text' ? content.quote : undefined;
-  const forwarded = content.forwarded;
+  const forwarded = isSentContent(content) ? content.forwarded : undefined;
   const text = content.kind === 'text' ? content.text : '';
   const lang = message.lang ?? undefined;
   // A few emoji alone show large and without a bubble; with a quote they stay a reply.
@@ -178,30 +186,36 @@ export function MessageBubble({
         ),
       )
     : text;
-  const body =
-    content.kind === 'image' ? (
-      <PhotoBubble message={message} content={content} onOpen={context.onOpenPhoto} />
-    ) : content.kind === 'file' ? (
-      <FileBubble message={message} content={content} />
-    ) : content.kind === 'voice' ? (
-      <VoiceBubble message={message} content={content} />
-    ) : content.kind === 'video' ? (
-      <VideoBubble message={message} content={content} />
-    ) : content.kind === 'location' ? (
-      <SharedPlace place={content} locale={locale} />
-    ) : content.kind === 'card' ? (
-      <ContactCard card={content} />
-    ) : content.kind === 'face' ? (
-      <StickerBubble content={content} />
-    ) : content.kind === 'merged' ? (
-      <MergedBubble content={content} onOpen={(record) => context.onOpenRecord?.(record)} />
-    ) : context.translation && !own && !large ? (
-      <TranslatedText message={message} original={original} context={context.translation} />
-    ) : (
-      <p className="tt-msg-text" dir="auto" lang={lang}>
-        {original}
-      </p>
-    );
+  const body = money ? (
+    <MoneyBubble
+      message={message}
+      content={money}
+      own={own}
+      nameOf={(id) => context.personOf(id).name}
+    />
+  ) : content.kind === 'image' ? (
+    <PhotoBubble message={message} content={content} onOpen={context.onOpenPhoto} />
+  ) : content.kind === 'file' ? (
+    <FileBubble message={message} content={content} />
+  ) : content.kind === 'voice' ? (
+    <VoiceBubble message={message} content={content} />
+  ) : content.kind === 'video' ? (
+    <VideoBubble message={message} content={content} />
+  ) : content.kind === 'location' ? (
+    <SharedPlace place={content} locale={locale} />
+  ) : content.kind === 'card' ? (
+    <ContactCard card={content} />
+  ) : content.kind === 'face' ? (
+    <StickerBubble content={content} />
+  ) : content.kind === 'merged' ? (
+    <MergedBubble content={content} onOpen={(record) => context.onOpenRecord?.(record)} />
+  ) : context.translation && !own && !large ? (
+    <TranslatedText message={message} original={original} context={context.translation} />
+  ) : (
+    <p className="tt-msg-text" dir="auto" lang={lang}>
+      {original}
+    </p>
+  );
   const delivery = own ? deliveryState(message, group ? null : context.peerReadSeq) : null;
   // Inside a run only the last message shows its time; a message that needs attention
   // (sending, failed, burning) or carries the read state shows its line anyway.

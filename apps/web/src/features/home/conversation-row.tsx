@@ -82,6 +82,8 @@ function PreviewText({
     case 'video':
     case 'face':
     case 'merged':
+    case 'transfer':
+    case 'envelope':
       return (
         <>
           {preview.senderId ? (

@@ -14,7 +14,7 @@ import { Page } from '../../ui/page';
 import { PasscodePad } from '../../ui/passcode-pad';
 import { showToast } from '../../ui/toast';
 import { useMessageText } from '../../ui/use-message';
-import { walletKeys } from './use-wallet';
+import { walletKeys } from '../../api/use-wallet';
 import './wallet.css';
 
 type Mode = 'set' | 'change' | 'forget';

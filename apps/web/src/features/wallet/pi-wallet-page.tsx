@@ -22,7 +22,12 @@ import { TextField } from '../../ui/text-field';
 import { relativeTime } from '../../ui/time';
 import { showToast } from '../../ui/toast';
 import { useMessageText } from '../../ui/use-message';
-import { useWallet, useWalletPayments, useWalletRefresh, useWalletRules } from './use-wallet';
+import {
+  useWallet,
+  useWalletPayments,
+  useWalletRefresh,
+  useWalletRules,
+} from '../../api/use-wallet';
 import './wallet.css';
 
 /** `/pages/user/walletPi`: the Pi balance, what is on hold, recharge, withdraw, the latest records. */

@@ -14,7 +14,7 @@ import { useUiLocale } from '../../ui/pickers';
 import { QueryError } from '../../ui/query-error';
 import { PageSpinner } from '../../ui/spinner';
 import { showToast } from '../../ui/toast';
-import { useWallet, walletKeys } from './use-wallet';
+import { useWallet, walletKeys } from '../../api/use-wallet';
 import './wallet.css';
 
 /** `/pages/user/wallet`: all assets, and the payment password. */

@@ -1,5 +1,5 @@
 import type { ConversationView } from '@teltlk/im-sdk';
-import { isSentContent, quotedPart, type SystemContent } from '@teltlk/protocol';
+import { isMoneyContent, isSentContent, quotedPart, type SystemContent } from '@teltlk/protocol';
 import { isRevoked } from './messages';
 
 /** Latest activity of a conversation: its last message, or the member's own change. */
@@ -26,7 +26,17 @@ export type Preview =
   | { kind: 'text'; text: string; forwarded: boolean; senderId: string | null }
   /** A shared location by its place name, a contact card by its name; `senderId` as for text. */
   | {
-      kind: 'location' | 'card' | 'image' | 'file' | 'voice' | 'video' | 'face' | 'merged';
+      kind:
+        | 'location'
+        | 'card'
+        | 'image'
+        | 'file'
+        | 'voice'
+        | 'video'
+        | 'face'
+        | 'merged'
+        | 'transfer'
+        | 'envelope';
       name: string;
       forwarded: boolean;
       senderId: string | null;
@@ -57,6 +67,10 @@ export function previewOf(conversation: ConversationView, selfId: string): Previ
       forwarded: content.kind === 'text' && content.forwarded === true,
       senderId,
     };
+  }
+  if (isMoneyContent(content)) {
+    const name = oneLine(content.kind === 'transfer' ? content.note : content.greeting);
+    return { kind: content.kind, name, forwarded: false, senderId };
   }
   if (isSentContent(content)) {
     const name = quotedPart(content)?.text ?? '';

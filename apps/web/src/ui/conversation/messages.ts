@@ -194,6 +194,8 @@ const PART_LABELS = {
   video: 'chat.videoPreview',
   face: 'chat.stickerPreview',
   merged: 'chat.mergedPreview',
+  transfer: 'chat.transferPreview',
+  envelope: 'chat.envelopePreview',
 } as const;
 
 /**
@@ -201,7 +203,7 @@ const PART_LABELS = {
  * "[Card] name", "[Photo]", "[File] name".
  */
 export function partLine(
-  part: QuotedPart,
+  part: { text: string; kind?: keyof typeof PART_LABELS | undefined },
   t: (key: (typeof PART_LABELS)[keyof typeof PART_LABELS], options: { name: string }) => string,
 ): string {
   return part.kind ? t(PART_LABELS[part.kind], { name: part.text }) : part.text;

@@ -1,7 +1,7 @@
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { PaymentRecord } from '@teltlk/protocol';
-import { api } from '../../api/client';
-import { useSignedIn } from '../../app/guards';
+import { api } from './client';
+import { useSignedIn } from '../app/guards';
 
 export const walletKeys = {
   all: () => ['me', 'wallet'] as const,
