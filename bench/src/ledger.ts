@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { befriend, registerAccounts } from './accounts.js';
 import { createGroup, operator } from './group-fanout.js';
-import { inSchema, onPostgres } from './persistence.js';
+import { onEachDatabase } from './persistence.js';
 import { startTeltlk } from './server-process.js';
 
 /**
@@ -71,16 +70,6 @@ async function measure(
   }
 }
 
-export async function benchLedger(options: LedgerOptions): Promise<LedgerFigures[]> {
-  const figures = [await measure(options, {})];
-  if (options.postgresUrl) {
-    const schema = `bench_${randomBytes(4).toString('hex')}`;
-    await onPostgres(options.postgresUrl, `CREATE SCHEMA ${schema}`);
-    try {
-      figures.push(await measure(options, { DATABASE_URL: inSchema(options.postgresUrl, schema) }));
-    } finally {
-      await onPostgres(options.postgresUrl, `DROP SCHEMA ${schema} CASCADE`);
-    }
-  }
-  return figures;
+export function benchLedger(options: LedgerOptions): Promise<LedgerFigures[]> {
+  return onEachDatabase(options.postgresUrl, (env) => measure(options, env));
 }

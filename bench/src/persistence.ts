@@ -83,15 +83,26 @@ async function measure(
   }
 }
 
-export async function benchPersistence(options: PersistenceOptions): Promise<PersistenceFigures[]> {
-  const figures = [await measure(options, {})];
-  if (options.postgresUrl) {
+export function benchPersistence(options: PersistenceOptions): Promise<PersistenceFigures[]> {
+  return onEachDatabase(options.postgresUrl, (env) => measure(options, env));
+}
+
+/**
+ * Runs a measurement on SQLite, then on PostgreSQL when a URL is given, in a schema of
+ * its own that is dropped afterwards.
+ */
+export async function onEachDatabase<T>(
+  postgresUrl: string | null,
+  measureOn: (env: Record<string, string>) => Promise<T>,
+): Promise<T[]> {
+  const figures = [await measureOn({})];
+  if (postgresUrl) {
     const schema = `bench_${randomBytes(4).toString('hex')}`;
-    await onPostgres(options.postgresUrl, `CREATE SCHEMA ${schema}`);
+    await onPostgres(postgresUrl, `CREATE SCHEMA ${schema}`);
     try {
-      figures.push(await measure(options, { DATABASE_URL: inSchema(options.postgresUrl, schema) }));
+      figures.push(await measureOn({ DATABASE_URL: inSchema(postgresUrl, schema) }));
     } finally {
-      await onPostgres(options.postgresUrl, `DROP SCHEMA ${schema} CASCADE`);
+      await onPostgres(postgresUrl, `DROP SCHEMA ${schema} CASCADE`);
     }
   }
   return figures;
