@@ -92,18 +92,17 @@ export class Ledger {
     const moves = [...totals].sort(([a], [b]) => (a < b ? -1 : 1));
     for (const [id, { ref, amount }] of moves) {
       const negativeAllowed = 'app' in ref && ref.app === 'outside';
-      const changed =
-        amount > 0 || negativeAllowed
-          ? await this.upsert(trx, id, ref, amount, now)
-          : (
-              await trx
-                .updateTable('ledger_accounts')
-                .set({ balance: sql`balance + ${amount}` })
-                .where('id', '=', id)
-                .where(sql<boolean>`balance + ${amount} >= 0`)
-                .executeTakeFirst()
-            ).numUpdatedRows > 0n;
-      if (!changed) throw new AppError('INSUFFICIENT_BALANCE');
+      if (amount > 0 || negativeAllowed) {
+        await this.upsert(trx, id, ref, amount, now);
+        continue;
+      }
+      const given = await trx
+        .updateTable('ledger_accounts')
+        .set({ balance: sql`balance + ${amount}` })
+        .where('id', '=', id)
+        .where(sql<boolean>`balance + ${amount} >= 0`)
+        .executeTakeFirst();
+      if (given.numUpdatedRows === 0n) throw new AppError('INSUFFICIENT_BALANCE');
     }
     await trx
       .insertInto('ledger_entries')
@@ -219,8 +218,8 @@ export class Ledger {
     ref: AccountRef,
     amount: number,
     now: number,
-  ): Promise<boolean> {
-    const changed = await trx
+  ): Promise<void> {
+    await trx
       .insertInto('ledger_accounts')
       .values({
         id,
@@ -235,8 +234,7 @@ export class Ledger {
       .onConflict((conflict) =>
         conflict.column('id').doUpdateSet({ balance: sql`ledger_accounts.balance + ${amount}` }),
       )
-      .executeTakeFirst();
-    return (changed.numInsertedOrUpdatedRows ?? 1n) > 0n;
+      .execute();
   }
 }
 

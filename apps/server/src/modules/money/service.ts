@@ -241,11 +241,16 @@ export class MoneyService {
       // The caller opened it at the same moment on another device: that one counts.
       if (!isUniqueViolation(error)) throw error;
     }
-    return this.view(who, envelopeId);
+    return this.viewOf(who, envelope);
   }
 
   async view(who: AuthInfo, envelopeId: string): Promise<EnvelopeView> {
-    const envelope = await this.visible(who, envelopeId);
+    return this.viewOf(who, await this.visible(who, envelopeId));
+  }
+
+  /** An envelope the caller may see, with its shares as they are now. */
+  private async viewOf(who: AuthInfo, envelope: EnvelopesTable): Promise<EnvelopeView> {
+    const envelopeId = envelope.id;
     const shares = await this.deps.db
       .selectFrom('envelope_shares')
       .selectAll()

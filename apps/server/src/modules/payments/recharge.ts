@@ -153,21 +153,15 @@ export class RechargeService {
     const dto = await this.ask(() => platform.getPayment(paymentId));
     if (dto.user_uid !== piUid) throw new AppError('PI_PAYMENT_NOT_YOURS');
     if (dto.direction !== 'user_to_app') throw new AppError('PAYMENT_MISMATCH');
-    if (
-      dto.status.developer_completed &&
-      (await this.findByPayment(paymentId))?.state === 'completed'
-    ) {
-      return;
-    }
+    let order = await this.findByPayment(paymentId);
+    if (dto.status.developer_completed && order?.state === 'completed') return;
     if (!dto.transaction || dto.status.cancelled) {
       if (!dto.status.cancelled && !dto.status.developer_completed) {
         await this.ask(() => platform.cancelPayment(paymentId), ['already_completed']);
       }
-      const order = await this.findByPayment(paymentId);
       if (order) await this.cancelOrder(order.id, 'incomplete_without_transaction');
       return;
     }
-    let order = await this.findByPayment(paymentId);
     if (!order) {
       const ordered = await this.ownOrder(who.userId, dto);
       order = ordered?.state === 'created' ? await this.claim(ordered, paymentId) : ordered;
@@ -239,11 +233,12 @@ export class RechargeService {
       }
     }
     if (!dto.status.developer_completed) {
-      await this.ask(() => platform.completePayment(paymentId, txid), ['already_completed']).catch(
-        (error: unknown) => {
-          if (!(error instanceof PiApiError)) throw error;
-        },
-      );
+      try {
+        await this.ask(() => platform.completePayment(paymentId, txid), ['already_completed']);
+      } catch (error) {
+        // Completed already (a replayed callback): what matters is that it is.
+        if (!(error instanceof PiApiError)) throw error;
+      }
     }
     return db.transaction().execute(async (trx) => {
       const now = this.deps.clock.now();
