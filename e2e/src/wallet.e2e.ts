@@ -1,3 +1,8 @@
+import { execFile } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { startPiSandbox, type RunningPiSandbox } from '@teltlk/pi-sandbox';
 import type { Browser, BrowserContext, FrameLocator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -22,6 +27,10 @@ import {
  */
 
 const API_KEY = 'e2e-wallet-key';
+const operatorEntry = fileURLToPath(new URL('../../apps/server/dist/operator.js', import.meta.url));
+/** A 16×16 gold square: the picture an operator mints a badge from. */
+const BADGE_PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAYAAAAf8/9hAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAHklEQVR4nGM4uUj9PyWYYdSA/6NhoD4aBouGRRgAAMa6kR/fFaBmAAAAAElFTkSuQmCC';
 const PI = 10_000_000;
 
 let sandbox: RunningPiSandbox;
@@ -70,6 +79,14 @@ async function inPiBrowser(user: string): Promise<{ page: Page; app: FrameLocato
   return { page, app };
 }
 
+/** The operator's command line, on the running server's database. */
+async function operator(...args: string[]): Promise<string> {
+  const { stdout } = await promisify(execFile)(process.execPath, [operatorEntry, ...args], {
+    env: { PATH: process.env.PATH ?? '', DATA_DIR: server.dataDir, LOG_LEVEL: 'warn' },
+  });
+  return stdout;
+}
+
 function appFrame(page: Page) {
   const frame = page.frames().find((f) => f.url().startsWith(server.baseUrl));
   if (!frame) throw new Error('the app is not framed');
@@ -95,7 +112,7 @@ async function balances(token: string) {
 }
 
 describe('the wallet in the browser', () => {
-  it('creates a wallet, sets its password, recharges, withdraws, resets a forgotten password, transfers and sends a red envelope', async () => {
+  it('creates a wallet, sets its password, recharges, withdraws, resets a forgotten password, transfers, sends a red envelope and gives an NFT', async () => {
     // A person with an email address who binds their Pi account.
     const account = await registerAccount(server.baseUrl, 'Wallace');
     const user = `wallet_${Date.now().toString(36)}`;
@@ -263,5 +280,40 @@ describe('the wallet in the browser', () => {
     await app.getByTestId('envelope-bubble').click();
     await app.getByText('3 of 5 opened').waitFor();
     expect(await balances(account.token)).toMatchObject({ available: 9_900_000 });
+
+    // An NFT: the operator mints a badge to the person, who gives it to the friend.
+    const picture = join(server.dataDir, 'badge.png');
+    await writeFile(picture, Buffer.from(BADGE_PNG, 'base64'));
+    const collection = /collection (\w+)/.exec(
+      await operator('nft:collection', '--name', 'Pioneers', '--description', 'First members'),
+    )![1]!;
+    await operator(
+      ...['nft:mint', '--collection', collection, '--name', 'Early bird', '--image', picture],
+      ...['--description', 'Joined in the first week', '--to', account.teltlkId],
+    );
+    await frame.evaluate((hash) => (window.location.hash = hash), '#/pages/user/wallet');
+    await heading(app, 'Wallet').waitFor();
+    await app.getByRole('heading', { name: 'NFT assets' }).waitFor();
+    await app.getByTestId('nft-card').getByText('Early bird').click();
+    const detail = app.getByRole('dialog', { name: 'Early bird' });
+    await detail.getByText('Pioneers #1').waitFor();
+    await detail.getByText('Joined in the first week').waitFor();
+    await expectAccessible(appFrame(page), 'nft');
+    await detail.getByRole('button', { name: 'Give to a friend' }).click();
+    await app.getByRole('dialog', { name: 'Choose a friend' }).getByText('Frida').click();
+    await app.getByText('Give Early bird to Frida?').waitFor();
+    await tapPasscode(app, '975310');
+    await app.getByText('No NFT assets yet', { exact: false }).waitFor({ timeout: 15_000 });
+    const friendsNfts = await callApi<{ items: { name: string }[] }>(
+      server.baseUrl,
+      'GET',
+      '/wallet/nfts',
+      { token: friend!.token },
+    );
+    expect(friendsNfts.items.map((item) => item.name)).toEqual(['Early bird']);
+    // The gift is a message in their chat.
+    await openConversation(`si_${pair[0]}_${pair[1]}`);
+    await app.getByTestId('nft-bubble').getByText('Early bird').waitFor({ timeout: 15_000 });
+    await app.getByTestId('nft-bubble').getByText('NFT · Given').waitFor();
   });
 });

@@ -19,6 +19,7 @@ import { piAccountRoutes, piAuthRoutes } from './modules/pi/routes.js';
 import { walletRoutes } from './modules/wallet/routes.js';
 import { paymentRoutes } from './modules/payments/routes.js';
 import { moneyRoutes } from './modules/money/routes.js';
+import { nftRoutes } from './modules/nft/routes.js';
 import type { App } from './http/types.js';
 import { webRoutes } from './http/web.js';
 import { authRoutes, sessionRoutes } from './modules/auth/routes.js';
@@ -126,6 +127,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
         walletRoutes(secured, ctx);
         paymentRoutes(secured, ctx);
         moneyRoutes(secured, ctx);
+        nftRoutes(secured, ctx);
       });
       mediaFileRoutes(api, ctx);
     },

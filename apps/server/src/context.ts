@@ -16,6 +16,7 @@ import { Horizon } from './modules/payments/horizon.js';
 import { RechargeService } from './modules/payments/recharge.js';
 import { WithdrawService } from './modules/payments/withdraw.js';
 import { MoneyService } from './modules/money/service.js';
+import { NftService } from './modules/nft/service.js';
 import { Keypair } from '@stellar/stellar-sdk/minimal';
 import { CodeService } from './modules/auth/codes.js';
 import { ContactRepo } from './modules/contacts/repo.js';
@@ -109,6 +110,7 @@ export interface AppContext {
     recharges: RechargeService;
     withdrawals: WithdrawService;
     money: MoneyService;
+    nfts: NftService;
   };
   /** Brings the database schema up to date. */
   migrate(): Promise<void>;
@@ -410,6 +412,7 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
       recharges,
       withdrawals,
       money: new MoneyService({ db, ledger, wallets, messages, clock }),
+      nfts: new NftService({ db, ledger, files, wallets, messages, clock }),
     },
     migrate: () => migrateToLatest(db, dialect),
     close: async () => {

@@ -12,6 +12,7 @@ import { AppError } from './errors.js';
 import { isCountryCode } from './modules/meta/countries.js';
 import { benchCommands } from './operator-bench.js';
 import { searchBenchCommands } from './operator-bench-search.js';
+import { nftCommands } from './operator-nft.js';
 import { CommandFailed, parseOptions, UsageError, type OperatorCommand } from './operator-kit.js';
 
 /**
@@ -130,6 +131,7 @@ export const commands: Record<string, OperatorCommand> = {
   'official:list': officialList,
   'official:post': officialPost,
   'ledger:verify': ledgerVerify,
+  ...nftCommands,
   ...benchCommands,
   ...searchBenchCommands,
 };

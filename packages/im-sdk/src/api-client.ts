@@ -47,6 +47,9 @@ import {
   type WalletRules,
   type WithdrawBody,
   type TransferBody,
+  type NftItemView,
+  type NftListResult,
+  type NftSendBody,
   type EnvelopeBody,
   type EnvelopeView,
   type PiLoginBody,
@@ -292,6 +295,17 @@ export class ApiClient {
   }
   sendEnvelope(body: EnvelopeBody): Promise<Message> {
     return this.request('POST', '/wallet/envelopes', body);
+  }
+  /** The NFT assets the caller holds, newest first. */
+  nfts(): Promise<NftListResult> {
+    return this.request('GET', '/wallet/nfts');
+  }
+  nft(id: string): Promise<NftItemView> {
+    return this.request('GET', `/wallet/nfts/${encodeURIComponent(id)}`);
+  }
+  /** Gives an NFT to the other person of a one-to-one chat; answers its message. */
+  sendNft(id: string, body: NftSendBody): Promise<Message> {
+    return this.request('POST', `/wallet/nfts/${encodeURIComponent(id)}/send`, body);
   }
   envelope(id: string): Promise<EnvelopeView> {
     return this.request('GET', `/wallet/envelopes/${encodeURIComponent(id)}`);

@@ -1,5 +1,6 @@
 import type {
   EnvelopeContent,
+  NftContent,
   TransferContent,
   CardContent,
   LocationContent,
@@ -237,9 +238,9 @@ export function isKnownServerFrame(value: unknown): value is ServerFrame {
   return typeof type === 'string' && Object.hasOwn(SERVER_FRAME_TYPES, type);
 }
 
-/** Money in a chat (a transfer, a red envelope): shown as sent, never forwarded or quoted. */
-export type MoneyContent = TransferContent | EnvelopeContent;
+/** Value in a chat (a transfer, a red envelope, an NFT): shown as sent, never forwarded or quoted. */
+export type MoneyContent = TransferContent | EnvelopeContent | NftContent;
 
 export function isMoneyContent(content: MessageContent): content is MoneyContent {
-  return content.kind === 'transfer' || content.kind === 'envelope';
+  return content.kind === 'transfer' || content.kind === 'envelope' || content.kind === 'nft';
 }

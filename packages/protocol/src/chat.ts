@@ -335,6 +335,18 @@ export const envelopeContentSchema = z.object({
 });
 export type EnvelopeContent = z.infer<typeof envelopeContentSchema>;
 
+/** An NFT given in a one-to-one chat: what it was, as it was when given. */
+export const nftContentSchema = z.object({
+  kind: z.literal('nft'),
+  itemId: z.string(),
+  name: z.string(),
+  collection: z.string(),
+  imageUrl: z.string(),
+  /** Who receives it: the other person of the chat. */
+  toId: z.string(),
+});
+export type NftContent = z.infer<typeof nftContentSchema>;
+
 /** Group events written into the timeline; `targetIds` are the members acted on. */
 export const groupSystemEventSchema = z.enum([
   'created',
@@ -385,6 +397,7 @@ export const messageContentSchema = z.discriminatedUnion('kind', [
   mergedContentSchema,
   transferContentSchema,
   envelopeContentSchema,
+  nftContentSchema,
   z.object({ kind: z.literal('revoke'), targetSeq: z.number().int().min(1) }),
   z.object({
     kind: z.literal('edit'),

@@ -153,6 +153,11 @@ export const ERRORS = {
   ENVELOPE_EMPTY: { status: 409, message: 'All shares of this red envelope have been taken' },
   ENVELOPE_EXPIRED: { status: 410, message: 'This red envelope has expired' },
   ENVELOPE_NOT_FOR_YOU: { status: 403, message: 'This red envelope is for the other person' },
+  NFT_NOT_FOUND: { status: 404, message: 'You do not hold this NFT' },
+  NFT_SINGLE_ONLY: {
+    status: 400,
+    message: 'An NFT goes to one person: send it in a one-to-one chat',
+  },
   PAYMENT_MISMATCH: { status: 409, message: 'This payment does not match its order' },
   PAYMENT_NOT_COMPLETE: {
     status: 409,

@@ -190,3 +190,27 @@ export const envelopeView = z.object({
   mine: z.number().int().nullable(),
 });
 export type EnvelopeView = z.infer<typeof envelopeView>;
+
+/** A non-fungible item: one of a collection, held by one person (quantity 1 in the ledger). */
+export const nftItemView = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  /** A square WebP of the item's picture. */
+  imageUrl: z.string(),
+  /** Its number within its collection, from 1. */
+  serial: z.number().int(),
+  collection: z.object({ id: z.string(), name: z.string(), description: z.string() }),
+  mintedAt: z.number(),
+});
+export type NftItemView = z.infer<typeof nftItemView>;
+export const nftListResult = z.object({ items: z.array(nftItemView) });
+export type NftListResult = z.infer<typeof nftListResult>;
+
+/** An NFT given to the other person of a one-to-one chat, with its message, at once. */
+export const nftSendBody = z.object({
+  conversationId: conversationIdSchema,
+  clientMsgId: clientMsgIdSchema,
+  password: paymentPasswordSchema,
+});
+export type NftSendBody = z.infer<typeof nftSendBody>;

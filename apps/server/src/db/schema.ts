@@ -110,6 +110,24 @@ export interface EnvelopeSharesTable {
   refunded: number;
 }
 
+export interface NftCollectionsTable {
+  id: string;
+  name: string;
+  description: string;
+  minted: number;
+  created_at: number;
+}
+
+export interface NftItemsTable {
+  id: string;
+  collection_id: string;
+  serial: number;
+  name: string;
+  description: string;
+  image_path: string;
+  created_at: number;
+}
+
 export interface LedgerAccountsTable {
   id: string;
   owner_kind: string;
@@ -391,6 +409,8 @@ export interface Database {
   transfers: TransfersTable;
   envelopes: EnvelopesTable;
   envelope_shares: EnvelopeSharesTable;
+  nft_collections: NftCollectionsTable;
+  nft_items: NftItemsTable;
 }
 
 /** The database or a transaction on it: repos take either. */

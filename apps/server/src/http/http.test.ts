@@ -168,6 +168,14 @@ const JSON_ROUTES: JsonRoute[] = [
   },
   {
     method: 'POST',
+    url: '/api/v1/wallet/nfts/abc/send',
+    route: '/api/v1/wallet/nfts/:id/send',
+    auth: true,
+    emptyIsValid: false,
+    wrongTypes: { conversationId: 1, clientMsgId: 2, password: 3 },
+  },
+  {
+    method: 'POST',
     url: '/api/v1/wallet/envelopes',
     auth: true,
     emptyIsValid: false,
@@ -551,6 +559,14 @@ const PROTECTED: { method: Method; url: string; body?: unknown; route?: string }
     },
   },
   { method: 'GET', url: '/api/v1/wallet/envelopes/abc', route: '/api/v1/wallet/envelopes/:id' },
+  { method: 'GET', url: '/api/v1/wallet/nfts' },
+  { method: 'GET', url: '/api/v1/wallet/nfts/abc', route: '/api/v1/wallet/nfts/:id' },
+  {
+    method: 'POST',
+    url: '/api/v1/wallet/nfts/abc/send',
+    route: '/api/v1/wallet/nfts/:id/send',
+    body: { conversationId: 'si_a_b', clientMsgId: 'c1', password: '123456' },
+  },
   {
     method: 'POST',
     url: '/api/v1/wallet/envelopes/abc/open',

@@ -179,6 +179,26 @@ async function ownersEnvelope(w: Cast): Promise<string> {
   expect(sent.statusCode, sent.body).toBe(200);
   return sent.json<{ content: { envelopeId: string } }>().content.envelopeId;
 }
+/** A PNG a test mints NFTs from, made once. */
+let nftPicture: Promise<Buffer> | undefined;
+/** A new NFT held by the caller (by the owner for anonymous callers). */
+async function nftOf(w: Cast, as: Caller): Promise<string> {
+  const { nfts } = w.t.ctx.services;
+  nftPicture ??= import('sharp').then(({ default: sharp }) =>
+    sharp({ create: { width: 8, height: 8, channels: 3, background: '#fa0' } })
+      .png()
+      .toBuffer(),
+  );
+  const collectionId = await nfts.createCollection({ name: 'Matrix', description: '' });
+  const { id } = await nfts.mint({
+    collectionId,
+    name: 'Badge',
+    description: '',
+    image: await nftPicture,
+    to: w.users[as === 'anonymous' ? 'owner' : as].user.id,
+  });
+  return id;
+}
 /** Routes of a Pi account's own money: only the owner here is bound to Pi. */
 const PI_USERS_ONLY: Cells = {
   owner: OK,
@@ -1147,6 +1167,67 @@ const ROWS: Row[] = [
     on: "a red envelope of one share in the owner's group",
     cells: { ...GROUP_MEMBERS, removed: 'NOT_FOUND', stranger: 'NOT_FOUND' },
     run: async (w, as) => w.call(as, 'POST', `/wallet/envelopes/${await ownersEnvelope(w)}/open`),
+  },
+  // ------------------------------------------------------------------ NFT assets
+  {
+    route: 'GET /api/v1/wallet/nfts',
+    on: "the caller's own items",
+    cells: SIGNED_IN,
+    run: (w, as) => w.call(as, 'GET', '/wallet/nfts'),
+  },
+  {
+    route: 'GET /api/v1/wallet/nfts/:id',
+    on: 'an item the owner holds',
+    cells: {
+      owner: OK,
+      admin: 'NFT_NOT_FOUND',
+      member: 'NFT_NOT_FOUND',
+      blocked: 'NFT_NOT_FOUND',
+      removed: 'NFT_NOT_FOUND',
+      stranger: 'NFT_NOT_FOUND',
+    },
+    run: async (w, as) => w.call(as, 'GET', `/wallet/nfts/${await nftOf(w, 'owner')}`),
+  },
+  {
+    route: 'POST /api/v1/wallet/nfts/:id/send',
+    on: "an item the caller holds, into the owner's chat with the member",
+    // Only the two people of a chat give in it; to anyone else it does not exist.
+    cells: {
+      owner: OK,
+      admin: NO_CHAT,
+      member: OK,
+      blocked: NO_CHAT,
+      removed: NO_CHAT,
+      stranger: NO_CHAT,
+    },
+    run: async (w, as) => {
+      await moneyReady(w, as);
+      return w.call(as, 'POST', `/wallet/nfts/${await nftOf(w, as)}/send`, {
+        conversationId: w.single,
+        clientMsgId: clientMsgId(),
+        password: '123456',
+      });
+    },
+  },
+  {
+    route: 'POST /api/v1/wallet/nfts/:id/send',
+    on: "an item the owner holds, by someone else into the owner's chat with the member",
+    cells: {
+      owner: OK,
+      admin: NO_CHAT,
+      member: 'NFT_NOT_FOUND',
+      blocked: NO_CHAT,
+      removed: NO_CHAT,
+      stranger: NO_CHAT,
+    },
+    run: async (w, as) => {
+      await moneyReady(w, as);
+      return w.call(as, 'POST', `/wallet/nfts/${await nftOf(w, 'owner')}/send`, {
+        conversationId: w.single,
+        clientMsgId: clientMsgId(),
+        password: '123456',
+      });
+    },
   },
   // ------------------------------------------------------------------ Pi payments
   {

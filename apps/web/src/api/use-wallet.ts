@@ -8,6 +8,8 @@ export const walletKeys = {
   wallet: () => ['me', 'wallet', 'summary'] as const,
   rules: () => ['me', 'wallet', 'rules'] as const,
   payments: (kind: PaymentRecord['kind'] | null) => ['me', 'wallet', 'payments', kind] as const,
+  nfts: () => ['me', 'wallet', 'nfts'] as const,
+  nft: (id: string) => ['me', 'wallet', 'nfts', id] as const,
 };
 
 export function useWallet() {
@@ -22,6 +24,15 @@ export function useWalletRules() {
   return useQuery({
     queryKey: walletKeys.rules(),
     queryFn: () => api.walletRules(),
+    enabled: useSignedIn(),
+  });
+}
+
+/** The NFT assets the person holds, newest first. */
+export function useNfts() {
+  return useQuery({
+    queryKey: walletKeys.nfts(),
+    queryFn: () => api.nfts(),
     enabled: useSignedIn(),
   });
 }

@@ -15,6 +15,7 @@ import * as m0013 from './0013-ledger.js';
 import * as m0014 from './0014-wallet.js';
 import * as m0015 from './0015-payments.js';
 import * as m0016 from './0016-money-messages.js';
+import * as m0017 from './0017-nft.js';
 
 /**
  * Every migration in order. A static list rather than a folder scan, so the compiled
@@ -37,4 +38,5 @@ export const migrations: Record<string, Migration> = {
   '0014-wallet': m0014,
   '0015-payments': m0015,
   '0016-money-messages': m0016,
+  '0017-nft': m0017,
 };

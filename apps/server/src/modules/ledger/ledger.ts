@@ -19,12 +19,28 @@ import { newId } from '../../lib/random.js';
 
 /** A person's money: what they may spend, and what is held for a payment under way. */
 export type UserPurpose = 'available' | 'held';
-/** The app's own: Pi outside the app (the mirror of every recharge and withdrawal), fees, red envelopes not yet opened. */
-export type AppPurpose = 'outside' | 'fees' | 'envelopes';
+/**
+ * The app's own: Pi outside the app (the mirror of every recharge and withdrawal), fees,
+ * red envelopes not yet opened; NFTs brought into being (the mirror of every item minted)
+ * and those minted but not yet given to anyone.
+ */
+export type AppPurpose = 'outside' | 'fees' | 'envelopes' | 'minted' | 'vault';
+
+/** A currency of the product, or one NFT item: a currency of which one unit exists. */
+export type LedgerCurrency = Currency | `nft:${string}`;
+
+export function nftCurrency(itemId: string): LedgerCurrency {
+  return `nft:${itemId}`;
+}
 
 export type AccountRef =
-  | { user: string; purpose: UserPurpose; currency: Currency }
-  | { app: AppPurpose; currency: Currency };
+  | { user: string; purpose: UserPurpose; currency: LedgerCurrency }
+  | { app: AppPurpose; currency: LedgerCurrency };
+
+/** Mirrors of the world outside the ledger, the only accounts that may go below zero. */
+function mayGoNegative(ref: AccountRef): boolean {
+  return 'app' in ref && (ref.app === 'outside' || ref.app === 'minted');
+}
 
 export interface Entry {
   account: AccountRef;
@@ -91,8 +107,7 @@ export class Ledger {
     // below zero, and a missing one has nothing to give.
     const moves = [...totals].sort(([a], [b]) => (a < b ? -1 : 1));
     for (const [id, { ref, amount }] of moves) {
-      const negativeAllowed = 'app' in ref && ref.app === 'outside';
-      if (amount > 0 || negativeAllowed) {
+      if (amount > 0 || mayGoNegative(ref)) {
         await this.upsert(trx, id, ref, amount, now);
         continue;
       }
@@ -181,6 +196,17 @@ export class Ledger {
       .where('a.id', 'is', null)
       .execute();
     for (const row of orphans) problems.push(`entry ${row.id} has no account`);
+    // One unit of each NFT exists: nobody but its mint holds more, and only one holds it.
+    const doubled = await db
+      .selectFrom('ledger_accounts')
+      .select('currency')
+      .select((eb) => eb.fn.sum<number>('balance').as('held'))
+      .where('currency', 'like', 'nft:%')
+      .where('balance', '>', 0)
+      .groupBy('currency')
+      .having((eb) => eb.fn.sum('balance'), '!=', 1)
+      .execute();
+    for (const row of doubled) problems.push(`${row.currency} is held ${row.held} times`);
     return problems;
   }
 
@@ -190,7 +216,7 @@ export class Ledger {
       throw new Error('a ledger posting needs a key of 1 to 200 characters');
     }
     const totals = new Map<string, { ref: AccountRef; amount: number }>();
-    const sums = new Map<Currency, number>();
+    const sums = new Map<LedgerCurrency, number>();
     for (const { account, amount } of posting.entries) {
       if (!Number.isSafeInteger(amount) || amount === 0) {
         throw new Error(`a ledger entry moves a whole, non-zero number of units, not ${amount}`);
@@ -227,7 +253,7 @@ export class Ledger {
         owner_id: 'user' in ref ? ref.user : null,
         currency: ref.currency,
         purpose: 'user' in ref ? ref.purpose : ref.app,
-        may_go_negative: 'app' in ref && ref.app === 'outside' ? 1 : 0,
+        may_go_negative: mayGoNegative(ref) ? 1 : 0,
         balance: amount,
         created_at: now,
       })

@@ -2,6 +2,8 @@ import type { LocalMessage } from '@teltlk/im-sdk';
 import type { MoneyContent } from '@teltlk/protocol';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { paths, withQuery } from '../../app/paths';
 import { formatMoney } from '../../ui/money';
 import { useUiLocale } from '../../ui/pickers';
 
@@ -10,7 +12,10 @@ const EnvelopeSheet = lazy(() =>
   import('./money-sheets').then((module) => ({ default: module.EnvelopeSheet })),
 );
 
-/** A transfer or a red envelope in the chat: amount and state; an envelope opens in a sheet. */
+/**
+ * A transfer, a red envelope or an NFT in the chat: amount and state; an envelope opens
+ * in a sheet, a received NFT in the wallet.
+ */
 export function MoneyBubble({
   message,
   content,
@@ -34,6 +39,34 @@ export function MoneyBubble({
           {t('money.transfer')} · {t(own ? 'money.transferSent' : 'money.transferReceived')}
         </small>
       </div>
+    );
+  }
+  if (content.kind === 'nft') {
+    const inner = (
+      <>
+        <img src={content.imageUrl} alt="" width={56} height={56} loading="lazy" />
+        <span className="tt-money-nft-text">
+          <strong dir="auto">{content.name}</strong>
+          <span dir="auto">{content.collection}</span>
+          <small>
+            {t('money.nft')} · {t(own ? 'money.nftSent' : 'money.nftReceived')}
+          </small>
+        </span>
+      </>
+    );
+    return own ? (
+      <div className="tt-money tt-money-nft" data-testid="nft-bubble">
+        {inner}
+      </div>
+    ) : (
+      <Link
+        className="tt-money tt-money-nft"
+        data-testid="nft-bubble"
+        to={withQuery(paths.wallet, { nft: content.itemId })}
+        aria-label={`${content.name}, ${t('money.nftSeeInWallet')}`}
+      >
+        {inner}
+      </Link>
     );
   }
   return (

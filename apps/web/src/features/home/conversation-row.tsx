@@ -84,6 +84,7 @@ function PreviewText({
     case 'merged':
     case 'transfer':
     case 'envelope':
+    case 'nft':
       return (
         <>
           {preview.senderId ? (

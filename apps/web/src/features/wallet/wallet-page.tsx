@@ -15,6 +15,7 @@ import { QueryError } from '../../ui/query-error';
 import { PageSpinner } from '../../ui/spinner';
 import { showToast } from '../../ui/toast';
 import { useWallet, walletKeys } from '../../api/use-wallet';
+import { NftAssets } from './nft-assets';
 import './wallet.css';
 
 /** `/pages/user/wallet`: all assets, and the payment password. */
@@ -71,6 +72,7 @@ function WalletContent({ wallet }: { wallet: WalletResult }) {
           ))}
         </ul>
       </section>
+      <NftAssets />
       <section className="tt-section" aria-labelledby="wallet-password">
         <h2 id="wallet-password" className="tt-section-title">
           {t('wallet.paymentPassword')}

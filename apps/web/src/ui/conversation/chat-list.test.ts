@@ -166,6 +166,42 @@ describe('previewOf', () => {
     });
   });
 
+  it('labels money by its note or greeting, and an NFT by its name', () => {
+    const preview = (content: Parameters<typeof lastMessage>[0]['content']) =>
+      previewOf(conversation('si_a_b', { lastMessage: lastMessage({ content }) }), 'a');
+    expect(
+      preview({
+        kind: 'transfer',
+        transferId: 't',
+        currency: 'PI',
+        amount: 1,
+        note: ' Lunch\n',
+        toId: 'b',
+      }),
+    ).toMatchObject({ kind: 'transfer', name: 'Lunch' });
+    expect(
+      preview({
+        kind: 'envelope',
+        envelopeId: 'e',
+        total: 5,
+        count: 2,
+        split: 'equal',
+        greeting: 'Happy new year',
+        currency: 'PI',
+      }),
+    ).toMatchObject({ kind: 'envelope', name: 'Happy new year' });
+    expect(
+      preview({
+        kind: 'nft',
+        itemId: 'i',
+        name: 'Early  bird',
+        collection: 'Pioneers',
+        imageUrl: '/files/nft/i.webp',
+        toId: 'b',
+      }),
+    ).toEqual({ kind: 'nft', name: 'Early bird', forwarded: false, senderId: null });
+  });
+
   it('is empty with no message or after the history was cleared', () => {
     expect(previewOf(conversation('c'), 'a')).toEqual({ kind: 'empty' });
     expect(

@@ -36,7 +36,8 @@ export type Preview =
         | 'face'
         | 'merged'
         | 'transfer'
-        | 'envelope';
+        | 'envelope'
+        | 'nft';
       name: string;
       forwarded: boolean;
       senderId: string | null;
@@ -69,7 +70,13 @@ export function previewOf(conversation: ConversationView, selfId: string): Previ
     };
   }
   if (isMoneyContent(content)) {
-    const name = oneLine(content.kind === 'transfer' ? content.note : content.greeting);
+    const name = oneLine(
+      content.kind === 'transfer'
+        ? content.note
+        : content.kind === 'envelope'
+          ? content.greeting
+          : content.name,
+    );
     return { kind: content.kind, name, forwarded: false, senderId };
   }
   if (isSentContent(content)) {

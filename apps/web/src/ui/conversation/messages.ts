@@ -196,6 +196,7 @@ const PART_LABELS = {
   merged: 'chat.mergedPreview',
   transfer: 'chat.transferPreview',
   envelope: 'chat.envelopePreview',
+  nft: 'chat.nftPreview',
 } as const;
 
 /**
