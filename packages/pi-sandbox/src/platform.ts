@@ -81,6 +81,12 @@ export class PiPlatformEmulator {
   readonly payments = new Map<string, PaymentDto>();
   readonly horizon: HorizonStandIn;
   readonly errorReports: unknown[] = [];
+  /**
+   * A failure switch for crash tests: requests whose path matches are never answered, the
+   * caller waits until it gives up or dies. With `apply` the request takes effect first
+   * (a payment completed, a transaction landed), as when only the answer is lost.
+   */
+  stall: { path: RegExp; apply: boolean } | null = null;
   usageReports = 0;
   /** The app wallet's key pair: its secret goes to the app as PI_WALLET_SECRET. */
   readonly appWallet: Keypair;

@@ -98,6 +98,12 @@ async function serve(
     send(response, 400, { error: 'invalid_body', error_message: 'The body is not JSON' });
     return;
   }
+  const stall = emulator.stall;
+  if (stall && stall.path.test(url.pathname)) {
+    if (stall.apply) emulator.handle(method, url.pathname, request.headers.authorization, body);
+    // No answer: the socket stays open until the caller gives up or the sandbox closes.
+    return;
+  }
   const answer = emulator.handle(method, url.pathname, request.headers.authorization, body);
   send(response, answer.status, answer.body);
 }
