@@ -199,10 +199,6 @@ export class Appender {
         if (content.mentionAll) await repo.setMentionAll(conversationId, row.seq);
       }
     }
-    await repo.unhideMembers(
-      groups.map(({ conversationId }) => conversationId),
-      now,
-    );
     // Each sender has read up to their last new message: one statement for the batch. In a
     // single chat, the other person's messages before it are now read too: their burn
     // clocks start and their read ticks follow. (Groups have no burning.)
@@ -241,7 +237,12 @@ export class Appender {
         );
       }
     }
-    await repo.advanceReads(marks, now);
+    // Deleted chats come back for their members, and the read marks move: one statement.
+    await repo.unhideAndAdvanceReads(
+      groups.map(({ conversationId }) => conversationId),
+      marks,
+      now,
+    );
     await repo.startBurns(burns, now);
     return appended;
   }

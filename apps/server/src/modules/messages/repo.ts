@@ -151,13 +151,6 @@ export class MessageRepo {
       .execute();
   }
 
-  /** Brings conversations back into the chat lists of members who deleted them. */
-  async unhideMembers(conversationIds: readonly string[], now: number): Promise<void> {
-    if (conversationIds.length === 0) return;
-    const list = padded(conversationIds);
-    await unhideQuery(list.length).execute(this.db, (slot) => (slot === 'now' ? now : list[slot]));
-  }
-
   updateMember(
     conversationId: string,
     userId: string,
@@ -206,36 +199,45 @@ export class MessageRepo {
   }
 
   /**
-   * Many read marks at once, each moved forward to its seq (never back): one statement for
-   * a whole batch of sends, whose senders have read up to their own new messages.
+   * What every new message changes on its members, in one statement: the conversations
+   * come back into the chat lists of members who deleted them, and each sender has read up
+   * to their mark (never moved back).
    */
-  async advanceReads(marks: readonly ReadMark[], now: number): Promise<void> {
-    if (marks.length === 0) return;
+  async unhideAndAdvanceReads(
+    conversationIds: readonly string[],
+    marks: readonly ReadMark[],
+    now: number,
+  ): Promise<void> {
+    if (conversationIds.length === 0) return;
     await this.db
       .updateTable('conversation_members')
       .set((eb) => {
-        const of = (mark: ReadMark) =>
+        const ahead = (mark: ReadMark) =>
           eb.and([
             eb('conversation_id', '=', mark.conversationId),
             eb('user_id', '=', mark.userId),
+            eb('read_seq', '<', mark.seq),
           ]);
+        if (marks.length === 0) return { hidden: 0, updated_at: now };
         // Values as parameters, so the statement's text (and its cached statement) depends
         // on the batch's size only.
         const [first, ...rest] = marks;
-        let seq = eb.case().when(of(first!)).then(eb.val(first!.seq));
-        for (const mark of rest) seq = seq.when(of(mark)).then(eb.val(mark.seq));
-        return { read_seq: seq.else(eb.ref('read_seq')).end(), updated_at: now };
+        let seq = eb.case().when(ahead(first!)).then(eb.val(first!.seq));
+        for (const mark of rest) seq = seq.when(ahead(mark)).then(eb.val(mark.seq));
+        return { hidden: 0, read_seq: seq.else(eb.ref('read_seq')).end(), updated_at: now };
       })
+      .where('conversation_id', 'in', conversationIds)
       .where((eb) =>
-        eb.or(
-          marks.map((mark) =>
+        eb.or([
+          eb('hidden', '=', 1),
+          ...marks.map((mark) =>
             eb.and([
               eb('conversation_id', '=', mark.conversationId),
               eb('user_id', '=', mark.userId),
               eb('read_seq', '<', mark.seq),
             ]),
           ),
-        ),
+        ]),
       )
       .execute();
   }
@@ -760,21 +762,6 @@ const findMembersQuery = bySize(
           on m.conversation_id = p.conversation_id and m.user_id = p.user_id`;
       return { compile: () => query.compile(db) };
     }),
-);
-
-const unhideQuery = bySize(
-  (size) =>
-    new Prepared<number | 'now'>((db, param) =>
-      db
-        .updateTable('conversation_members')
-        .set({ hidden: 0, updated_at: param('now') })
-        .where(
-          'conversation_id',
-          'in',
-          Array.from({ length: size }, (_, index) => param(index)),
-        )
-        .where('hidden', '=', 1),
-    ),
 );
 
 const allocateSeqsQuery = new Prepared<
