@@ -76,17 +76,6 @@ export interface PaymentsTable {
 export type PaymentState =
   'created' | 'approved' | 'held' | 'signed' | 'completed' | 'cancelled' | 'failed';
 
-export interface TransfersTable {
-  id: string;
-  sender_id: string;
-  recipient_id: string;
-  conversation_id: string;
-  currency: string;
-  amount: number;
-  note: string;
-  created_at: number;
-}
-
 export interface EnvelopesTable {
   id: string;
   sender_id: string;
@@ -406,7 +395,6 @@ export interface Database {
   ledger_entries: LedgerEntriesTable;
   wallets: WalletsTable;
   payments: PaymentsTable;
-  transfers: TransfersTable;
   envelopes: EnvelopesTable;
   envelope_shares: EnvelopeSharesTable;
   nft_collections: NftCollectionsTable;

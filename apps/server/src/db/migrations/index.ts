@@ -16,6 +16,7 @@ import * as m0014 from './0014-wallet.js';
 import * as m0015 from './0015-payments.js';
 import * as m0016 from './0016-money-messages.js';
 import * as m0017 from './0017-nft.js';
+import * as m0018 from './0018-transfers-in-messages.js';
 
 /**
  * Every migration in order. A static list rather than a folder scan, so the compiled
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
   '0015-payments': m0015,
   '0016-money-messages': m0016,
   '0017-nft': m0017,
+  '0018-transfers-in-messages': m0018,
 };

@@ -56,9 +56,13 @@ export class MoneyService {
     return this.transferChecked(who, body, peerId);
   }
 
-  /** A transfer whose payment password was checked: the money and its message, together. */
+  /**
+   * A transfer whose payment password was checked: the money and its message, together.
+   * The message is its record (id, amount, note, recipient); the ledger transaction names
+   * the transfer id.
+   */
   async transferChecked(who: AuthInfo, body: TransferInput, peerId: string): Promise<Message> {
-    const { ledger, messages, clock } = this.deps;
+    const { ledger, messages } = this.deps;
     const units = this.units(body.amount);
     return messages.transact(async (trx, after) => {
       const id = newId();
@@ -80,19 +84,6 @@ export class MoneyService {
         after,
       );
       if (replayed) return message;
-      await trx
-        .insertInto('transfers')
-        .values({
-          id,
-          sender_id: who.userId,
-          recipient_id: peerId,
-          conversation_id: body.conversationId,
-          currency: 'PI',
-          amount: units,
-          note: body.note,
-          created_at: clock.now(),
-        })
-        .execute();
       await ledger.post(trx, {
         key: `transfer:${id}`,
         kind: 'transfer',
