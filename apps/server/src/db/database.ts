@@ -29,6 +29,7 @@ export function openDatabase(options: {
     const types = new pg.TypeOverrides();
     types.setTypeParser(PG_INT8_OID, Number);
     const pool = new pg.Pool({ connectionString: options.databaseUrl, types });
+    pool.on('connect', (client) => prepareRepeatedStatements(client));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
@@ -247,4 +248,33 @@ export function uniqueViolationColumn(error: unknown): string | null {
     return /^Key \((\w+)\)/.exec(detail)?.[1] ?? null;
   }
   return null;
+}
+
+/** Distinct statement texts given a name, each prepared once per connection that runs it. */
+const PREPARED_STATEMENTS_MAX = 1000;
+const statementNames = new Map<string, string>();
+
+/**
+ * PostgreSQL parses and plans an unnamed statement every time it runs; a named one once
+ * per connection. The app's statements are a bounded set of texts (values are always
+ * parameters), so each text gets a name and the server keeps its parse, and its plan once
+ * it has settled on a generic one. A text beyond the first PREPARED_STATEMENTS_MAX runs
+ * unnamed, which bounds what each connection keeps. Statements without parameters
+ * (BEGIN, COMMIT) stay unnamed: nothing to save.
+ */
+function prepareRepeatedStatements(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as { query: unknown }).query = (...args: unknown[]) => {
+    const [text, values] = args;
+    if (typeof text !== 'string' || !Array.isArray(values) || values.length === 0) {
+      return query(...args);
+    }
+    let name = statementNames.get(text);
+    if (name === undefined && statementNames.size < PREPARED_STATEMENTS_MAX) {
+      name = `s${statementNames.size}`;
+      statementNames.set(text, name);
+    }
+    if (name === undefined) return query(...args);
+    return query({ name, text, values }, ...args.slice(2));
+  };
 }
