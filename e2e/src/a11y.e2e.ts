@@ -1,9 +1,11 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callApi } from '@teltlk/test-kit';
 import { expectAccessible } from './axe.js';
 import {
   befriend,
   createGroup,
+  mintNft,
   launchBrowser,
   newPhoneContext,
   openChat,
@@ -38,6 +40,7 @@ interface Screens extends ChatTexts {
   groupSettings: string;
   contacts: string;
   settings: string;
+  wallet: string;
 }
 
 const LANGUAGES: [string, Screens][] = [
@@ -52,6 +55,7 @@ const LANGUAGES: [string, Screens][] = [
       groupSettings: '群设置',
       contacts: '通讯录',
       settings: '设置',
+      wallet: '钱包',
     },
   ],
   [
@@ -65,6 +69,7 @@ const LANGUAGES: [string, Screens][] = [
       groupSettings: '群組設定',
       contacts: '通訊錄',
       settings: '設定',
+      wallet: '錢包',
     },
   ],
   [
@@ -78,6 +83,7 @@ const LANGUAGES: [string, Screens][] = [
       groupSettings: 'Group settings',
       contacts: 'Contacts',
       settings: 'Settings',
+      wallet: 'Wallet',
     },
   ],
 ];
@@ -96,6 +102,17 @@ beforeAll(async () => {
   ada = first;
   await befriend(server.baseUrl, ada, bob);
   await createGroup(server.baseUrl, ada, 'Pioneers', [bob]);
+  // A wallet holding a badge: the wallet page with its assets and NFTs.
+  await callApi(server.baseUrl, 'POST', '/wallet', { token: ada.token });
+  await callApi(server.baseUrl, 'PUT', '/wallet/password', {
+    token: ada.token,
+    body: { password: '135790' },
+  });
+  await mintNft(server, ada, {
+    name: 'Early bird',
+    collection: 'Pioneers',
+    description: 'Day one',
+  });
 
   const [a, b] = await Promise.all([signedIn(ada), signedIn(bob)]);
   adaPage = a;
@@ -181,5 +198,14 @@ describe('accessibility by axe-core', () => {
     await a.goto(`${server.baseUrl}/#/pages/user/setting`);
     await heading(a, ui.settings).waitFor();
     await checkPage(a, `settings (${language})`);
+
+    await a.goto(`${server.baseUrl}/#/pages/user/wallet`);
+    await heading(a, ui.wallet).waitFor();
+    await a.getByTestId('nft-card').getByText('Early bird').waitFor();
+    await checkPage(a, `wallet (${language})`);
+    await a.getByTestId('nft-card').click();
+    await a.getByTestId('nft-detail').getByText('Day one').waitFor();
+    await expectAccessible(a, `NFT (${language})`);
+    await a.keyboard.press('Escape');
   });
 });

@@ -1,4 +1,8 @@
+import { execFile } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import {
   befriend as befriendAccounts,
   callApi,
@@ -10,6 +14,7 @@ import {
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 const serverEntry = fileURLToPath(new URL('../../apps/server/dist/main.js', import.meta.url));
+const operatorEntry = fileURLToPath(new URL('../../apps/server/dist/operator.js', import.meta.url));
 
 export interface RunningServer {
   baseUrl: string;
@@ -33,6 +38,38 @@ export function startServer(env: Record<string, string> = {}): Promise<RunningSe
         ...env,
       },
     }),
+  );
+}
+
+/** The operator's command line on a running server's database; answers what it printed. */
+export async function operator(server: RunningServer, ...args: string[]): Promise<string> {
+  const { stdout } = await promisify(execFile)(process.execPath, [operatorEntry, ...args], {
+    env: { PATH: process.env.PATH ?? '', DATA_DIR: server.dataDir, LOG_LEVEL: 'warn' },
+  });
+  return stdout;
+}
+
+/** A 16×16 gold square: a picture the operator mints a badge from. */
+export const BADGE_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAYAAAAf8/9hAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAHklEQVR4nGM4uUj9PyWYYdSA/6NhoD4aBouGRRgAAMa6kR/fFaBmAAAAAElFTkSuQmCC',
+  'base64',
+);
+
+/** An NFT minted by the operator (in a new collection) and given to the person at once. */
+export async function mintNft(
+  server: RunningServer,
+  to: { teltlkId: string },
+  item: { name: string; collection: string; description?: string },
+): Promise<void> {
+  const picture = join(server.dataDir, `badge-${Date.now().toString(36)}.png`);
+  await writeFile(picture, BADGE_PNG);
+  const collection = /collection (\w+)/.exec(
+    await operator(server, 'nft:collection', '--name', item.collection),
+  )![1]!;
+  await operator(
+    server,
+    ...['nft:mint', '--collection', collection, '--name', item.name, '--image', picture],
+    ...['--description', item.description ?? '', '--to', to.teltlkId],
   );
 }
 

@@ -1,8 +1,3 @@
-import { execFile } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { startPiSandbox, type RunningPiSandbox } from '@teltlk/pi-sandbox';
 import type { Browser, BrowserContext, FrameLocator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +8,7 @@ import {
   codeFor,
   createGroup,
   launchBrowser,
+  mintNft,
   newPhoneContext,
   registerAccount,
   startServer,
@@ -27,10 +23,6 @@ import {
  */
 
 const API_KEY = 'e2e-wallet-key';
-const operatorEntry = fileURLToPath(new URL('../../apps/server/dist/operator.js', import.meta.url));
-/** A 16×16 gold square: the picture an operator mints a badge from. */
-const BADGE_PNG =
-  'iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAYAAAAf8/9hAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAHklEQVR4nGM4uUj9PyWYYdSA/6NhoD4aBouGRRgAAMa6kR/fFaBmAAAAAElFTkSuQmCC';
 const PI = 10_000_000;
 
 let sandbox: RunningPiSandbox;
@@ -77,14 +69,6 @@ async function inPiBrowser(user: string): Promise<{ page: Page; app: FrameLocato
   const app = page.frameLocator('#app');
   await app.getByRole('combobox', { name: /Language/ }).selectOption({ label: 'English' });
   return { page, app };
-}
-
-/** The operator's command line, on the running server's database. */
-async function operator(...args: string[]): Promise<string> {
-  const { stdout } = await promisify(execFile)(process.execPath, [operatorEntry, ...args], {
-    env: { PATH: process.env.PATH ?? '', DATA_DIR: server.dataDir, LOG_LEVEL: 'warn' },
-  });
-  return stdout;
 }
 
 function appFrame(page: Page) {
@@ -282,15 +266,11 @@ describe('the wallet in the browser', () => {
     expect(await balances(account.token)).toMatchObject({ available: 9_900_000 });
 
     // An NFT: the operator mints a badge to the person, who gives it to the friend.
-    const picture = join(server.dataDir, 'badge.png');
-    await writeFile(picture, Buffer.from(BADGE_PNG, 'base64'));
-    const collection = /collection (\w+)/.exec(
-      await operator('nft:collection', '--name', 'Pioneers', '--description', 'First members'),
-    )![1]!;
-    await operator(
-      ...['nft:mint', '--collection', collection, '--name', 'Early bird', '--image', picture],
-      ...['--description', 'Joined in the first week', '--to', account.teltlkId],
-    );
+    await mintNft(server, account, {
+      name: 'Early bird',
+      collection: 'Pioneers',
+      description: 'Joined in the first week',
+    });
     await frame.evaluate((hash) => (window.location.hash = hash), '#/pages/user/wallet');
     await heading(app, 'Wallet').waitFor();
     await app.getByRole('heading', { name: 'NFT assets' }).waitFor();
