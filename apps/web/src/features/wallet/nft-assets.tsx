@@ -6,12 +6,11 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { api } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
-import { useFriends } from '../../api/use-contacts';
 import { useNfts, walletKeys } from '../../api/use-wallet';
 import { useSelfId } from '../../app/engine';
-import { Avatar } from '../../ui/avatar';
 import { Button } from '../../ui/button';
 import { errorMessage, type Message } from '../../ui/error-message';
+import { FriendPicker } from '../../ui/friend-picker';
 import { PasscodePad } from '../../ui/passcode-pad';
 import { useUiLocale } from '../../ui/pickers';
 import { QueryError } from '../../ui/query-error';
@@ -178,9 +177,10 @@ function NftSheet({
         </div>
       ) : step.kind === 'friend' ? (
         <FriendPicker
-          onPick={(friend) => {
+          empty={t('wallet.nftNoFriends')}
+          onPick={(friend, name) => {
             setError(null);
-            setStep({ kind: 'password', friend });
+            setStep({ kind: 'password', friend: { id: friend.user.id, name } });
           }}
         />
       ) : (
@@ -194,37 +194,5 @@ function NftSheet({
         />
       )}
     </Sheet>
-  );
-}
-
-function FriendPicker({ onPick }: { onPick: (friend: Friend) => void }) {
-  const { t } = useTranslation();
-  const friends = useFriends();
-  if (friends.isPending) return <PageSpinner />;
-  if (friends.isError) {
-    return <QueryError error={friends.error} onRetry={() => void friends.refetch()} />;
-  }
-  const list = friends.data.friends;
-  if (list.length === 0) return <p className="tt-nft-empty">{t('wallet.nftNoFriends')}</p>;
-  return (
-    <ul className="tt-list">
-      {list.map((friend) => {
-        const name = friend.remark || friend.user.nickname;
-        return (
-          <li key={friend.user.id}>
-            <button
-              type="button"
-              className="tt-card-pick"
-              onClick={() => onPick({ id: friend.user.id, name })}
-            >
-              <Avatar id={friend.user.id} name={name} url={friend.user.avatarUrl} size={40} />
-              <span className="tt-card-pick-name" dir="auto">
-                {name}
-              </span>
-            </button>
-          </li>
-        );
-      })}
-    </ul>
   );
 }
