@@ -151,6 +151,13 @@ export class MessageRepo {
       .execute();
   }
 
+  /** Brings conversations back into the chat lists of members who deleted them. */
+  async unhideMembers(conversationIds: readonly string[], now: number): Promise<void> {
+    if (conversationIds.length === 0) return;
+    const list = padded(conversationIds);
+    await unhideQuery(list.length).execute(this.db, (slot) => (slot === 'now' ? now : list[slot]));
+  }
+
   updateMember(
     conversationId: string,
     userId: string,
@@ -199,9 +206,44 @@ export class MessageRepo {
   }
 
   /**
-   * What every new message changes on its members, in one statement: the conversations
-   * come back into the chat lists of members who deleted them, and each sender has read up
-   * to their mark (never moved back).
+   * Many read marks at once, each moved forward to its seq (never back): one statement for
+   * a whole batch of sends, whose senders have read up to their own new messages.
+   */
+  async advanceReads(marks: readonly ReadMark[], now: number): Promise<void> {
+    if (marks.length === 0) return;
+    await this.db
+      .updateTable('conversation_members')
+      .set((eb) => {
+        const of = (mark: ReadMark) =>
+          eb.and([
+            eb('conversation_id', '=', mark.conversationId),
+            eb('user_id', '=', mark.userId),
+          ]);
+        // Values as parameters, so the statement's text (and its cached statement) depends
+        // on the batch's size only.
+        const [first, ...rest] = marks;
+        let seq = eb.case().when(of(first!)).then(eb.val(first!.seq));
+        for (const mark of rest) seq = seq.when(of(mark)).then(eb.val(mark.seq));
+        return { read_seq: seq.else(eb.ref('read_seq')).end(), updated_at: now };
+      })
+      .where((eb) =>
+        eb.or(
+          marks.map((mark) =>
+            eb.and([
+              eb('conversation_id', '=', mark.conversationId),
+              eb('user_id', '=', mark.userId),
+              eb('read_seq', '<', mark.seq),
+            ]),
+          ),
+        ),
+      )
+      .execute();
+  }
+
+  /**
+   * unhideMembers and advanceReads in one statement, for one-to-one chats: two members
+   * each, so the OR in it costs nothing. (A group's deleted-chat rows are found through
+   * their own index, which an OR would lose: there the two stay apart.)
    */
   async unhideAndAdvanceReads(
     conversationIds: readonly string[],
@@ -762,6 +804,21 @@ const findMembersQuery = bySize(
           on m.conversation_id = p.conversation_id and m.user_id = p.user_id`;
       return { compile: () => query.compile(db) };
     }),
+);
+
+const unhideQuery = bySize(
+  (size) =>
+    new Prepared<number | 'now'>((db, param) =>
+      db
+        .updateTable('conversation_members')
+        .set({ hidden: 0, updated_at: param('now') })
+        .where(
+          'conversation_id',
+          'in',
+          Array.from({ length: size }, (_, index) => param(index)),
+        )
+        .where('hidden', '=', 1),
+    ),
 );
 
 const allocateSeqsQuery = new Prepared<
