@@ -20,6 +20,7 @@ import { walletRoutes } from './modules/wallet/routes.js';
 import { paymentRoutes } from './modules/payments/routes.js';
 import { moneyRoutes } from './modules/money/routes.js';
 import { nftRoutes } from './modules/nft/routes.js';
+import { growthRoutes } from './modules/growth/routes.js';
 import type { App } from './http/types.js';
 import { webRoutes } from './http/web.js';
 import { authRoutes, sessionRoutes } from './modules/auth/routes.js';
@@ -128,6 +129,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
         paymentRoutes(secured, ctx);
         moneyRoutes(secured, ctx);
         nftRoutes(secured, ctx);
+        growthRoutes(secured, ctx);
       });
       mediaFileRoutes(api, ctx);
     },

@@ -17,6 +17,10 @@ import { RechargeService } from './modules/payments/recharge.js';
 import { WithdrawService } from './modules/payments/withdraw.js';
 import { MoneyService } from './modules/money/service.js';
 import { NftService } from './modules/nft/service.js';
+import { GrowthService } from './modules/growth/service.js';
+import { Jobs } from './modules/growth/jobs.js';
+import { Rankings } from './modules/growth/rankings.js';
+import { GrowthSettingsStore } from './modules/growth/settings.js';
 import { Keypair } from '@stellar/stellar-sdk/minimal';
 import { CodeService } from './modules/auth/codes.js';
 import { ContactRepo } from './modules/contacts/repo.js';
@@ -111,7 +115,10 @@ export interface AppContext {
     withdrawals: WithdrawService;
     money: MoneyService;
     nfts: NftService;
+    growth: GrowthService;
   };
+  /** Work due later (mining ends, ranking rewards), run by `runDue` on a timer in main. */
+  jobs: Jobs;
   /** Brings the database schema up to date. */
   migrate(): Promise<void>;
   /** Closes the bus and the database; the HTTP server is closed by its owner first. */
@@ -144,6 +151,8 @@ export interface ContextOverrides {
   mediaStorage?: MediaStorage;
   /** A shorter wait for Pi's Platform API than the spec's 20 s. */
   piTimeoutMs?: number;
+  /** Prefix of the ranking sets in Redis (tests sharing one Redis each take their own). */
+  rankingsPrefix?: string;
   /** Other rate limits: a scale in place of RATE_LIMIT_SCALE, and replaced rules. */
   rateLimits?: { scale?: number; rules?: Partial<Record<LimitName, RateRule>> };
 }
@@ -378,6 +387,30 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
     files,
   });
 
+  const jobs = new Jobs({ db, clock, logger });
+  // Its own connection: a slow ranking rebuild never queues behind rate-limit checks.
+  const rankingsRedis = config.redisUrl
+    ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1 })
+    : null;
+  // Failed commands are logged where they fail (rankings answer from SQL meanwhile).
+  rankingsRedis?.on('error', () => undefined);
+  const growth = new GrowthService({
+    db,
+    clock,
+    ledger,
+    users,
+    events,
+    rankings: new Rankings({
+      db,
+      redis: rankingsRedis,
+      logger,
+      prefix: overrides.rankingsPrefix ?? 'teltlk:rank:',
+    }),
+    jobs,
+    settings: new GrowthSettingsStore({ db, clock }),
+    logger,
+  });
+
   return {
     config,
     logger,
@@ -385,6 +418,7 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
     db,
     dialect,
     files,
+    jobs,
     hub,
     bus,
     socketTimings: { ...DEFAULT_SOCKET_TIMINGS, ...overrides.socketTimings },
@@ -413,11 +447,13 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
       withdrawals,
       money: new MoneyService({ db, ledger, wallets, messages, clock }),
       nfts: new NftService({ db, ledger, files, wallets, messages, clock }),
+      growth,
     },
     migrate: () => migrateToLatest(db, dialect),
     close: async () => {
       await bus.close();
       await limits.close();
+      rankingsRedis?.disconnect();
       // Sends already received are written (or refused) before the database goes.
       await messages.drain();
       await media.drain();

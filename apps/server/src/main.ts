@@ -1,7 +1,7 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createContext } from './context.js';
-import { HOUR, MINUTE } from './lib/clock.js';
+import { DAY, HOUR, MINUTE, SECOND } from './lib/clock.js';
 
 /** Gives in-flight requests this long to finish on shutdown before exiting anyway. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -56,6 +56,7 @@ async function main(): Promise<void> {
       sessions.purge(),
       ctx.uploads.removeExpired(),
       ctx.services.media.sweep(),
+      ctx.jobs.purge(40 * DAY),
     ]).catch((error: unknown) => ctx.logger.warn({ err: error }, 'housekeeping failed'));
   }, HOUR);
   housekeeping.unref();
@@ -77,6 +78,18 @@ async function main(): Promise<void> {
   settlePayments();
   const payments = setInterval(settlePayments, MINUTE);
   payments.unref();
+  // Mining sessions that ended are settled (with their reminders), and the rewards of
+  // closed ranking periods credited: jobs in the database, so a restart loses none.
+  const runJobs = () => {
+    const { growth } = ctx.services;
+    growth
+      .scheduleRewards()
+      .then(() => ctx.jobs.runDue())
+      .catch((error: unknown) => ctx.logger.warn({ err: error }, 'jobs failed'));
+  };
+  runJobs();
+  const jobTimer = setInterval(runJobs, 30 * SECOND);
+  jobTimer.unref();
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
@@ -86,6 +99,7 @@ async function main(): Promise<void> {
     clearInterval(housekeeping);
     clearInterval(burning);
     clearInterval(payments);
+    clearInterval(jobTimer);
     setTimeout(() => {
       ctx.logger.error('shutdown took too long, exiting');
       process.exit(1);

@@ -60,3 +60,10 @@ export class CommandFailed extends Error {
     super(lines[0] ?? 'failed');
   }
 }
+
+/** A user by Teltlk ID, or a usage error naming it. */
+export async function userOf(ctx: AppContext, teltlkId: string): Promise<string> {
+  const user = await ctx.services.users.findByAccount(teltlkId.trim());
+  if (!user) throw new UsageError(`no user with Teltlk ID ${teltlkId}`);
+  return user.id;
+}

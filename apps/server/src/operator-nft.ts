@@ -1,17 +1,15 @@
 import { readFile } from 'node:fs/promises';
-import type { AppContext } from './context.js';
 import {
   NFT_DESCRIPTION_MAX_LENGTH as DESCRIPTION_MAX,
   NFT_NAME_MAX_LENGTH as NAME_MAX,
 } from './modules/nft/service.js';
-import { CommandFailed, parseOptions, UsageError, type OperatorCommand } from './operator-kit.js';
-
-/** A user by Teltlk ID, or a usage error naming it. */
-async function userOf(ctx: AppContext, teltlkId: string): Promise<string> {
-  const user = await ctx.services.users.findByAccount(teltlkId.trim());
-  if (!user) throw new UsageError(`no user with Teltlk ID ${teltlkId}`);
-  return user.id;
-}
+import {
+  CommandFailed,
+  parseOptions,
+  UsageError,
+  userOf,
+  type OperatorCommand,
+} from './operator-kit.js';
 
 /** The operator's text input, checked where the service would refuse it less kindly. */
 function text(value: string | undefined, what: string, max: number, required: boolean): string {

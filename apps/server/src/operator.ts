@@ -13,6 +13,7 @@ import { isCountryCode } from './modules/meta/countries.js';
 import { benchCommands } from './operator-bench.js';
 import { searchBenchCommands } from './operator-bench-search.js';
 import { nftCommands } from './operator-nft.js';
+import { growthCommands } from './operator-growth.js';
 import { CommandFailed, parseOptions, UsageError, type OperatorCommand } from './operator-kit.js';
 
 /**
@@ -132,6 +133,7 @@ export const commands: Record<string, OperatorCommand> = {
   'official:post': officialPost,
   'ledger:verify': ledgerVerify,
   ...nftCommands,
+  ...growthCommands,
   ...benchCommands,
   ...searchBenchCommands,
 };

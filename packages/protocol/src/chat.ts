@@ -565,6 +565,16 @@ export const userEventDataSchema = z.discriminatedUnion('type', [
   }),
   /** A group application to review (admins) or one's own, new or handled. */
   z.object({ type: z.literal('groupApplication'), applicationId: z.string() }),
+  /**
+   * Mining: a session ended with its points settled (thousandths), or a team member's
+   * inviter (`by`) reminds them to check in.
+   */
+  z.object({
+    type: z.literal('mining'),
+    reason: z.enum(['ended', 'nudged']),
+    points: z.number().int(),
+    by: userCardSchema.nullable(),
+  }),
 ]);
 export type UserEventData = z.infer<typeof userEventDataSchema>;
 export const userEventSchema = z.object({

@@ -158,6 +158,12 @@ export const ERRORS = {
     status: 400,
     message: 'An NFT goes to one person: send it in a one-to-one chat',
   },
+  NOT_MINING: { status: 409, message: 'Check in first: the booster is for a mining session' },
+  AD_BOOST_USED: { status: 409, message: 'This mining session already has its ad booster' },
+  AD_NOT_REWARDED: { status: 409, message: 'The ad was not watched to the end' },
+  TEAM_MEMBER_NOT_FOUND: { status: 404, message: 'This person is not in your team' },
+  NUDGE_NOT_NEEDED: { status: 409, message: 'This member is mining now' },
+  NUDGE_TOO_SOON: { status: 429, message: 'This member was reminded in the last 24 hours' },
   PAYMENT_MISMATCH: { status: 409, message: 'This payment does not match its order' },
   PAYMENT_NOT_COMPLETE: {
     status: 409,

@@ -12,3 +12,4 @@ export * from './faces.js';
 export * from './pi.js';
 export * from './money.js';
 export * from './wallet.js';
+export * from './growth.js';

@@ -370,6 +370,57 @@ export interface MessageMediaTable {
   seq: number;
 }
 
+export interface GrowthSettingsTable {
+  key: string;
+  /** JSON. */
+  value: string;
+  updated_at: number;
+}
+
+export interface MinersTable {
+  user_id: string;
+  session_id: string | null;
+  started_at: number | null;
+  ends_at: number | null;
+  checkins: Generated<number>;
+  reminders: Generated<number>;
+  qualified_at: number | null;
+  nudged_at: number | null;
+}
+
+export interface MiningSessionsTable {
+  id: string;
+  user_id: string;
+  country: string;
+  started_at: number;
+  ends_at: number;
+  /** JSON of the rates in force at check-in. */
+  rates: string;
+  ad_boost_at: number | null;
+  ad_id: string | null;
+  settled_at: number | null;
+}
+
+export interface RankValuesTable {
+  board: string;
+  period: string;
+  user_id: string;
+  value: number;
+}
+
+export interface JobsTable {
+  id: string;
+  kind: string;
+  key: string;
+  /** JSON. */
+  payload: string;
+  run_at: number;
+  lease_until: number | null;
+  attempts: Generated<number>;
+  error: string | null;
+  done_at: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -399,6 +450,11 @@ export interface Database {
   envelope_shares: EnvelopeSharesTable;
   nft_collections: NftCollectionsTable;
   nft_items: NftItemsTable;
+  growth_settings: GrowthSettingsTable;
+  miners: MinersTable;
+  mining_sessions: MiningSessionsTable;
+  rank_values: RankValuesTable;
+  jobs: JobsTable;
 }
 
 /** The database or a transaction on it: repos take either. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Currency } from '@teltlk/protocol';
+import type { Currency, PointsKind } from '@teltlk/protocol';
 import { sql } from 'kysely';
 import type { Db } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
@@ -22,12 +22,20 @@ export type UserPurpose = 'available' | 'held';
 /**
  * The app's own: Pi outside the app (the mirror of every recharge and withdrawal), fees,
  * red envelopes not yet opened; NFTs brought into being (the mirror of every item minted)
- * and those minted but not yet given to anyone.
+ * and those minted but not yet given to anyone; points issued (the mirror of every point
+ * earned by mining or given as a reward).
  */
-export type AppPurpose = 'outside' | 'fees' | 'envelopes' | 'minted' | 'vault';
+export type AppPurpose = 'outside' | 'fees' | 'envelopes' | 'minted' | 'vault' | 'issued';
 
-/** A currency of the product, or one NFT item: a currency of which one unit exists. */
-export type LedgerCurrency = Currency | `nft:${string}`;
+/**
+ * A currency of the product, one NFT item (a currency of which one unit exists), or one
+ * kind of growth points.
+ */
+export type LedgerCurrency = Currency | `nft:${string}` | `pts:${PointsKind}`;
+
+export function pointsCurrency(kind: PointsKind): LedgerCurrency {
+  return `pts:${kind}`;
+}
 
 export function nftCurrency(itemId: string): LedgerCurrency {
   return `nft:${itemId}`;
@@ -39,7 +47,7 @@ export type AccountRef =
 
 /** Mirrors of the world outside the ledger, the only accounts that may go below zero. */
 function mayGoNegative(ref: AccountRef): boolean {
-  return 'app' in ref && (ref.app === 'outside' || ref.app === 'minted');
+  return 'app' in ref && (ref.app === 'outside' || ref.app === 'minted' || ref.app === 'issued');
 }
 
 export interface Entry {

@@ -58,6 +58,12 @@ export const LIMITS = {
   envelopeOpenPerUser: { limit: 600, windowMs: HOUR, burst: 60 },
   /** Withdrawals asked for, per user (each one a payment at Pi and on the chain). */
   withdrawPerUser: { limit: 20, windowMs: HOUR, burst: 5 },
+  /** Check-ins, reminder switches and ad boosters, per user. */
+  miningPerUser: { limit: 120, windowMs: HOUR, burst: 30 },
+  /** Reminders sent to team members, per user (each member once a day besides). */
+  nudgePerUser: { limit: 100, windowMs: DAY, burst: 20 },
+  /** Points, team and ranking reads, per user: rankings are the costliest read of them. */
+  growthReadPerUser: { limit: 1_200, windowMs: HOUR, burst: 120 },
   /** Registrations per address. */
   registerPerAddress: { limit: 10, windowMs: HOUR, burst: 5 },
   /**

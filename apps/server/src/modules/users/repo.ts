@@ -136,6 +136,11 @@ export class UserRepo {
   }
 
   /** Each of these users' mother tongue. */
+  async findByIds(ids: readonly string[]): Promise<UserRow[]> {
+    if (ids.length === 0) return [];
+    return this.db.selectFrom('users').selectAll().where('id', 'in', ids).execute();
+  }
+
   async motherTongues(userIds: readonly string[]): Promise<Map<string, string>> {
     if (userIds.length === 0) return new Map();
     const rows = await this.db

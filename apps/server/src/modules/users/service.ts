@@ -363,6 +363,12 @@ export class UserService {
     };
   }
 
+  /** Cards of users by id; ids of users that no longer exist are left out. */
+  async cardsOf(ids: readonly string[]): Promise<Map<string, UserCard>> {
+    const rows = await this.deps.repo.findByIds([...new Set(ids)]);
+    return new Map(rows.map((row) => [row.id, this.toCard(row)]));
+  }
+
   toSettings(user: UserRow): Settings {
     return {
       uiLanguage: user.ui_language as UiLanguage,

@@ -1,0 +1,159 @@
+import { z } from 'zod';
+import { userCardSchema } from './chat.js';
+
+/**
+ * Growth: daily mining, points, invitations and team, rankings. Points are counted in
+ * thousandths (an amount of 1000 is one point), so every sum stays a whole number.
+ */
+export const POINT_UNITS = 1000;
+
+/** The kinds of points, each a balance of its own (spec §3). */
+export const POINTS_KINDS = ['basic', 'local', 'other', 'ranking', 'ecological'] as const;
+export type PointsKind = (typeof POINTS_KINDS)[number];
+export const pointsByKind = z.object({
+  basic: z.number().int(),
+  local: z.number().int(),
+  other: z.number().int(),
+  ranking: z.number().int(),
+  ecological: z.number().int(),
+});
+export type PointsByKind = z.infer<typeof pointsByKind>;
+
+/** A mining session lasts a day from check-in. */
+export const MINING_SESSION_MS = 24 * 60 * 60 * 1000;
+
+/** What the person earns now, per hour (thousandths), kind by kind. */
+export const miningRateSchema = z.object({
+  total: z.number().int(),
+  basic: z.number().int(),
+  /** The rewarded ad's booster for this session (counted as basic points). */
+  ad: z.number().int(),
+  local: z.number().int(),
+  other: z.number().int(),
+  /** Invited members mining now and counted: same country or region, and elsewhere. */
+  localMembers: z.number().int(),
+  otherMembers: z.number().int(),
+  /** Members counted at most (local ones first). */
+  membersCap: z.number().int(),
+});
+export type MiningRate = z.infer<typeof miningRateSchema>;
+
+export const miningStatusSchema = z.object({
+  /** Spec §4: not checked in, or mining. */
+  state: z.enum(['idle', 'mining']),
+  /** The server's time of this answer: count down from here, whatever the device's clock says. */
+  serverNow: z.number(),
+  session: z
+    .object({
+      id: z.string(),
+      startedAt: z.number(),
+      endsAt: z.number(),
+      adBoosted: z.boolean(),
+      /** Points earned so far in this session (thousandths), settled when it ends. */
+      accrued: z.number().int(),
+    })
+    .nullable(),
+  /** The rate now; while idle, the rate a check-in would start with. */
+  rate: miningRateSchema,
+  /** The rewarded ad's booster per hour, offered once per session. */
+  adBooster: z.number().int(),
+  reminders: z.boolean(),
+  checkins: z.number().int(),
+});
+export type MiningStatus = z.infer<typeof miningStatusSchema>;
+
+export const miningRemindersBody = z.object({ on: z.boolean() }).strict();
+export type MiningRemindersBody = z.infer<typeof miningRemindersBody>;
+
+/** A rewarded ad watched in the Pi Browser: its id, checked with Pi before the booster counts. */
+export const miningAdBody = z.object({ adId: z.string().min(1).max(100) }).strict();
+export type MiningAdBody = z.infer<typeof miningAdBody>;
+
+export const coinResultSchema = z.object({
+  balances: pointsByKind,
+  total: z.number().int(),
+});
+export type CoinResult = z.infer<typeof coinResultSchema>;
+
+/** `<createdAt>:<id>` of the last item of the page before. */
+const cursorSchema = z
+  .string()
+  .regex(/^\d{1,15}:[A-Za-z0-9_-]{1,32}$/, { error: 'cursor' })
+  .optional();
+
+export const pageQuery = z.object({
+  cursor: cursorSchema,
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+export type PageQuery = z.infer<typeof pageQuery>;
+
+export const COIN_RECORD_KINDS = ['mining', 'ranking', 'ecological'] as const;
+export const coinRecordSchema = z.object({
+  id: z.string(),
+  kind: z.enum(COIN_RECORD_KINDS),
+  /** Thousandths per points kind (kinds not moved are 0). */
+  amounts: pointsByKind,
+  total: z.number().int(),
+  at: z.number(),
+  /** What it was for: the session's start, the board and place, the operator's note. */
+  note: z.string(),
+});
+export type CoinRecord = z.infer<typeof coinRecordSchema>;
+export const coinHistoryResult = z.object({
+  items: z.array(coinRecordSchema),
+  next: z.string().nullable(),
+});
+export type CoinHistoryResult = z.infer<typeof coinHistoryResult>;
+
+export const teamResultSchema = z.object({
+  /** Who invited me (promotion); null when I came on my own. */
+  inviter: userCardSchema.nullable(),
+  inviteCode: z.string(),
+  /** Direct invitees, whether they count yet or not. */
+  members: z.number().int(),
+  /** Those whose invitation counts (confirmed a phone or e-mail and checked in once). */
+  counted: z.number().int(),
+  miningNow: z.number().int(),
+});
+export type TeamResult = z.infer<typeof teamResultSchema>;
+
+export const teamMemberSchema = z.object({
+  user: userCardSchema,
+  invitedAt: z.number(),
+  counted: z.boolean(),
+  mining: z.boolean(),
+  /** Whether a reminder may be sent now (not mining, and not reminded in the last day). */
+  canNudge: z.boolean(),
+});
+export type TeamMember = z.infer<typeof teamMemberSchema>;
+export const teamMembersResult = z.object({
+  members: z.array(teamMemberSchema),
+  next: z.string().nullable(),
+});
+export type TeamMembersResult = z.infer<typeof teamMembersResult>;
+
+/** Spec §2: rankings of global points, monthly invites and daily invites. */
+export const RANKING_BOARDS = ['points', 'monthInvites', 'dayInvites'] as const;
+export type RankingBoard = (typeof RANKING_BOARDS)[number];
+export const RANKING_TOP = 100;
+export const rankingParams = z.object({ board: z.enum(RANKING_BOARDS) });
+export const rankingQuery = z.object({
+  /** The period running now, or the one before (its final table). Points are of all time. */
+  period: z.enum(['current', 'previous']).default('current'),
+});
+export type RankingQuery = z.infer<typeof rankingQuery>;
+export const rankingEntrySchema = z.object({
+  rank: z.number().int(),
+  user: userCardSchema,
+  value: z.number().int(),
+});
+export type RankingEntry = z.infer<typeof rankingEntrySchema>;
+export const rankingResultSchema = z.object({
+  board: z.enum(RANKING_BOARDS),
+  /** The UTC period: `all`, `YYYY-MM` or `YYYY-MM-DD`. */
+  period: z.string(),
+  top: z.array(rankingEntrySchema),
+  /** My place (null: not on this board) and value. */
+  me: z.object({ rank: z.number().int().nullable(), value: z.number().int() }),
+});
+export type RankingResult = z.infer<typeof rankingResultSchema>;
