@@ -204,7 +204,7 @@ const PERSISTENCE_LINES = [
   'Привет! Как дела, что нового?',
 ];
 
-const median = (values: readonly number[]) =>
+export const median = (values: readonly number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /**
@@ -212,7 +212,11 @@ const median = (values: readonly number[]) =>
  * (with its indexes), each its own statement and commit, by `senderId` into a scratch
  * conversation that is removed afterwards.
  */
-async function rawInsertRate(ctx: AppContext, senderId: string, count: number): Promise<number> {
+export async function rawInsertRate(
+  ctx: AppContext,
+  senderId: string,
+  count: number,
+): Promise<number> {
   const { db } = ctx;
   const conversationId = `bench_${newId()}`;
   const now = Date.now();

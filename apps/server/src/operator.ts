@@ -14,6 +14,7 @@ import { benchCommands } from './operator-bench.js';
 import { searchBenchCommands } from './operator-bench-search.js';
 import { nftCommands } from './operator-nft.js';
 import { growthCommands } from './operator-growth.js';
+import { growthBenchCommands } from './operator-bench-growth.js';
 import { CommandFailed, parseOptions, UsageError, type OperatorCommand } from './operator-kit.js';
 
 /**
@@ -134,6 +135,7 @@ export const commands: Record<string, OperatorCommand> = {
   'ledger:verify': ledgerVerify,
   ...nftCommands,
   ...growthCommands,
+  ...growthBenchCommands,
   ...benchCommands,
   ...searchBenchCommands,
 };

@@ -1,4 +1,11 @@
 import {
+  type CoinHistoryResult,
+  type CoinResult,
+  type MiningStatus,
+  type RankingBoard,
+  type RankingResult,
+  type TeamMembersResult,
+  type TeamResult,
   type BlockListResult,
   type Friend,
   type FriendListResult,
@@ -306,6 +313,39 @@ export class ApiClient {
   /** Gives an NFT to the other person of a one-to-one chat; answers its message. */
   sendNft(id: string, body: NftSendBody): Promise<Message> {
     return this.request('POST', `/wallet/nfts/${encodeURIComponent(id)}/send`, body);
+  }
+  // ---------------------------------------------------------------------------- growth
+  mining(): Promise<MiningStatus> {
+    return this.request('GET', '/growth/mining');
+  }
+  /** Daily check-in; answers the running session when one is on. */
+  checkIn(): Promise<MiningStatus> {
+    return this.request('POST', '/growth/mining/checkin');
+  }
+  setMiningReminders(on: boolean): Promise<MiningStatus> {
+    return this.request('PUT', '/growth/mining/reminders', { on });
+  }
+  /** A rewarded ad watched in the Pi Browser, for the session's ad booster. */
+  miningAd(adId: string): Promise<MiningStatus> {
+    return this.request('POST', '/growth/mining/ad', { adId });
+  }
+  coin(): Promise<CoinResult> {
+    return this.request('GET', '/growth/coin');
+  }
+  coinHistory(query: { cursor?: string | null; limit?: number }): Promise<CoinHistoryResult> {
+    return this.request('GET', `/growth/coin/history?${searchOf(query)}`);
+  }
+  team(): Promise<TeamResult> {
+    return this.request('GET', '/growth/team');
+  }
+  teamMembers(query: { cursor?: string | null; limit?: number }): Promise<TeamMembersResult> {
+    return this.request('GET', `/growth/team/members?${searchOf(query)}`);
+  }
+  nudge(userId: string): Promise<{ ok: true }> {
+    return this.request('POST', `/growth/team/members/${encodeURIComponent(userId)}/nudge`);
+  }
+  ranking(board: RankingBoard, period: 'current' | 'previous'): Promise<RankingResult> {
+    return this.request('GET', `/growth/rankings/${board}?period=${period}`);
   }
   envelope(id: string): Promise<EnvelopeView> {
     return this.request('GET', `/wallet/envelopes/${encodeURIComponent(id)}`);

@@ -45,6 +45,11 @@ export const paths = {
   officialAccounts: '/pages/contacts/officialAccounts',
   blacklist: '/pages/contacts/blacklist',
   find: '/pages/find/find',
+  coin: '/pages/find/coin',
+  /** Not named by the spec: my team (who invited me, the people I invited). */
+  team: '/pages/find/team',
+  /** Not named by the spec: rankings, `board` points, monthInvites or dayInvites. */
+  rank: '/pages/find/rank',
   user: '/pages/user/user',
   means: '/pages/user/means',
   nickname: '/pages/user/nikeName',
@@ -60,6 +65,8 @@ export const paths = {
   creatPassword: '/pages/user/creatPassword',
   walletPi: '/pages/user/walletPi',
   balance: '/pages/user/balance',
+  /** My invitation code, link and QR code, and my card's QR code. */
+  twoCode: '/pages/user/twoCode',
 } as const;
 
 /** A path with query parameters; empty values are left out. */
@@ -70,4 +77,13 @@ export function withQuery(path: string, params: Record<string, string | null | u
   }
   const text = query.toString();
   return text ? `${path}?${text}` : path;
+}
+
+/** A full address that opens a page of the app (hash routes), to share outside it. */
+export function appLink(
+  path: string,
+  params: Record<string, string | null | undefined>,
+  origin: string = globalThis.location.origin,
+): string {
+  return `${origin}/#${withQuery(path, params)}`;
 }

@@ -88,6 +88,10 @@ const OfficialAccountsPage = page(
 );
 const BlacklistPage = page(() => import('../features/contacts/blacklist-page'), 'BlacklistPage');
 const DiscoverPage = page(() => import('../features/discover/discover-page'), 'DiscoverPage');
+const CoinPage = page(() => import('../features/discover/coin-page'), 'CoinPage');
+const TeamPage = page(() => import('../features/discover/team-page'), 'TeamPage');
+const RankingsPage = page(() => import('../features/discover/rankings-page'), 'RankingsPage');
+const InvitePage = page(() => import('../features/discover/invite-page'), 'InvitePage');
 const MinePage = page(() => import('../features/user/mine-page'), 'MinePage');
 const ProfilePage = page(() => import('../features/user/profile-page'), 'ProfilePage');
 const EditNicknamePage = page(
@@ -188,6 +192,10 @@ export const routes: RouteObject[] = [
           { path: paths.setting, element: <SettingsPage /> },
           { path: paths.accountSecurity, element: <AccountSecurityPage /> },
           { path: paths.accountSafe, element: <AccountSecurityPage /> },
+          { path: paths.coin, element: <CoinPage /> },
+          { path: paths.team, element: <TeamPage /> },
+          { path: paths.rank, element: <RankingsPage /> },
+          { path: paths.twoCode, element: <InvitePage /> },
           { path: paths.wallet, element: <WalletPage /> },
           { path: paths.creatWallet, element: <CreateWalletPage /> },
           { path: paths.creatPassword, element: <PaymentPasswordPage /> },

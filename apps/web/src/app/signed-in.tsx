@@ -2,6 +2,7 @@ import { Suspense, type ReactNode } from 'react';
 import { Outlet } from 'react-router';
 import { ContactsSync } from '../features/contacts/contacts-sync';
 import { ConnectionBanner } from '../features/chat/connection-banner';
+import { useMiningNotices } from '../features/discover/mining-notices';
 import { PageSpinner } from '../ui/spinner';
 import { useEngineLifecycle } from './engine';
 import { TabBar } from './tab-bar';
@@ -19,6 +20,7 @@ import { useTabBadges } from './tab-badges';
  */
 export function SessionServices() {
   useEngineLifecycle();
+  useMiningNotices();
   return null;
 }
 

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { sql } from 'kysely';
 import type { Db } from '../../db/schema.js';
 import { DAY } from '../../lib/clock.js';
+import { newId } from '../../lib/random.js';
 import { ALL_TIME } from './periods.js';
 
 /**
@@ -29,6 +30,8 @@ export interface RankUpdate extends RankedValue {
   period: string;
 }
 
+/** The row of growth_settings naming this database (not a setting). */
+const INSTANCE_KEY = 'rankingsInstance';
 /** Rows read per page while rebuilding a set from SQL. */
 const REBUILD_PAGE = 5_000;
 /** How long a set is trusted before it is rebuilt from SQL. */
@@ -41,6 +44,7 @@ const PERIOD_TTL_MS: Record<RankingBoard, number | null> = {
 };
 
 export class Rankings {
+  private scope: Promise<string> | null = null;
   /** Updates Redis missed, sent again with the next write. */
   private readonly missed = new Map<string, RankUpdate>();
   private readonly rebuilding = new Set<string>();
@@ -82,16 +86,16 @@ export class Rankings {
     for (const update of updates) this.missed.set(this.memberKey(update), update);
     const batch = [...this.missed.values()];
     this.missed.clear();
-    const pipeline = redis.pipeline();
-    for (const update of batch) {
-      const key = this.key(update.board, update.period);
-      pipeline.zadd(key, 'LT', -update.value, update.userId);
-      const ttl = PERIOD_TTL_MS[update.board];
-      if (ttl !== null) pipeline.pexpire(key, ttl);
-    }
-    pipeline
-      .exec()
-      .then((results) => {
+    this.scoped()
+      .then(async (base) => {
+        const pipeline = redis.pipeline();
+        for (const update of batch) {
+          const key = this.key(base, update.board, update.period);
+          pipeline.zadd(key, 'LT', -update.value, update.userId);
+          const ttl = PERIOD_TTL_MS[update.board];
+          if (ttl !== null) pipeline.pexpire(key, ttl);
+        }
+        const results = await pipeline.exec();
         if (!results || results.some(([error]) => error)) throw new Error('a ranking write failed');
       })
       .catch((error: unknown) => {
@@ -178,7 +182,7 @@ export class Rankings {
   async rebuild(board: RankingBoard, period: string): Promise<void> {
     const { redis, db } = this.deps;
     if (!redis) return;
-    const key = this.key(board, period);
+    const key = this.key(await this.scoped(), board, period);
     let after = '';
     for (;;) {
       const rows = await db
@@ -209,8 +213,8 @@ export class Rankings {
   ): Promise<T | null> {
     const { redis, logger } = this.deps;
     if (!redis) return null;
-    const key = this.key(board, period);
     try {
+      const key = this.key(await this.scoped(), board, period);
       if ((await redis.exists(`${key}:ready`)) === 0) {
         this.startRebuild(board, period);
         return null;
@@ -224,7 +228,7 @@ export class Rankings {
 
   /** One rebuild per set at a time on this node (a second node rebuilding too is harmless). */
   private startRebuild(board: RankingBoard, period: string): void {
-    const key = this.key(board, period);
+    const key = `${board}\n${period}`;
     if (this.rebuilding.has(key)) return;
     this.rebuilding.add(key);
     this.rebuild(board, period)
@@ -239,8 +243,34 @@ export class Rankings {
     while (this.rebuilding.size > 0) await new Promise((resolve) => setTimeout(resolve, 5));
   }
 
-  private key(board: RankingBoard, period: string): string {
-    return `${this.deps.prefix}${board}:${period === ALL_TIME ? 'all' : period}`;
+  private key(base: string, board: RankingBoard, period: string): string {
+    return `${base}${board}:${period === ALL_TIME ? 'all' : period}`;
+  }
+
+  /**
+   * Key prefix of this database's sets: the configured prefix and the database's own
+   * id (made once, kept in growth_settings), so databases sharing one Redis (test runs,
+   * benchmarks, staging beside production) never read each other's rankings.
+   */
+  private scoped(): Promise<string> {
+    this.scope ??= (async () => {
+      const { db, prefix } = this.deps;
+      await db
+        .insertInto('growth_settings')
+        .values({ key: INSTANCE_KEY, value: JSON.stringify(newId()), updated_at: Date.now() })
+        .onConflict((c) => c.column('key').doNothing())
+        .execute();
+      const row = await db
+        .selectFrom('growth_settings')
+        .select('value')
+        .where('key', '=', INSTANCE_KEY)
+        .executeTakeFirstOrThrow();
+      return `${prefix}${JSON.parse(row.value) as string}:`;
+    })();
+    this.scope.catch(() => {
+      this.scope = null;
+    });
+    return this.scope;
   }
 
   private memberKey(update: RankUpdate): string {

@@ -642,6 +642,11 @@ export class GrowthService {
     return { board, period, top: entries, me };
   }
 
+  /** Fills the Redis sets of these boards from SQL (start-up of a node, benchmarks). */
+  async rebuildRankings(boards: readonly [RankingBoard, string][]): Promise<void> {
+    for (const [board, period] of boards) await this.deps.rankings.rebuild(board, period);
+  }
+
   /** Schedules the rewards of the periods closed before now (idempotent; run on each tick). */
   async scheduleRewards(): Promise<void> {
     const { db, clock, jobs } = this.deps;

@@ -1,6 +1,7 @@
-import { useId, useState } from 'react';
+import { inviteCodeSchema } from '@teltlk/protocol';
+import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { useSignedIn } from '../../app/guards';
 import { paths } from '../../app/paths';
 import { Page } from '../../ui/page';
@@ -18,6 +19,11 @@ function RegisterForm({ phoneOnly = false }: { phoneOnly?: boolean }) {
     <Page title={t('register.title')}>
       <div className="tt-auth">
         <p className="tt-hint">{t('register.intro')}</p>
+        {draft.inviteCode ? (
+          <p className="tt-hint" data-testid="invited-with">
+            {t('register.invitedWith', { code: draft.inviteCode })}
+          </p>
+        ) : null}
         <DestinationForm
           purpose="register"
           codePath={paths.sendCode}
@@ -57,8 +63,18 @@ function RegisterForm({ phoneOnly = false }: { phoneOnly?: boolean }) {
   );
 }
 
-/** `/pages/register/register`: sign up with a phone number or an email address. */
+/**
+ * `/pages/register/register`: sign up with a phone number or an email address. Opened by
+ * an invitation link (`?invite=<code>`), the code is kept for the last step.
+ */
 export function RegisterPage() {
+  const [params] = useSearchParams();
+  const invited = inviteCodeSchema.safeParse(params.get('invite') ?? '');
+  const code = invited.success ? invited.data : null;
+  const update = useRegistrationDraft((draft) => draft.update);
+  useEffect(() => {
+    if (code) update({ inviteCode: code });
+  }, [code, update]);
   return <RegisterForm />;
 }
 

@@ -1,18 +1,36 @@
-import { CompassOutline } from 'antd-mobile-icons';
+import {
+  HistogramOutline,
+  PayCircleOutline,
+  SystemQRcodeOutline,
+  TeamOutline,
+} from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
-import { EmptyState } from '../../ui/empty-state';
+import { paths } from '../../app/paths';
+import { LinkRow } from '../../ui/list-row';
 import { Page } from '../../ui/page';
+import { MiningCard } from './mining-card';
+import './discover.css';
 
-/** `/pages/find/find`: rankings, mining check-in and other community features. */
+/** `/pages/find/find`: mining check-in, points, team, invitations and rankings. */
 export function DiscoverPage() {
   const { t } = useTranslation();
   return (
     <Page title={t('discover.title')} back={false} flush>
-      <EmptyState
-        icon={<CompassOutline />}
-        title={t('discover.emptyTitle')}
-        text={t('discover.emptyText')}
-      />
+      <MiningCard />
+      <ul className="tt-list tt-section">
+        <li>
+          <LinkRow to={paths.coin} icon={<PayCircleOutline />} label={t('discover.myCoin')} />
+        </li>
+        <li>
+          <LinkRow to={paths.team} icon={<TeamOutline />} label={t('discover.myTeam')} />
+        </li>
+        <li>
+          <LinkRow to={paths.twoCode} icon={<SystemQRcodeOutline />} label={t('discover.invite')} />
+        </li>
+        <li>
+          <LinkRow to={paths.rank} icon={<HistogramOutline />} label={t('discover.rankings')} />
+        </li>
+      </ul>
     </Page>
   );
 }

@@ -9,11 +9,10 @@ import {
 import { UserAddOutline } from 'antd-mobile-icons';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { renderSVG } from 'uqr';
 import { useNavigate, useSearchParams } from 'react-router';
 import { api } from '../../api/client';
 import { useSelfId } from '../../app/engine';
-import { paths, withQuery } from '../../app/paths';
+import { appLink, paths, withQuery } from '../../app/paths';
 import { badgeText } from '../../app/tab-badges';
 import { Avatar } from '../../ui/avatar';
 import { Button } from '../../ui/button';
@@ -26,6 +25,7 @@ import { confirmModal } from '../../ui/modal';
 import { Page } from '../../ui/page';
 import { QueryError } from '../../ui/query-error';
 import { Sheet } from '../../ui/sheet';
+import { qrImage } from '../../ui/qr';
 import { PageSpinner } from '../../ui/spinner';
 import { SwitchRow } from '../../ui/switch-row';
 import { showToast } from '../../ui/toast';
@@ -67,7 +67,7 @@ const KIND_SWITCHES = {
 } as const satisfies Record<GroupMessageKind, string>;
 
 export function joinLink(groupNo: string, origin = globalThis.location.origin): string {
-  return `${origin}/#${withQuery(paths.addGroup, { no: groupNo })}`;
+  return appLink(paths.addGroup, { no: groupNo }, origin);
 }
 
 /** `/pages/home/groupSetting?groupId=…`: everything about a group, by the caller's role. */
@@ -333,11 +333,6 @@ function GroupAvatarInput({ group, title }: { group: MyGroup; title: string }) {
       />
     </label>
   );
-}
-
-/** The join link as a QR code image (an SVG data URL: no canvas, no network). */
-function qrImage(link: string): string {
-  return `data:image/svg+xml;utf8,${encodeURIComponent(renderSVG(link, { border: 2 }))}`;
 }
 
 /**

@@ -1,0 +1,113 @@
+import { POINTS_KINDS, type CoinRecord, type RankingBoard } from '@teltlk/protocol';
+import { useTranslation } from 'react-i18next';
+import { useCoin, useCoinHistory } from '../../api/use-growth';
+import { Button } from '../../ui/button';
+import { useUiLocale } from '../../ui/pickers';
+import { Page } from '../../ui/page';
+import { QueryError } from '../../ui/query-error';
+import { PageSpinner } from '../../ui/spinner';
+import { formatDate } from '../../ui/time';
+import { formatPoints } from './points';
+import './discover.css';
+
+/** `/pages/find/coin`: my points kind by kind, and their history. */
+export function CoinPage() {
+  const { t } = useTranslation();
+  const locale = useUiLocale();
+  const coin = useCoin();
+  return (
+    <Page title={t('coin.title')} flush>
+      {coin.data ? (
+        <>
+          <div className="tt-coin-total">
+            <span>{t('coin.total')}</span>
+            <strong>{formatPoints(coin.data.total, locale)}</strong>
+          </div>
+          <dl className="tt-list tt-coin-kinds">
+            {POINTS_KINDS.map((kind) => (
+              <div className="tt-row" key={kind}>
+                <dt className="tt-row-label">{t(`coin.${kind}`)}</dt>
+                <dd className="tt-row-value">{formatPoints(coin.data.balances[kind], locale)}</dd>
+              </div>
+            ))}
+          </dl>
+          <History />
+        </>
+      ) : coin.error ? (
+        <QueryError error={coin.error} onRetry={() => void coin.refetch()} />
+      ) : (
+        <PageSpinner />
+      )}
+    </Page>
+  );
+}
+
+function History() {
+  const { t } = useTranslation();
+  const locale = useUiLocale();
+  const history = useCoinHistory();
+  const records = history.data?.pages.flatMap((page) => page.items) ?? [];
+  return (
+    <section className="tt-section" aria-labelledby="coin-history">
+      <h2 id="coin-history" className="tt-section-title">
+        {t('coin.history')}
+      </h2>
+      {history.error && records.length === 0 ? (
+        <QueryError error={history.error} onRetry={() => void history.refetch()} />
+      ) : history.isPending ? (
+        <PageSpinner />
+      ) : records.length === 0 ? (
+        <p className="tt-hint tt-section-intro">{t('coin.empty')}</p>
+      ) : (
+        <ul className="tt-list">
+          {records.map((record) => (
+            <li className="tt-row tt-coin-record" key={record.id}>
+              <span className="tt-row-label">
+                <RecordTitle record={record} />
+                <small>{formatDate(record.at, locale)}</small>
+              </span>
+              <span className="tt-row-value tt-coin-plus">
+                +{formatPoints(record.total, locale)}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {history.hasNextPage ? (
+        <div className="tt-section-intro">
+          <Button
+            variant="secondary"
+            block
+            busy={history.isFetchingNextPage}
+            onClick={() => void history.fetchNextPage()}
+          >
+            {t('coin.more')}
+          </Button>
+        </div>
+      ) : null}
+    </section>
+  );
+}
+
+function RecordTitle({ record }: { record: CoinRecord }) {
+  const { t } = useTranslation();
+  if (record.kind === 'mining') return <>{t('coin.mining')}</>;
+  if (record.kind === 'ecological') {
+    return (
+      <>
+        {t('coin.ecologicalReward')}
+        {record.note ? <span dir="auto"> · {record.note}</span> : null}
+      </>
+    );
+  }
+  const [board = 'points', period = '', place = ''] = record.note.split(':');
+  return (
+    <>
+      {t('coin.rankingReward', {
+        board: t(`rank.${board as RankingBoard}`),
+        period,
+        place,
+      })}
+    </>
+  );
+}
