@@ -5,6 +5,7 @@ import {
   groupOk,
   idleOk,
   ledgerOk,
+  rankingsOk,
   mediaOk,
   searchOk,
   persistenceOk,
@@ -14,6 +15,11 @@ import {
 } from './targets.js';
 
 describe('benchmark targets', () => {
+  it('rankings: top 100 plus my place within 20 ms at p99', () => {
+    expect(rankingsOk(20)).toBe(true);
+    expect(rankingsOk(20.1)).toBe(false);
+  });
+
   it('one-to-one delivery needs half a bare relay and a p99 within twice its own and 200 ms', () => {
     expect(dmOk({ ratio: 0.5, p99: 4, wsP99: 2 })).toBe(true);
     expect(dmOk({ ratio: 0.49, p99: 1, wsP99: 2 })).toBe(false);
