@@ -296,6 +296,53 @@ describe.each(stores)('growth on $dialect (Redis: $redis)', ({ dialect, redis })
     await endSessions();
   });
 
+  it('runs a job again once a crashed node’s lease ran out, and its work counts once', async () => {
+    const a = await t.register();
+    const started = await checkIn(a);
+    const sessionId = started.session!.id;
+    t.clock.advance(DAY + SETTLE_GRACE_MS);
+    // A node claimed the job, did its work, and died before marking it done.
+    await t.ctx.db
+      .updateTable('jobs')
+      .set({ lease_until: t.clock.now() + 5 * MINUTE, attempts: 1 })
+      .where('key', '=', `mining-end:${sessionId}`)
+      .execute();
+    await t.ctx.services.growth.settle(sessionId, { remind: false });
+    const job = () =>
+      t.ctx.db
+        .selectFrom('jobs')
+        .selectAll()
+        .where('key', '=', `mining-end:${sessionId}`)
+        .executeTakeFirstOrThrow();
+    await t.ctx.jobs.runDue();
+    expect((await job()).done_at).toBeNull();
+    t.clock.advance(6 * MINUTE);
+    await t.ctx.jobs.runDue();
+    expect((await job()).done_at).not.toBeNull();
+    expect((await job()).attempts).toBe(2);
+    expect((await coin(a)).total).toBe(6000);
+  });
+
+  it('tries a failing job again later, backing off', async () => {
+    let calls = 0;
+    t.ctx.jobs.handle('flaky', () => {
+      calls += 1;
+      return calls === 1 ? Promise.reject(new Error('not yet')) : Promise.resolve();
+    });
+    const key = `flaky-${randomBytes(4).toString('hex')}`;
+    await t.ctx.jobs.schedule(t.ctx.db, { kind: 'flaky', key, runAt: t.clock.now(), payload: {} });
+    const row = () =>
+      t.ctx.db.selectFrom('jobs').selectAll().where('key', '=', key).executeTakeFirstOrThrow();
+    await t.ctx.jobs.runDue();
+    expect(await row()).toMatchObject({ done_at: null, error: 'not yet', attempts: 1 });
+    await t.ctx.jobs.runDue();
+    expect(calls).toBe(1);
+    t.clock.advance(MINUTE);
+    await t.ctx.jobs.runDue();
+    expect(calls).toBe(2);
+    expect((await row()).done_at).not.toBeNull();
+  });
+
   it('takes rates from the settings table the operator changes, for sessions started after', async () => {
     const a = await t.register();
     const ctx = { ...t.ctx, close: () => Promise.resolve() };
