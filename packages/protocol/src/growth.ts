@@ -1,15 +1,8 @@
 import { z } from 'zod';
 import { userCardSchema } from './chat.js';
+import { COIN_RECORD_KINDS, RANKING_BOARDS } from './growth-rules.js';
 
-/**
- * Growth: daily mining, points, invitations and team, rankings. Points are counted in
- * thousandths (an amount of 1000 is one point), so every sum stays a whole number.
- */
-export const POINT_UNITS = 1000;
-
-/** The kinds of points, each a balance of its own (spec §3). */
-export const POINTS_KINDS = ['basic', 'local', 'other', 'ranking', 'ecological'] as const;
-export type PointsKind = (typeof POINTS_KINDS)[number];
+/** Growth: daily mining, points, invitations and team, rankings (constants: growth-rules). */
 export const pointsByKind = z.object({
   basic: z.number().int(),
   local: z.number().int(),
@@ -18,9 +11,6 @@ export const pointsByKind = z.object({
   ecological: z.number().int(),
 });
 export type PointsByKind = z.infer<typeof pointsByKind>;
-
-/** A mining session lasts a day from check-in. */
-export const MINING_SESSION_MS = 24 * 60 * 60 * 1000;
 
 /** What the person earns now, per hour (thousandths), kind by kind. */
 export const miningRateSchema = z.object({
@@ -87,7 +77,6 @@ export const pageQuery = z.object({
 });
 export type PageQuery = z.infer<typeof pageQuery>;
 
-export const COIN_RECORD_KINDS = ['mining', 'ranking', 'ecological'] as const;
 export const coinRecordSchema = z.object({
   id: z.string(),
   kind: z.enum(COIN_RECORD_KINDS),
@@ -132,10 +121,6 @@ export const teamMembersResult = z.object({
 });
 export type TeamMembersResult = z.infer<typeof teamMembersResult>;
 
-/** Spec §2: rankings of global points, monthly invites and daily invites. */
-export const RANKING_BOARDS = ['points', 'monthInvites', 'dayInvites'] as const;
-export type RankingBoard = (typeof RANKING_BOARDS)[number];
-export const RANKING_TOP = 100;
 export const rankingParams = z.object({ board: z.enum(RANKING_BOARDS) });
 export const rankingQuery = z.object({
   /** The period running now, or the one before (its final table). Points are of all time. */

@@ -13,3 +13,4 @@ export * from './pi.js';
 export * from './money.js';
 export * from './wallet.js';
 export * from './growth.js';
+export * from './growth-rules.js';

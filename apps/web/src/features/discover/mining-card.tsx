@@ -12,7 +12,8 @@ import { QueryError } from '../../ui/query-error';
 import { PageSpinner } from '../../ui/spinner';
 import { SwitchRow } from '../../ui/switch-row';
 import { showToast } from '../../ui/toast';
-import { accruedNow, clockText, formatPoints, reminderFailed } from './points';
+import { accruedNow, clockText, formatPoints } from './points';
+import { reminderFailed } from './reminder-failed';
 
 /** This device's clock, once a second while `on`. */
 function useTicking(on: boolean): number {

@@ -3,7 +3,7 @@ import type { UserEvent } from '@teltlk/protocol';
 import { useTranslation } from 'react-i18next';
 import { growthKeys } from '../../api/use-growth';
 import { useUserEvents } from '../../app/user-events';
-import { useUiLocale } from '../../ui/pickers';
+import { intlLocale, resolveUiLanguage } from '../../i18n/language';
 import { showToast } from '../../ui/toast';
 import { formatPoints } from './points';
 
@@ -12,8 +12,10 @@ import { formatPoints } from './points';
  * or their inviter reminds them to check in. Screens of points and team read again.
  */
 export function useMiningNotices(): void {
-  const { t } = useTranslation();
-  const locale = useUiLocale();
+  const { t, i18n } = useTranslation();
+  // Not useUiLocale: its module brings the country and language pickers along, and this
+  // hook is part of every signed-in page's first load.
+  const locale = intlLocale(resolveUiLanguage(i18n.language));
   const queryClient = useQueryClient();
   useUserEvents((event: UserEvent) => {
     const { data } = event;

@@ -1,7 +1,4 @@
-import { ApiError } from '@teltlk/im-sdk';
 import { POINT_UNITS } from '@teltlk/protocol';
-import { toastFailure } from '../../ui/failure-toast';
-import { showToast } from '../../ui/toast';
 
 /** Points (counted in thousandths) as people read them: up to three decimals, or exactly `digits`. */
 export function formatPoints(units: number, locale: string, digits?: number): string {
@@ -32,13 +29,4 @@ export function accruedNow(
 ): number {
   const elapsed = Math.min(Math.max(0, at - answeredAt), Math.max(0, leftMs));
   return accrued + Math.floor((ratePerHour * elapsed) / 3_600_000);
-}
-
-/**
- * A reminder that did not go (switching reminders, reminding a member): the server's own
- * reason when it gave one (too soon, already mining), else the spec's 'Mining reminder failed'.
- */
-export function reminderFailed(error: unknown, text: string): void {
-  if (error instanceof ApiError && error.status < 500) toastFailure(error);
-  else showToast(text);
 }

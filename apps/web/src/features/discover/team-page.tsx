@@ -13,7 +13,7 @@ import { useUiLocale } from '../../ui/pickers';
 import { QueryError } from '../../ui/query-error';
 import { PageSpinner } from '../../ui/spinner';
 import { showToast } from '../../ui/toast';
-import { reminderFailed } from './points';
+import { reminderFailed } from './reminder-failed';
 import './discover.css';
 
 const profileOf = (userId: string) => withQuery(paths.seeMeans, { userId });
