@@ -408,6 +408,7 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
     }),
     jobs,
     settings: new GrowthSettingsStore({ db, clock }),
+    platform,
     logger,
   });
 

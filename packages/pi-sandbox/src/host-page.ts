@@ -154,8 +154,8 @@ export const HOST_SCRIPT = String.raw`(() => {
     async showAd({ format }) {
       const choice = await ask('Advertisement (' + format + ')', (body) => text(body, 'A sandbox advertisement.'),
         [{ id: 'close', label: 'Close' }, { id: 'watch', label: 'Watch to the end', primary: true }]);
-      const adId = Math.random().toString(36).slice(2);
-      return { type: format, result: choice === 'watch' ? (format === 'rewarded' ? 'AD_REWARDED' : 'AD_CLOSED') : 'AD_CLOSED', adId };
+      // The emulator records the ad, so the app's server can ask Pi whether it was watched.
+      return api('POST', '/sandbox/ads', { format, watched: choice === 'watch' });
     },
     async copyText({ text: value }) { await navigator.clipboard.writeText(value); return { ok: true }; },
     networkError({ kind }) { notice.textContent = kind === 'auth' ? 'Pi refused the access token' : 'Pi could not be reached'; return { ok: true }; },

@@ -91,6 +91,16 @@ export class PiPlatformEmulator {
   /** The app wallet's key pair: its secret goes to the app as PI_WALLET_SECRET. */
   readonly appWallet: Keypair;
   private readonly tokens = new Map<string, Token>();
+  /** Ads shown, as the Platform API's RewardedAdStatusDTO. */
+  readonly ads = new Map<
+    string,
+    {
+      identifier: string;
+      mediator_ack_status: 'granted' | 'revoked' | 'failed' | null;
+      mediator_granted_at: string | null;
+      mediator_revoked_at: string | null;
+    }
+  >();
   baseUrl: string;
 
   constructor(private readonly options: PlatformOptions) {
@@ -140,6 +150,25 @@ export class PiPlatformEmulator {
     const accessToken = random(24);
     this.tokens.set(accessToken, { uid, scopes, validUntil: this.now() + TOKEN_LIFETIME_MS });
     return { accessToken, user };
+  }
+
+  /**
+   * The Pi Browser's part: an ad shown, watched to the end or closed. A rewarded ad watched
+   * to the end is `granted` for the Platform API's status call; any other is not.
+   */
+  showAd(
+    format: 'interstitial' | 'rewarded',
+    watched: boolean,
+  ): { type: string; result: string; adId: string } {
+    const adId = random(16);
+    const rewarded = format === 'rewarded' && watched;
+    this.ads.set(adId, {
+      identifier: adId,
+      mediator_ack_status: format === 'rewarded' ? (watched ? 'granted' : 'failed') : null,
+      mediator_granted_at: rewarded ? new Date(this.now()).toISOString() : null,
+      mediator_revoked_at: null,
+    });
+    return { type: format, result: rewarded ? 'AD_REWARDED' : 'AD_CLOSED', adId };
   }
 
   /** Ends every token (Pi signing the person out, or a token revoked). */
@@ -208,6 +237,18 @@ export class PiPlatformEmulator {
       if (method === 'POST' && action === 'approve') return ok(this.approve(id));
       if (method === 'POST' && action === 'complete') return ok(this.complete(id, body));
       if (method === 'POST' && action === 'cancel') return ok(this.cancel(id));
+    }
+
+    const ad = /^\/v2\/ads_network\/status\/([^/]+)$/.exec(path);
+    if (method === 'GET' && ad) {
+      this.key(auth);
+      const found = this.ads.get(decodeURIComponent(ad[1]!));
+      if (!found) throw new PiError(404, 'ad_not_found', 'No ad with this id');
+      return ok(found);
+    }
+    if (method === 'POST' && path === '/sandbox/ads') {
+      const { format, watched } = (body ?? {}) as { format?: unknown; watched?: unknown };
+      return ok(this.showAd(format === 'rewarded' ? 'rewarded' : 'interstitial', watched === true));
     }
 
     const sandbox = /^\/sandbox\/payments\/([^/]+)(?:\/(sign|reject))?$/.exec(path);

@@ -1248,9 +1248,12 @@ const ROWS: Row[] = [
   },
   {
     route: 'POST /api/v1/growth/mining/ad',
-    on: 'a new ad id in the session the check-in row started',
+    on: 'a rewarded ad watched to the end, in the session the check-in row started',
     cells: SIGNED_IN,
-    run: (w, as) => w.call(as, 'POST', '/growth/mining/ad', { adId: `ad-${clientMsgId()}` }),
+    run: (w, as) =>
+      w.call(as, 'POST', '/growth/mining/ad', {
+        adId: piSandbox.emulator.showAd('rewarded', true).adId,
+      }),
   },
   {
     route: 'GET /api/v1/growth/coin',

@@ -11,7 +11,9 @@ import {
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DAY, HOUR, MINUTE } from '../../lib/clock.js';
 import { runOperator } from '../../operator.js';
+import { startPiSandbox, type RunningPiSandbox } from '@teltlk/pi-sandbox';
 import { userApi } from '../../test/fixtures.js';
+import { PI_TEST_KEY, piEnv } from '../../test/pi-sandbox.js';
 import {
   createTestApp,
   dialects,
@@ -29,20 +31,19 @@ const stores = [
 
 describe.each(stores)('growth on $dialect (Redis: $redis)', ({ dialect, redis }) => {
   let t: TestApp;
+  let sandbox: RunningPiSandbox;
   const { call, ok } = userApi(() => t);
   beforeAll(async () => {
+    sandbox = await startPiSandbox({ apiKey: PI_TEST_KEY });
     t = await createTestApp({
       dialect,
-      ...(redis
-        ? {
-            env: { REDIS_URL: TEST_REDIS_URL! },
-            rankingsPrefix: `test:rank:${randomBytes(6).toString('hex')}:`,
-          }
-        : {}),
+      env: { ...piEnv(sandbox), ...(redis ? { REDIS_URL: TEST_REDIS_URL! } : {}) },
+      ...(redis ? { rankingsPrefix: `test:rank:${randomBytes(6).toString('hex')}:` } : {}),
     });
   });
   afterAll(async () => {
     await t?.close();
+    await sandbox?.close();
   });
   afterEach(async () => {
     expect(await t.ctx.services.ledger.verify(t.ctx.db)).toEqual([]);
@@ -212,21 +213,27 @@ describe.each(stores)('growth on $dialect (Redis: $redis)', ({ dialect, redis })
     await endSessions();
   });
 
-  it('gives the ad booster once per session, and not outside one', async () => {
+  it('gives the ad booster once per session, for an ad Pi says was watched', async () => {
     const a = await t.register();
-    const adId = `ad-${randomBytes(4).toString('hex')}`;
-    expectError(await call(a, 'POST', '/growth/mining/ad', { adId }), 'NOT_MINING');
+    const ad = (watched = true) => sandbox.emulator.showAd('rewarded', watched).adId;
+    const boost = (adId: string) => call(a, 'POST', '/growth/mining/ad', { adId });
+    const first = ad();
+    expectError(await boost(first), 'NOT_MINING');
     await checkIn(a);
     t.clock.advance(12 * HOUR);
-    const boosted = ok<MiningStatus>(await call(a, 'POST', '/growth/mining/ad', { adId }));
+    // Closed before the end, unknown to Pi, or an interstitial: no booster.
+    expectError(await boost(ad(false)), 'AD_NOT_REWARDED');
+    expectError(await boost('made-up-ad-id'), 'AD_NOT_REWARDED');
+    expectError(await boost(sandbox.emulator.showAd('interstitial', true).adId), 'AD_NOT_REWARDED');
+    const boosted = ok<MiningStatus>(await boost(first));
     expect(boosted.session?.adBoosted).toBe(true);
     expect(boosted.rate.ad).toBe(100);
-    expectError(await call(a, 'POST', '/growth/mining/ad', { adId: `${adId}x` }), 'AD_BOOST_USED');
+    expectError(await boost(ad()), 'AD_BOOST_USED');
     await endSessions();
     expect((await coin(a)).balances.basic).toBe(6000 + 1200);
     await checkIn(a);
     // The same ad cannot boost another session.
-    expectError(await call(a, 'POST', '/growth/mining/ad', { adId }), 'AD_NOT_REWARDED');
+    expectError(await boost(first), 'AD_NOT_REWARDED');
     await endSessions();
   });
 

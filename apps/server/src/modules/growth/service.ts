@@ -29,6 +29,8 @@ import {
   type Entry,
   type Ledger,
 } from '../ledger/ledger.js';
+import { askPi } from '../pi/ask.js';
+import type { PiPlatform } from '../pi/platform.js';
 import type { UserService } from '../users/service.js';
 import {
   accrue,
@@ -126,6 +128,8 @@ export class GrowthService {
       rankings: Rankings;
       jobs: Jobs;
       settings: GrowthSettingsStore;
+      /** Pi's Platform API, which says whether a rewarded ad was watched; null: no Pi. */
+      platform: PiPlatform | null;
       logger: Logger;
     },
   ) {
@@ -281,9 +285,16 @@ export class GrowthService {
     return this.status(auth);
   }
 
-  /** A rewarded ad watched in the Pi Browser: the booster for the rest of the session, once. */
+  /**
+   * A rewarded ad watched in the Pi Browser: the booster for the rest of the session, once.
+   * Pi's Platform API must say the ad was granted (the SDK in the browser may be tampered
+   * with), and an ad boosts one session only.
+   */
   async adBoost(auth: AuthInfo, adId: string): Promise<MiningStatus> {
-    const { db, clock } = this.deps;
+    const { db, clock, platform, logger } = this.deps;
+    if (!platform) throw new AppError('PI_UNAVAILABLE');
+    const ad = await askPi(logger, () => platform.adStatus(adId));
+    if (ad?.mediator_ack_status !== 'granted') throw new AppError('AD_NOT_REWARDED');
     await db.transaction().execute(async (trx) => {
       const now = clock.now();
       const miner = await trx

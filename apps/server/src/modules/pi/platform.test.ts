@@ -164,6 +164,32 @@ describe('Pi Platform API adapter against the sandbox', () => {
     );
   });
 
+  it('tells a rewarded ad watched to the end from one closed early or never shown', async () => {
+    // As the Pi Browser shows them, over the sandbox's HTTP like the host page does.
+    const show = async (format: string, watched: boolean) => {
+      const response = await fetch(`${sandbox.url}/sandbox/ads`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ format, watched }),
+      });
+      return ((await response.json()) as { adId: string; result: string }).adId;
+    };
+    const watched = await show('rewarded', true);
+    expect(await platform.adStatus(watched)).toMatchObject({
+      identifier: watched,
+      mediator_ack_status: 'granted',
+    });
+    expect((await platform.adStatus(await show('rewarded', false)))?.mediator_ack_status).toBe(
+      'failed',
+    );
+    expect((await platform.adStatus(await show('interstitial', true)))?.mediator_ack_status).toBe(
+      null,
+    );
+    expect(await platform.adStatus('never-shown')).toBeNull();
+    const wrong = new PiPlatform({ baseUrl: `${sandbox.url}/v2`, apiKey: 'wrong-key-1' });
+    expect(await code(wrong.adStatus(watched))).toBe('unauthorized');
+  });
+
   it('refuses a wrong server key, and says so', async () => {
     const wrong = new PiPlatform({ baseUrl: `${sandbox.url}/v2`, apiKey: 'wrong-key-1' });
     expect(await code(wrong.incompleteServerPayments())).toBe('unauthorized');

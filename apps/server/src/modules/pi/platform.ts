@@ -79,6 +79,15 @@ export interface PiPlatformOptions {
   fetch?: typeof fetch;
 }
 
+/** RewardedAdStatusDTO: a reward is due only when the mediator's status is `granted`. */
+const rewardedAdStatus = z.object({
+  identifier: z.string(),
+  mediator_ack_status: z.enum(['granted', 'revoked', 'failed']).nullable(),
+  mediator_granted_at: z.string().nullable().optional(),
+  mediator_revoked_at: z.string().nullable().optional(),
+});
+export type RewardedAdStatus = z.infer<typeof rewardedAdStatus>;
+
 export class PiPlatform {
   private readonly baseUrl: string;
   private readonly timeoutMs: number;
@@ -142,6 +151,25 @@ export class PiPlatform {
     const parsed = z.object({ incomplete_server_payments: z.array(paymentDto) }).safeParse(body);
     if (!parsed.success) throw new PiUnreachable('Pi answered outside its contract');
     return parsed.data.incomplete_server_payments;
+  }
+
+  /**
+   * Whether a rewarded ad was watched, by the `adId` the SDK's showAd gave the app: Pi's
+   * word, since the SDK in a person's browser may be tampered with. null for an id Pi does
+   * not know.
+   */
+  async adStatus(adId: string): Promise<RewardedAdStatus | null> {
+    const response = await this.call(
+      'GET',
+      `/ads_network/status/${encodeURIComponent(adId)}`,
+      this.keyed(),
+    );
+    const body = await this.json(response);
+    if (response.status === 404) return null;
+    if (!response.ok) throw this.failure(response.status, body);
+    const parsed = rewardedAdStatus.safeParse(body);
+    if (!parsed.success) throw new PiUnreachable('Pi answered outside its contract');
+    return parsed.data;
   }
 
   private async payment(method: string, path: string, body?: unknown): Promise<PaymentDto> {
