@@ -118,7 +118,11 @@ export class Rankings {
       }
       return rows;
     });
-    if (fast) return fast;
+    return fast ?? this.topInSql(board, period, n);
+  }
+
+  /** The top `n` from the record itself (rewards read it: a closed period's set may be gone). */
+  async topInSql(board: RankingBoard, period: string, n: number): Promise<RankedValue[]> {
     const rows = await this.deps.db
       .selectFrom('rank_values')
       .select(['user_id', 'value'])

@@ -14,9 +14,9 @@ import {
   type TeamMembersResult,
   type TeamResult,
 } from '@teltlk/protocol';
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Logger } from 'pino';
-import type { Db } from '../../db/schema.js';
+import type { Db, MiningSessionsTable } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { DAY, MINUTE, type Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/random.js';
@@ -91,16 +91,7 @@ function ratesOf(settings: GrowthSettings): SessionRates {
   };
 }
 
-interface SessionRow {
-  id: string;
-  user_id: string;
-  country: string;
-  started_at: number;
-  ends_at: number;
-  rates: string;
-  ad_boost_at: number | null;
-  settled_at: number | null;
-}
+type SessionRow = Selectable<MiningSessionsTable>;
 
 const sessionOf = (row: SessionRow): MiningSession => ({
   startedAt: Number(row.started_at),
@@ -201,6 +192,7 @@ export class GrowthService {
       ends_at: now + MINING_SESSION_MS,
       rates: JSON.stringify(ratesOf(settings)),
       ad_boost_at: null,
+      ad_id: null,
       settled_at: null,
     };
     const spans = await this.spansOf(db, preview);
@@ -689,30 +681,22 @@ export class GrowthService {
       board === 'dayInvites' ? settings.dayInvitesRewards : settings.monthInvitesRewards;
     if (amounts.length === 0) return 0;
     // From SQL, the record: the Redis set of a closed period may have expired.
-    const top = await db
-      .selectFrom('rank_values')
-      .select(['user_id', 'value'])
-      .where('board', '=', board)
-      .where('period', '=', period)
-      .orderBy('value', 'desc')
-      .orderBy('user_id')
-      .limit(amounts.length)
-      .execute();
+    const top = await rankings.topInSql(board, period, amounts.length);
     let credited = 0;
     for (const [index, row] of top.entries()) {
       const amount = amounts[index] ?? 0;
-      if (amount <= 0 || Number(row.value) <= 0) continue;
+      if (amount <= 0 || row.value <= 0) continue;
       const updates: RankUpdate[] = [];
       await db.transaction().execute(async (trx) => {
         const posted = await ledger.post(trx, {
           key: `ranking:${board}:${period}:${index + 1}`,
           kind: 'ranking',
           reference: `${board}:${period}:${index + 1}`,
-          entries: entriesFor(row.user_id, { ranking: amount }),
+          entries: entriesFor(row.userId, { ranking: amount }),
         });
         if (posted.replayed) return;
         credited += 1;
-        updates.push(await rankings.add(trx, 'points', ALL_TIME, row.user_id, amount));
+        updates.push(await rankings.add(trx, 'points', ALL_TIME, row.userId, amount));
       });
       rankings.publish(updates);
     }
