@@ -217,6 +217,34 @@ describe('Pi identity in the browser', () => {
     expect(await me.json()).toMatchObject({ id: existing.id, piUsername: user });
   });
 
+  it('boosts mining with a rewarded ad that Pi confirms was watched', async () => {
+    const existing = await registerAccount(server.baseUrl, 'Cai');
+    const { page, app } = await inPiBrowser(`miner_${Date.now().toString(36)}`);
+    await signInWithPi(page, app, true);
+    await app.getByRole('button', { name: 'Bind my Teltlk account' }).click();
+    await app.getByRole('textbox', { name: 'Account' }).fill(existing.email);
+    await app.getByLabel('Password', { exact: true }).fill(existing.password);
+    await app.getByRole('button', { name: 'Bind and sign in' }).click();
+    await expect.poll(() => heading(app, 'Chats').count(), { timeout: 15_000 }).toBe(1);
+
+    await app.getByRole('link', { name: 'Discover', exact: true }).click();
+    await app.getByRole('button', { name: 'Check in' }).click();
+    const watch = app.getByRole('button', { name: /^Watch an ad/ });
+    // Closed before the end: no booster, and the offer stays.
+    await watch.click();
+    const ad = page.getByRole('dialog', { name: 'Advertisement (rewarded)' });
+    await ad.getByRole('button', { name: 'Close' }).click();
+    await app.getByText('The ad was not watched to the end').waitFor();
+    // Watched to the end: the server asks Pi, and the booster shows in the rate.
+    await watch.click();
+    await ad.getByRole('button', { name: 'Watch to the end' }).click();
+    await app.getByText('Ad booster', { exact: true }).waitFor();
+    await expect.poll(() => watch.count()).toBe(0);
+    await expect
+      .poll(() => app.locator('.tt-mining-rate-total strong').textContent())
+      .toBe('0.35 / h');
+  });
+
   it('tells a browser that is not Pi’s that Pi sign-in is for Pi users', async () => {
     const page = await newPage();
     await page.goto(`${server.baseUrl}/`);

@@ -169,12 +169,15 @@ function AdBooster({
       const pi = client!;
       if (!(await pi.isAdReady('rewarded'))) await pi.requestAd('rewarded');
       const shown = await pi.showAd('rewarded');
-      if (shown.result !== 'AD_REWARDED' || !shown.adId) return null;
-      return api.miningAd(shown.adId);
+      if (shown.result === 'AD_REWARDED' && shown.adId) return api.miningAd(shown.adId);
+      return shown.result;
     },
-    onSuccess: (boosted) => {
-      if (boosted) onBoosted(boosted);
-      else showToast(t('discover.adNotAvailable'));
+    onSuccess: (outcome) => {
+      if (typeof outcome !== 'string') return onBoosted(outcome);
+      // Closed before the end, or no ad to show.
+      showToast(
+        outcome === 'AD_CLOSED' ? t('error.AD_NOT_REWARDED') : t('discover.adNotAvailable'),
+      );
     },
     onError: (error) => toastFailure(error),
   });
