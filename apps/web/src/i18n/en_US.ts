@@ -301,6 +301,7 @@ export const en_US = {
     updated: 'Last updated: {date}',
   },
   mine: {
+    qrCode: 'My QR code and invitation',
     title: 'Me',
     teltlkId: 'Teltlk ID: {id}',
     profile: 'Profile',

@@ -294,6 +294,7 @@ export const zh_CN: Catalog = {
     updated: '最后更新：{date}',
   },
   mine: {
+    qrCode: '我的二维码和邀请',
     title: '我的',
     teltlkId: 'Teltlk ID：{id}',
     profile: '个人资料',

@@ -294,6 +294,7 @@ export const zh_TW: Catalog = {
     updated: '最後更新：{date}',
   },
   mine: {
+    qrCode: '我的 QR 碼和邀請',
     title: '我的',
     teltlkId: 'Teltlk ID：{id}',
     profile: '個人資料',

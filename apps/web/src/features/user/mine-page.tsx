@@ -4,6 +4,7 @@ import {
   PayCircleOutline,
   RightOutline,
   SetOutline,
+  SystemQRcodeOutline,
   UserCircleOutline,
 } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
@@ -39,6 +40,9 @@ export function MinePage() {
       <ul className="tt-list tt-section">
         <li>
           <LinkRow to={paths.means} icon={<UserCircleOutline />} label={t('mine.profile')} />
+        </li>
+        <li>
+          <LinkRow to={paths.twoCode} icon={<SystemQRcodeOutline />} label={t('mine.qrCode')} />
         </li>
         <li>
           <LinkRow to={paths.wallet} icon={<PayCircleOutline />} label={t('mine.wallet')} />
