@@ -56,7 +56,9 @@ export const miningRemindersBody = z.object({ on: z.boolean() }).strict();
 export type MiningRemindersBody = z.infer<typeof miningRemindersBody>;
 
 /** A rewarded ad watched in the Pi Browser: its id, checked with Pi before the booster counts. */
-export const miningAdBody = z.object({ adId: z.string().min(1).max(100) }).strict();
+export const miningAdBody = z
+  .object({ adId: z.string().regex(/^[A-Za-z0-9._:-]{1,100}$/, { error: 'invalid' }) })
+  .strict();
 export type MiningAdBody = z.infer<typeof miningAdBody>;
 
 export const coinResultSchema = z.object({
