@@ -134,10 +134,7 @@ const benchGrowth: OperatorCommand = {
         'sql',
         async (userId, board) => {
           const period = periodOf(board, ctx.clock.now());
-          const [top] = await Promise.all([
-            sqlOnly.top(board, period, RANKING_TOP),
-            sqlOnly.rankOf(board, period, userId),
-          ]);
+          const { top } = await sqlOnly.standing(board, period, userId, RANKING_TOP);
           return (await services.users.cardsOf(top.map((row) => row.userId))).size;
         },
       ]);

@@ -1,8 +1,10 @@
 import {
   DEFAULT_GROWTH_SETTINGS,
   GROWTH_SETTING_KEYS,
+  formatPoints,
   formatSetting,
   isSettingKey,
+  parsePoints,
   parseSetting,
 } from './modules/growth/settings.js';
 import { parseOptions, UsageError, userOf, type OperatorCommand } from './operator-kit.js';
@@ -68,7 +70,7 @@ const growthReward: OperatorCommand = {
     );
     let amount: number;
     try {
-      amount = parseSetting('basicRate', options.get('points')!) as number;
+      amount = parsePoints(options.get('points')!);
     } catch {
       throw new UsageError('--points is an amount of points with up to 3 decimals');
     }
@@ -81,7 +83,7 @@ const growthReward: OperatorCommand = {
     const ctx = await open();
     const userId = await userOf(ctx, options.get('to')!);
     const given = await ctx.services.growth.ecologicalReward({ userId, amount, note, key });
-    const points = formatSetting('basicRate', amount);
+    const points = formatPoints(amount);
     const to = options.get('to')!.trim();
     return [
       given === 'given' ? `${points} points given to ${to}` : `reward ${key} was given before`,

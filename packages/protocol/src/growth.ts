@@ -67,18 +67,6 @@ export const coinResultSchema = z.object({
 });
 export type CoinResult = z.infer<typeof coinResultSchema>;
 
-/** `<createdAt>:<id>` of the last item of the page before. */
-const cursorSchema = z
-  .string()
-  .regex(/^\d{1,15}:[A-Za-z0-9_-]{1,32}$/, { error: 'cursor' })
-  .optional();
-
-export const pageQuery = z.object({
-  cursor: cursorSchema,
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-});
-export type PageQuery = z.infer<typeof pageQuery>;
-
 export const coinRecordSchema = z.object({
   id: z.string(),
   kind: z.enum(COIN_RECORD_KINDS),

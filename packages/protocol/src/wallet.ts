@@ -92,15 +92,23 @@ export const paymentRecordSchema = z.object({
 });
 export type PaymentRecord = z.infer<typeof paymentRecordSchema>;
 
-export const paymentListQuery = z.object({
-  kind: z.enum(PAYMENT_KINDS).optional(),
-  state: z.enum(PAYMENT_STATES).optional(),
-  /** The last record's `createdAt` and `id` of the page before, as `<createdAt>:<id>`. */
+/**
+ * A page of a list newest first: `cursor` is the last item's `createdAt` and `id` of the
+ * page before, as `<createdAt>:<id>`.
+ */
+export const pageQuery = z.object({
   cursor: z
     .string()
     .regex(/^\d{1,15}:[A-Za-z0-9_-]{1,32}$/, { error: 'cursor' })
     .optional(),
   limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+export type PageQuery = z.infer<typeof pageQuery>;
+
+export const paymentListQuery = z.object({
+  kind: z.enum(PAYMENT_KINDS).optional(),
+  state: z.enum(PAYMENT_STATES).optional(),
+  ...pageQuery.shape,
 });
 export type PaymentListQuery = z.infer<typeof paymentListQuery>;
 export const paymentListResult = z.object({

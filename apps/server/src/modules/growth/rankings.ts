@@ -1,5 +1,5 @@
 import type { RankingBoard } from '@teltlk/protocol';
-import type { Redis } from 'ioredis';
+import type { ChainableCommander, Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { sql } from 'kysely';
 import type { Db } from '../../db/schema.js';
@@ -23,6 +23,29 @@ import { ALL_TIME } from './periods.js';
 export interface RankedValue {
   userId: string;
   value: number;
+}
+
+/** A place on a board (1 first; null when not on it) and the value there. */
+export interface Place {
+  rank: number | null;
+  value: number;
+}
+
+/** ZRANGE … WITHSCORES as places in order (scores are values negated). */
+function topOf(reply: unknown): RankedValue[] {
+  const flat = reply as string[];
+  const rows: RankedValue[] = [];
+  for (let i = 0; i < flat.length; i += 2) {
+    rows.push({ userId: flat[i]!, value: -Number(flat[i + 1]) });
+  }
+  return rows;
+}
+
+/** ZRANK and ZSCORE of a person as their place. */
+function placeOf(rank: unknown, score: unknown): Place {
+  return rank === null || score === null
+    ? { rank: null, value: 0 }
+    : { rank: Number(rank) + 1, value: -Number(score) };
 }
 
 export interface RankUpdate extends RankedValue {
@@ -108,16 +131,41 @@ export class Rankings {
       });
   }
 
+  /** The top `n` of a board's period, and a person's place and value: one Redis round trip. */
+  async standing(
+    board: RankingBoard,
+    period: string,
+    userId: string,
+    n: number,
+  ): Promise<{ top: RankedValue[]; me: Place }> {
+    const fast = await this.fromRedis(
+      board,
+      period,
+      (pipeline, key) => {
+        pipeline.zrange(key, '0', String(n - 1), 'WITHSCORES');
+        pipeline.zrank(key, userId);
+        pipeline.zscore(key, userId);
+      },
+      ([flat, rank, score]) => ({ top: topOf(flat), me: placeOf(rank, score) }),
+    );
+    if (fast) return fast;
+    const [top, me] = await Promise.all([
+      this.topInSql(board, period, n),
+      this.rankInSql(board, period, userId),
+    ]);
+    return { top, me };
+  }
+
   /** The top `n` of a board's period, in order. */
   async top(board: RankingBoard, period: string, n: number): Promise<RankedValue[]> {
-    const fast = await this.fromRedis(board, period, async (redis, key) => {
-      const flat = await redis.zrange(key, '0', String(n - 1), 'WITHSCORES');
-      const rows: RankedValue[] = [];
-      for (let i = 0; i < flat.length; i += 2) {
-        rows.push({ userId: flat[i]!, value: -Number(flat[i + 1]) });
-      }
-      return rows;
-    });
+    const fast = await this.fromRedis(
+      board,
+      period,
+      (pipeline, key) => {
+        pipeline.zrange(key, '0', String(n - 1), 'WITHSCORES');
+      },
+      ([flat]) => topOf(flat),
+    );
     return fast ?? this.topInSql(board, period, n);
   }
 
@@ -136,21 +184,20 @@ export class Rankings {
   }
 
   /** A person's place (1 first; null when not on the board) and value. */
-  async rankOf(
-    board: RankingBoard,
-    period: string,
-    userId: string,
-  ): Promise<{ rank: number | null; value: number }> {
-    const fast = await this.fromRedis(board, period, async (redis, key) => {
-      const [rank, score] = await Promise.all([
-        redis.zrank(key, userId),
-        redis.zscore(key, userId),
-      ]);
-      return rank === null || score === null
-        ? { rank: null, value: 0 }
-        : { rank: rank + 1, value: -Number(score) };
-    });
-    if (fast) return fast;
+  async rankOf(board: RankingBoard, period: string, userId: string): Promise<Place> {
+    const fast = await this.fromRedis(
+      board,
+      period,
+      (pipeline, key) => {
+        pipeline.zrank(key, userId);
+        pipeline.zscore(key, userId);
+      },
+      ([rank, score]) => placeOf(rank, score),
+    );
+    return fast ?? this.rankInSql(board, period, userId);
+  }
+
+  private async rankInSql(board: RankingBoard, period: string, userId: string): Promise<Place> {
     const { db } = this.deps;
     const mine = await db
       .selectFrom('rank_values')
@@ -210,20 +257,30 @@ export class Rankings {
     await redis.set(`${key}:ready`, '1', 'PX', READY_TTL_MS);
   }
 
+  /**
+   * Reads from the board's set in one pipeline, behind its `ready` mark; null (answer from
+   * SQL) while the set is not filled yet (a rebuild starts) or when Redis fails.
+   */
   private async fromRedis<T>(
     board: RankingBoard,
     period: string,
-    read: (redis: Redis, key: string) => Promise<T>,
+    commands: (pipeline: ChainableCommander, key: string) => void,
+    parse: (replies: unknown[]) => T,
   ): Promise<T | null> {
     const { redis, logger } = this.deps;
     if (!redis) return null;
     try {
       const key = this.key(await this.scoped(), board, period);
-      if ((await redis.exists(`${key}:ready`)) === 0) {
+      const pipeline = redis.pipeline().exists(`${key}:ready`);
+      commands(pipeline, key);
+      const results = await pipeline.exec();
+      if (!results || results.some(([error]) => error)) throw new Error('a ranking read failed');
+      const [ready, ...replies] = results.map(([, reply]) => reply);
+      if (ready === 0) {
         this.startRebuild(board, period);
         return null;
       }
-      return await read(redis, key);
+      return parse(replies);
     } catch (error) {
       logger.warn({ err: error }, 'rankings: Redis read failed, answered from SQL');
       return null;

@@ -16,6 +16,7 @@ import {
 } from '@teltlk/protocol';
 import { sql, type Selectable } from 'kysely';
 import type { Logger } from 'pino';
+import { after, cursorOf } from '../../db/keyset.js';
 import type { Db, MiningSessionsTable } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { DAY, MINUTE, type Clock } from '../../lib/clock.js';
@@ -65,6 +66,11 @@ const issued = (kind: PointsKind): AccountRef => ({
   currency: pointsCurrency(kind),
 });
 
+/** The person's accounts of every kind of points. */
+const pointAccountIds = (user: string) => POINTS_KINDS.map((kind) => accountId(held(user, kind)));
+/** The kind of a points currency (`pts:<kind>`). */
+const kindOf = (currency: string) => currency.slice('pts:'.length) as PointsKind;
+
 const noPoints = (): PointsByKind => ({ basic: 0, local: 0, other: 0, ranking: 0, ecological: 0 });
 const sum = (points: PointsByKind) => POINTS_KINDS.reduce((total, kind) => total + points[kind], 0);
 
@@ -109,6 +115,9 @@ type RewardBoard = (typeof REWARD_BOARDS)[number];
  * keys and `ledger:verify` hold for them as for money.
  */
 export class GrowthService {
+  /** Reward jobs this node has scheduled (the jobs table keeps them across restarts). */
+  private readonly rewardsScheduled = new Set<string>();
+
   constructor(
     private readonly deps: {
       db: Db;
@@ -349,7 +358,7 @@ export class GrowthService {
    * and its points posted under the key `mining:<id>` in one transaction.
    */
   async settle(sessionId: string, { remind }: { remind: boolean }): Promise<boolean> {
-    const { db, clock, ledger, rankings, events } = this.deps;
+    const { db, clock, rankings, events } = this.deps;
     const updates: RankUpdate[] = [];
     const pending: PendingEvent[] = [];
     const settled = await db.transaction().execute(async (trx) => {
@@ -371,13 +380,12 @@ export class GrowthService {
       const points = accrue(sessionOf(row), await this.spansOf(trx, row), Number(row.ends_at));
       const total = points.basic + points.local + points.other;
       if (total > 0) {
-        await ledger.post(trx, {
+        const credited = await this.credit(trx, row.user_id, points, {
           key: `mining:${sessionId}`,
           kind: 'mining',
           reference: sessionId,
-          entries: entriesFor(row.user_id, points),
         });
-        updates.push(await rankings.add(trx, 'points', ALL_TIME, row.user_id, total));
+        if (credited) updates.push(credited);
       }
       if (remind) {
         const miner = await trx
@@ -407,41 +415,29 @@ export class GrowthService {
   // ------------------------------------------------------------------------------ points
 
   async coin(auth: AuthInfo): Promise<CoinResult> {
-    const ids = POINTS_KINDS.map((kind) => accountId(held(auth.userId, kind)));
     const rows = await this.deps.db
       .selectFrom('ledger_accounts')
       .select(['currency', 'balance'])
-      .where('id', 'in', ids)
+      .where('id', 'in', pointAccountIds(auth.userId))
       .execute();
     const balances = noPoints();
-    for (const row of rows) {
-      const kind = row.currency.slice('pts:'.length) as PointsKind;
-      balances[kind] = Number(row.balance);
-    }
+    for (const row of rows) balances[kindOf(row.currency)] = Number(row.balance);
     return { balances, total: sum(balances) };
   }
 
   /** Settlements and rewards, newest first, a page of transactions at a time. */
   async history(auth: AuthInfo, query: PageQuery): Promise<CoinHistoryResult> {
     const { db } = this.deps;
-    const ids = POINTS_KINDS.map((kind) => accountId(held(auth.userId, kind)));
+    const { cursor } = query;
     let q = db
       .selectFrom('ledger_entries')
       .select(['transaction_id', 'currency', 'amount', 'created_at'])
-      .where('account_id', 'in', ids)
+      .where('account_id', 'in', pointAccountIds(auth.userId))
       .orderBy('created_at', 'desc')
       .orderBy('transaction_id', 'desc')
       // A transaction moves at most three kinds for one person.
       .limit(query.limit * 3 + 3);
-    if (query.cursor) {
-      const [at, id] = query.cursor.split(':') as [string, string];
-      q = q.where((eb) =>
-        eb.or([
-          eb('created_at', '<', Number(at)),
-          eb.and([eb('created_at', '=', Number(at)), eb('transaction_id', '<', id)]),
-        ]),
-      );
-    }
+    if (cursor) q = q.where((eb) => after(eb, cursor, 'created_at', 'transaction_id'));
     const entries = await q.execute();
     const order: string[] = [];
     const amounts = new Map<string, { at: number; points: PointsByKind }>();
@@ -452,7 +448,7 @@ export class GrowthService {
         amounts.set(entry.transaction_id, record);
         order.push(entry.transaction_id);
       }
-      record.points[entry.currency.slice('pts:'.length) as PointsKind] += Number(entry.amount);
+      record.points[kindOf(entry.currency)] += Number(entry.amount);
     }
     // The last transaction may be cut short by the row limit: it starts the next page.
     const complete = entries.length < query.limit * 3 + 3 ? order : order.slice(0, -1);
@@ -484,7 +480,7 @@ export class GrowthService {
     });
     const last = items[items.length - 1];
     const more = complete.length > page.length || complete.length < order.length;
-    return { items, next: more && last ? `${last.at}:${last.id}` : null };
+    return { items, next: more && last ? cursorOf(last.at, last.id) : null };
   }
 
   /** Points the operator gives for the ecosystem (events, contributions), once per key. */
@@ -494,22 +490,39 @@ export class GrowthService {
     note: string;
     key: string;
   }): Promise<'given' | 'already'> {
-    const { db, ledger, rankings } = this.deps;
-    const updates: RankUpdate[] = [];
-    const posted = await db.transaction().execute(async (trx) => {
-      const result = await ledger.post(trx, {
-        key: `ecological:${input.key}`,
-        kind: 'ecological',
-        reference: input.note,
-        entries: entriesFor(input.userId, { ecological: input.amount }),
-      });
-      if (!result.replayed) {
-        updates.push(await rankings.add(trx, 'points', ALL_TIME, input.userId, input.amount));
-      }
-      return result;
+    const { db, rankings } = this.deps;
+    const credited = await db
+      .transaction()
+      .execute((trx) =>
+        this.credit(
+          trx,
+          input.userId,
+          { ecological: input.amount },
+          { key: `ecological:${input.key}`, kind: 'ecological', reference: input.note },
+        ),
+      );
+    if (credited) rankings.publish([credited]);
+    return credited ? 'given' : 'already';
+  }
+
+  /**
+   * Points into a person's accounts under the ledger key, and onto the points ranking, in
+   * the caller's transaction; null when the key was posted before (nothing moved). Publish
+   * the update once the transaction has committed.
+   */
+  private async credit(
+    trx: Db,
+    userId: string,
+    points: Partial<PointsByKind>,
+    posting: { key: string; kind: string; reference: string },
+  ): Promise<RankUpdate | null> {
+    const posted = await this.deps.ledger.post(trx, {
+      ...posting,
+      entries: entriesFor(userId, points),
     });
-    rankings.publish(updates);
-    return posted.replayed ? 'already' : 'given';
+    if (posted.replayed) return null;
+    const total = POINTS_KINDS.reduce((all, kind) => all + (points[kind] ?? 0), 0);
+    return this.deps.rankings.add(trx, 'points', ALL_TIME, userId, total);
   }
 
   // ------------------------------------------------------------------------------ team
@@ -544,6 +557,7 @@ export class GrowthService {
   async members(auth: AuthInfo, query: PageQuery): Promise<TeamMembersResult> {
     const { db, clock, users } = this.deps;
     const now = clock.now();
+    const { cursor } = query;
     let q = db
       .selectFrom('users as u')
       .leftJoin('miners as m', 'm.user_id', 'u.id')
@@ -553,15 +567,7 @@ export class GrowthService {
       .orderBy('u.created_at', 'desc')
       .orderBy('u.id', 'desc')
       .limit(query.limit + 1);
-    if (query.cursor) {
-      const [at, id] = query.cursor.split(':') as [string, string];
-      q = q.where((eb) =>
-        eb.or([
-          eb('u.created_at', '<', Number(at)),
-          eb.and([eb('u.created_at', '=', Number(at)), eb('u.id', '<', id)]),
-        ]),
-      );
-    }
+    if (cursor) q = q.where((eb) => after(eb, cursor, 'u.created_at', 'u.id'));
     const rows = await q.execute();
     const page = rows.slice(0, query.limit);
     const members = page.map((row) => {
@@ -579,7 +585,7 @@ export class GrowthService {
     const last = page[page.length - 1];
     return {
       members,
-      next: rows.length > query.limit && last ? `${last.created_at}:${last.id}` : null,
+      next: rows.length > query.limit && last ? cursorOf(last.created_at, last.id) : null,
     };
   }
 
@@ -632,10 +638,7 @@ export class GrowthService {
     const { rankings, clock, users } = this.deps;
     const now = clock.now();
     const period = which === 'current' ? periodOf(board, now) : previousPeriodOf(board, now);
-    const [top, me] = await Promise.all([
-      rankings.top(board, period, RANKING_TOP),
-      rankings.rankOf(board, period, auth.userId),
-    ]);
+    const { top, me } = await rankings.standing(board, period, auth.userId, RANKING_TOP);
     const cards = await users.cardsOf(top.map((row) => row.userId));
     const entries = [];
     for (const [index, row] of top.entries()) {
@@ -654,17 +657,26 @@ export class GrowthService {
   async scheduleRewards(): Promise<void> {
     const { db, clock, jobs } = this.deps;
     const now = clock.now();
+    const due = REWARD_BOARDS.map((board) => ({
+      board,
+      period: previousPeriodOf(board, now),
+      runAt: periodStart(board, now) + REWARD_DELAY_MS,
+    }));
+    const key = ({ board, period }: { board: string; period: string }) =>
+      `ranking-reward:${board}:${period}`;
+    // Each closed period is scheduled once per node, not written again on every tick.
+    if (due.every((job) => this.rewardsScheduled.has(key(job)))) return;
     await db.transaction().execute(async (trx) => {
-      for (const board of REWARD_BOARDS) {
-        const period = previousPeriodOf(board, now);
+      for (const { board, period, runAt } of due) {
         await jobs.schedule(trx, {
           kind: 'ranking-reward',
-          key: `ranking-reward:${board}:${period}`,
-          runAt: periodStart(board, now) + REWARD_DELAY_MS,
+          key: key({ board, period }),
+          runAt,
           payload: { board, period },
         });
       }
     });
+    for (const job of due) this.rewardsScheduled.add(key(job));
   }
 
   /**
@@ -672,7 +684,7 @@ export class GrowthService {
    * under its own key, so a run cut short and run again credits every place once.
    */
   async reward(board: RewardBoard, period: string): Promise<number> {
-    const { db, clock, ledger, rankings } = this.deps;
+    const { db, clock, rankings } = this.deps;
     if (periodOf(board, clock.now() - REWARD_DELAY_MS) === period) {
       throw new Error(`the ${board} period ${period} is not closed yet`);
     }
@@ -686,19 +698,20 @@ export class GrowthService {
     for (const [index, row] of top.entries()) {
       const amount = amounts[index] ?? 0;
       if (amount <= 0 || row.value <= 0) continue;
-      const updates: RankUpdate[] = [];
-      await db.transaction().execute(async (trx) => {
-        const posted = await ledger.post(trx, {
-          key: `ranking:${board}:${period}:${index + 1}`,
-          kind: 'ranking',
-          reference: `${board}:${period}:${index + 1}`,
-          entries: entriesFor(row.userId, { ranking: amount }),
-        });
-        if (posted.replayed) return;
-        credited += 1;
-        updates.push(await rankings.add(trx, 'points', ALL_TIME, row.userId, amount));
-      });
-      rankings.publish(updates);
+      const place = `${board}:${period}:${index + 1}`;
+      const update = await db
+        .transaction()
+        .execute((trx) =>
+          this.credit(
+            trx,
+            row.userId,
+            { ranking: amount },
+            { key: `ranking:${place}`, kind: 'ranking', reference: place },
+          ),
+        );
+      if (!update) continue;
+      credited += 1;
+      rankings.publish([update]);
     }
     return credited;
   }

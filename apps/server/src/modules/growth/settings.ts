@@ -71,7 +71,8 @@ export function isSettingKey(key: string): key is keyof GrowthSettings {
 const POINTS_TEXT = /^\d{1,9}(?:\.\d{1,3})?$/;
 const MAX_PLACES = 100;
 
-function pointsOf(text: string): number {
+/** Points as the operator writes them (up to three decimals), in thousandths. */
+export function parsePoints(text: string): number {
   const trimmed = text.trim();
   if (!POINTS_TEXT.test(trimmed)) {
     throw new RangeError(`"${text}" is not an amount of points (up to 3 decimals)`);
@@ -87,23 +88,25 @@ export function parseSetting(key: keyof GrowthSettings, text: string): number | 
     if (!/^\d{1,4}$/.test(text.trim())) throw new RangeError(`"${text}" is not a count`);
     return Number(text.trim());
   }
-  if (kind === 'points') return pointsOf(text);
+  if (kind === 'points') return parsePoints(text);
   const parts = text.trim() === '' ? [] : text.split(',');
   if (parts.length > MAX_PLACES) throw new RangeError(`at most ${MAX_PLACES} places`);
-  return parts.map(pointsOf);
+  return parts.map(parsePoints);
+}
+
+/** Thousandths as points, as the operator writes them (`2.5`, `10`). */
+export function formatPoints(units: number): string {
+  const whole = Math.floor(units / POINT_UNITS);
+  const part = units % POINT_UNITS;
+  return part === 0
+    ? String(whole)
+    : `${whole}.${String(part).padStart(3, '0').replace(/0+$/, '')}`;
 }
 
 /** A stored value as the operator writes it. */
 export function formatSetting(key: keyof GrowthSettings, value: number | number[]): string {
-  const one = (units: number) => {
-    const whole = Math.floor(units / POINT_UNITS);
-    const part = units % POINT_UNITS;
-    return part === 0
-      ? String(whole)
-      : `${whole}.${String(part).padStart(3, '0').replace(/0+$/, '')}`;
-  };
-  if (Array.isArray(value)) return value.map(one).join(',');
-  return GROWTH_SETTING_KEYS[key].kind === 'count' ? String(value) : one(value);
+  if (Array.isArray(value)) return value.map(formatPoints).join(',');
+  return GROWTH_SETTING_KEYS[key].kind === 'count' ? String(value) : formatPoints(value);
 }
 
 /** A read is kept this long, so a busy server reads the table a few times a minute. */

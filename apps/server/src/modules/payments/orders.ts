@@ -7,6 +7,7 @@ import {
   type PaymentRecord,
 } from '@teltlk/protocol';
 import type { Db, PaymentRow, PaymentState } from '../../db/schema.js';
+import { after, cursorOf } from '../../db/keyset.js';
 import type { AccountRef } from '../ledger/ledger.js';
 
 /** Pi's amounts are numbers of Pi; ours are units. Null when it is not a whole number of units. */
@@ -68,16 +69,8 @@ export async function listPayments(
   if (query.kind) filtered = filtered.where('kind', '=', query.kind);
   if (query.state) filtered = filtered.where('state', 'in', STATES_OF[query.state]);
   let page = filtered.selectAll();
-  if (query.cursor) {
-    const [at = '0', id = ''] = query.cursor.split(':');
-    const createdAt = Number(at);
-    page = page.where((eb) =>
-      eb.or([
-        eb('created_at', '<', createdAt),
-        eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)]),
-      ]),
-    );
-  }
+  const { cursor } = query;
+  if (cursor) page = page.where((eb) => after(eb, cursor, 'created_at', 'id'));
   const [rows, count] = await Promise.all([
     page
       .orderBy('created_at', 'desc')
@@ -91,7 +84,7 @@ export async function listPayments(
   const last = shown.at(-1);
   return {
     payments: shown.map(toRecord),
-    next: more && last ? `${last.created_at}:${last.id}` : null,
+    next: more && last ? cursorOf(last.created_at, last.id) : null,
     total: Number(count.total),
   };
 }

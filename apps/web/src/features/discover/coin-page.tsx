@@ -1,7 +1,7 @@
 import { POINTS_KINDS, type CoinRecord, type RankingBoard } from '@teltlk/protocol';
 import { useTranslation } from 'react-i18next';
 import { useCoin, useCoinHistory } from '../../api/use-growth';
-import { Button } from '../../ui/button';
+import { LoadMore } from '../../ui/load-more';
 import { useUiLocale } from '../../ui/pickers';
 import { Page } from '../../ui/page';
 import { QueryError } from '../../ui/query-error';
@@ -73,18 +73,7 @@ function History() {
           ))}
         </ul>
       )}
-      {history.hasNextPage ? (
-        <div className="tt-section-intro">
-          <Button
-            variant="secondary"
-            block
-            busy={history.isFetchingNextPage}
-            onClick={() => void history.fetchNextPage()}
-          >
-            {t('coin.more')}
-          </Button>
-        </div>
-      ) : null}
+      <LoadMore list={history} label={t('coin.more')} />
     </section>
   );
 }

@@ -1,6 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { MiningStatus } from '@teltlk/protocol';
-import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { usePiClient } from '../../api/pi';
@@ -11,20 +10,10 @@ import { useUiLocale } from '../../ui/pickers';
 import { QueryError } from '../../ui/query-error';
 import { PageSpinner } from '../../ui/spinner';
 import { SwitchRow } from '../../ui/switch-row';
+import { useCountdown } from '../../ui/use-countdown';
 import { showToast } from '../../ui/toast';
 import { accruedNow, clockText, formatPoints } from './points';
 import { reminderFailed } from './reminder-failed';
-
-/** This device's clock, once a second while `on`. */
-function useTicking(on: boolean): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (!on) return;
-    const timer = window.setInterval(() => setNow(Date.now()), 1000);
-    return () => window.clearInterval(timer);
-  }, [on]);
-  return now;
-}
 
 /** Mining on Discover: check in, the time left and points so far, the rate kind by kind. */
 export function MiningCard() {
@@ -93,11 +82,12 @@ export function MiningCard() {
 function Running({ status, answeredAt }: { status: MiningStatus; answeredAt: number }) {
   const { t } = useTranslation();
   const locale = useUiLocale();
-  const now = useTicking(true);
   const session = status.session!;
-  // Counted from the server's answer: a device clock that is off changes nothing.
+  // Counted from the server's answer on this device's clock: only its progress since the
+  // answer is used, so a device clock that is off changes nothing.
   const leftMs = session.endsAt - status.serverNow;
-  const left = Math.max(0, leftMs - Math.max(0, now - answeredAt));
+  const secondsLeft = useCountdown(answeredAt + leftMs);
+  const now = answeredAt + Math.max(0, leftMs - secondsLeft * 1000);
   const earned = accruedNow(session.accrued, status.rate.total, answeredAt, now, leftMs);
   return (
     <div className="tt-mining-running">
@@ -106,8 +96,8 @@ function Running({ status, answeredAt }: { status: MiningStatus; answeredAt: num
         <div>
           <dt>{t('discover.timeLeft')}</dt>
           <dd>
-            <time dateTime={`PT${Math.ceil(left / 1000)}S`} role="timer">
-              {clockText(left / 1000)}
+            <time dateTime={`PT${secondsLeft}S`} role="timer">
+              {clockText(secondsLeft)}
             </time>
           </dd>
         </div>

@@ -8,6 +8,7 @@ import { paths, withQuery } from '../../app/paths';
 import { Avatar } from '../../ui/avatar';
 import { Button } from '../../ui/button';
 import { countryName } from '../../ui/countries';
+import { LoadMore } from '../../ui/load-more';
 import { Page } from '../../ui/page';
 import { useUiLocale } from '../../ui/pickers';
 import { QueryError } from '../../ui/query-error';
@@ -94,18 +95,7 @@ function Members() {
           ))}
         </ul>
       )}
-      {members.hasNextPage ? (
-        <div className="tt-section-intro">
-          <Button
-            variant="secondary"
-            block
-            busy={members.isFetchingNextPage}
-            onClick={() => void members.fetchNextPage()}
-          >
-            {t('team.more')}
-          </Button>
-        </div>
-      ) : null}
+      <LoadMore list={members} label={t('team.more')} />
     </section>
   );
 }

@@ -11,7 +11,7 @@ import { useNavigate } from 'react-router';
 import { api } from '../../api/client';
 import { paths, withQuery } from '../../app/paths';
 import { Avatar } from '../../ui/avatar';
-import { Button } from '../../ui/button';
+import { LoadMore } from '../../ui/load-more';
 import { confirmModal } from '../../ui/modal';
 import { useUiLocale } from '../../ui/pickers';
 import { QueryError } from '../../ui/query-error';
@@ -152,18 +152,7 @@ export function MembersPanel({ group, selfId }: { group: MyGroup; selfId: string
           })}
         </ul>
       )}
-      {members.hasNextPage ? (
-        <div className="tt-content">
-          <Button
-            variant="secondary"
-            block
-            busy={members.isFetchingNextPage}
-            onClick={() => void members.fetchNextPage()}
-          >
-            {t('groups.loadMore')}
-          </Button>
-        </div>
-      ) : null}
+      <LoadMore list={members} label={t('groups.loadMore')} className="tt-content" />
       <ActionSheet
         visible={chosen !== null}
         extra={chosen ? t('groups.memberActions', { name: memberName(chosen, remarks) }) : ''}
