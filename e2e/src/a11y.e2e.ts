@@ -37,6 +37,7 @@ let adaPage: Page;
 interface Screens extends ChatTexts {
   welcome: string;
   createAccount: string;
+  qrLogin: string;
   groupSettings: string;
   contacts: string;
   settings: string;
@@ -49,6 +50,7 @@ const LANGUAGES: [string, Screens][] = [
     {
       welcome: '欢迎来到 Teltlk',
       createAccount: '注册账号',
+      qrLogin: '扫码登录',
       chats: '消息',
       sendMessage: '发消息',
       message: '消息',
@@ -63,6 +65,7 @@ const LANGUAGES: [string, Screens][] = [
     {
       welcome: '歡迎來到 Teltlk',
       createAccount: '註冊帳號',
+      qrLogin: '掃碼登入',
       chats: '訊息',
       sendMessage: '傳送訊息',
       message: '訊息',
@@ -77,6 +80,7 @@ const LANGUAGES: [string, Screens][] = [
     {
       welcome: 'Welcome to Teltlk',
       createAccount: 'Create account',
+      qrLogin: 'Sign in with a QR code',
       chats: 'Chats',
       sendMessage: 'Send message',
       message: 'Message',
@@ -167,6 +171,10 @@ describe('accessibility by axe-core', () => {
     await page.goto(`${server.baseUrl}/#/pages/register/register`);
     await heading(page, ui.createAccount).waitFor();
     await checkPage(page, `register (${language})`);
+    await page.goto(`${server.baseUrl}/#/pages/login/PCdevice`);
+    await heading(page, ui.qrLogin).waitFor();
+    await page.getByTestId('device-login-qr').waitFor();
+    await checkPage(page, `QR sign-in (${language})`);
 
     // Signed in: Ada's page, switched to this interface language.
     const a = adaPage;

@@ -73,7 +73,8 @@ export async function mintNft(
   );
 }
 
-export function launchBrowser(): Promise<Browser> {
+/** Chromium as the tests use it; `extraArgs` adds switches (a camera file, say). */
+export function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: [
@@ -86,6 +87,7 @@ export function launchBrowser(): Promise<Browser> {
       '--use-fake-ui-for-media-stream',
       // Voices and videos play without a gesture having unlocked sound first.
       '--autoplay-policy=no-user-gesture-required',
+      ...extraArgs,
     ],
   });
 }

@@ -21,6 +21,7 @@ import { paymentRoutes } from './modules/payments/routes.js';
 import { moneyRoutes } from './modules/money/routes.js';
 import { nftRoutes } from './modules/nft/routes.js';
 import { growthRoutes } from './modules/growth/routes.js';
+import { deviceLoginRoutes, deviceLoginTicketRoutes } from './modules/devices/routes.js';
 import type { App } from './http/types.js';
 import { webRoutes } from './http/web.js';
 import { authRoutes, sessionRoutes } from './modules/auth/routes.js';
@@ -110,6 +111,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       api.addHook('onRequest', limitBy(ctx.limits, ['apiPerAddress', byAddress]));
       await apiCompression(api);
       authRoutes(api, ctx);
+      deviceLoginTicketRoutes(api, ctx);
       piAuthRoutes(api, ctx);
       metaRoutes(api);
       if (ctx.outbox) devApiRoutes(api, ctx.outbox);
@@ -130,6 +132,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
         moneyRoutes(secured, ctx);
         nftRoutes(secured, ctx);
         growthRoutes(secured, ctx);
+        deviceLoginRoutes(secured, ctx);
       });
       mediaFileRoutes(api, ctx);
     },

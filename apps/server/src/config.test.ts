@@ -37,6 +37,7 @@ describe('loadConfig', () => {
       API_DOCS: 'true',
       TRUST_PROXY: '10.0.0.0/8, 2001:db8::1',
       RATE_LIMIT_SCALE: '10',
+      DEVICE_LOGIN_TTL_SECONDS: '120',
       REDIS_URL: 'redis://cache:6379',
       TRANSLATE_OPENAI_URL: 'http://llm:11434/v1',
       TRANSLATE_OPENAI_KEY: 'sk-test',
@@ -88,6 +89,7 @@ describe('loadConfig', () => {
       apiDocs: true,
       trustProxy: ['10.0.0.0/8', '2001:db8::1'],
       rateLimitScale: 10,
+      deviceLoginTtlSeconds: 120,
       redisUrl: 'redis://cache:6379',
       translate: {
         openai: { url: 'http://llm:11434/v1', apiKey: 'sk-test', model: 'qwen2.5:7b' },

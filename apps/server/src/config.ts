@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { toUnits } from '@teltlk/protocol';
+import { DEVICE_LOGIN_TTL_SECONDS, toUnits } from '@teltlk/protocol';
 import { DEFAULT_SOCKET_LIMITS, type SocketLimits } from './realtime/limits.js';
 
 /**
@@ -88,6 +88,13 @@ const envSchema = z.object({
       return z.NEVER;
     })
     .default(false),
+  /** How long a device-login ticket (QR code) lasts; the spec's app login code is 3 minutes. */
+  DEVICE_LOGIN_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(3600)
+    .default(DEVICE_LOGIN_TTL_SECONDS),
   /** Multiplies every rate limit; load tests raise it, normal running leaves it at 1. */
   RATE_LIMIT_SCALE: z.coerce.number().min(0.01).max(100_000).default(1),
   /** Unset: one node, in-process fan-out. `redis://` or `rediss://`: nodes share pushes over Redis pub/sub. */
@@ -208,6 +215,7 @@ export interface Config {
   /** For Fastify's trustProxy: false, a hop count, or proxy addresses/CIDRs. */
   trustProxy: TrustProxy;
   rateLimitScale: number;
+  deviceLoginTtlSeconds: number;
   /** Redis for the cross-node bus, or null for one node with an in-process bus. */
   redisUrl: string | null;
   translate: TranslateConfig;
@@ -332,6 +340,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     apiDocs: e.API_DOCS ?? !production,
     trustProxy: e.TRUST_PROXY,
     rateLimitScale: e.RATE_LIMIT_SCALE,
+    deviceLoginTtlSeconds: e.DEVICE_LOGIN_TTL_SECONDS,
     redisUrl: e.REDIS_URL ?? null,
     translate: translateConfig(e),
     media: mediaConfig(e),

@@ -34,6 +34,7 @@ import { MessageRepo } from './modules/messages/repo.js';
 import { MessageSearch } from './modules/messages/search.js';
 import { MessageService } from './modules/messages/service.js';
 import { SessionService } from './modules/auth/sessions.js';
+import { DeviceLoginService } from './modules/devices/service.js';
 import { FileStore } from './modules/files/store.js';
 import {
   MemoryLimiterStore,
@@ -116,6 +117,7 @@ export interface AppContext {
     money: MoneyService;
     nfts: NftService;
     growth: GrowthService;
+    deviceLogins: DeviceLoginService;
   };
   /** Work due later (mining ends, ranking rewards), run by `runDue` on a timer in main. */
   jobs: Jobs;
@@ -449,6 +451,14 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
       money: new MoneyService({ db, ledger, wallets, messages, clock }),
       nfts: new NftService({ db, ledger, files, wallets, messages, clock }),
       growth,
+      deviceLogins: new DeviceLoginService({
+        db,
+        clock,
+        auth,
+        users,
+        changed: (id) => hub.ticketChanged(id),
+        ttlMs: config.deviceLoginTtlSeconds * 1000,
+      }),
     },
     migrate: () => migrateToLatest(db, dialect),
     close: async () => {

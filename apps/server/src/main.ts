@@ -50,10 +50,11 @@ async function main(): Promise<void> {
   console.log(`Teltlk is running at http://localhost:${port}`);
 
   const housekeeping = setInterval(() => {
-    const { codes, sessions } = ctx.services;
+    const { codes, sessions, deviceLogins } = ctx.services;
     Promise.all([
       codes.purge(),
       sessions.purge(),
+      deviceLogins.purge(),
       ctx.uploads.removeExpired(),
       ctx.services.media.sweep(),
       ctx.jobs.purge(40 * DAY),

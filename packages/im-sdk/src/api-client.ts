@@ -1,4 +1,8 @@
 import {
+  type DeviceLoginCodeBody,
+  type DeviceLoginCreated,
+  type DeviceLoginDecision,
+  type DeviceLoginView,
   type CoinHistoryResult,
   type CoinResult,
   type MiningStatus,
@@ -364,6 +368,19 @@ export class ApiClient {
   }
   revokeSession(id: string): Promise<void> {
     return this.request('DELETE', `/sessions/${encodeURIComponent(id)}`);
+  }
+  /** A device-login ticket for this signed-out browser to show as a QR code. */
+  createDeviceLogin(): Promise<DeviceLoginCreated> {
+    return this.request('POST', '/auth/device-logins');
+  }
+  deviceLogin(id: string): Promise<DeviceLoginView> {
+    return this.request('GET', `/device-logins/${encodeURIComponent(id)}`);
+  }
+  findDeviceLogin(body: DeviceLoginCodeBody): Promise<DeviceLoginView> {
+    return this.request('POST', '/device-logins/lookup', body);
+  }
+  decideDeviceLogin(id: string, body: DeviceLoginDecision): Promise<DeviceLoginView> {
+    return this.request('POST', `/device-logins/${encodeURIComponent(id)}/decision`, body);
   }
   me(): Promise<Me> {
     return this.request('GET', '/me');

@@ -156,6 +156,55 @@ export type SessionListResult = z.infer<typeof sessionListResult>;
 
 export const idParams = z.object({ id: z.string().min(1).max(64) });
 
+// ---------------------------------------------------------------------------- device login
+
+/** A ticket id or secret: the server's own base32 and base64url, nothing else. */
+const ticketPart = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
+
+/** A new device-login ticket, for the signed-out browser that asked. */
+export const deviceLoginCreated = z.object({
+  id: z.string(),
+  /** Only this browser holds it: it is what takes the session an approval grants. */
+  secret: z.string(),
+  /** The short code to type on a device without a camera. */
+  code: z.string(),
+  expiresAt: z.number(),
+  /** The server's clock when it was made, so a countdown does not depend on the device's. */
+  now: z.number(),
+});
+export type DeviceLoginCreated = z.infer<typeof deviceLoginCreated>;
+
+/** A ticket as the signed-in device that decides on it sees it. */
+export const deviceLoginView = z.object({
+  id: z.string(),
+  /** The browser and system of the device that asks, as it named itself. */
+  userAgent: z.string().nullable(),
+  /** The address it asked from. */
+  ip: z.string().nullable(),
+  createdAt: z.number(),
+  expiresAt: z.number(),
+  state: z.enum(['pending', 'approved', 'refused', 'used']),
+});
+export type DeviceLoginView = z.infer<typeof deviceLoginView>;
+
+export const deviceLoginParams = z.object({ id: ticketPart });
+
+/** A short code as typed: case, spaces and dashes do not matter. */
+export const deviceLoginCodeBody = z.object({
+  code: z
+    .string()
+    .max(32)
+    .transform((code) => code.replace(/[\s-]/g, '').toUpperCase())
+    .pipe(z.string().regex(/^[0-9A-Z]{8}$/, { error: 'invalid' })),
+});
+export type DeviceLoginCodeBody = z.input<typeof deviceLoginCodeBody>;
+
+export const deviceLoginDecision = z.object({ approve: z.boolean() });
+export type DeviceLoginDecision = z.infer<typeof deviceLoginDecision>;
+
+/** The socket frame a waiting browser sends first instead of `auth`. */
+export const ticketFrame = z.object({ t: z.literal('ticket'), id: ticketPart, secret: ticketPart });
+
 export const countrySchemaInfo = z.object({ code: z.string(), dialCode: z.string() });
 export const countryListResult = z.object({ countries: z.array(countrySchemaInfo) });
 export type CountryListResult = z.infer<typeof countryListResult>;

@@ -224,6 +224,8 @@ const SERVER_FRAME_TYPES: Record<ServerFrame['t'], true> = {
   typing: true,
   read: true,
   translation: true,
+  signedIn: true,
+  ticket: true,
 };
 
 /**

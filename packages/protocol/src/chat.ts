@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { authResult, ticketFrame } from './api.js';
 import { isPlainName, motherTongueSchema } from './validation.js';
 import { faceContentSchema } from './faces.js';
 import {
@@ -631,6 +632,8 @@ export const clientFrameSchema = z.discriminatedUnion(
   't',
   [
     z.object({ t: z.literal('auth'), token: z.string().min(1).max(200) }),
+    /** Instead of `auth`: a signed-out browser waits on its device-login ticket. */
+    ticketFrame,
     z.object({ t: z.literal('ping') }),
     z.object({
       t: z.literal('send'),
@@ -676,5 +679,11 @@ export const serverFrameSchema = z.discriminatedUnion('t', [
   }),
   /** A translation made, or failed, after its message. */
   z.object({ t: z.literal('translation'), translation: translationSchema }),
+  /**
+   * To a socket waiting on a device-login ticket: approved (with the new session, and the
+   * socket then closes), or refused or expired.
+   */
+  z.object({ t: z.literal('signedIn'), auth: authResult }),
+  z.object({ t: z.literal('ticket'), state: z.enum(['refused', 'expired']) }),
 ]);
 export type ServerFrame = z.infer<typeof serverFrameSchema>;

@@ -27,6 +27,12 @@ export const LOGIN_MAX_DELAY_SECONDS = 3600;
 
 export const TELTLK_ID_CHANGE_INTERVAL_DAYS = 30;
 export const SESSION_TTL_DAYS = 90;
+/** A device-login ticket (QR code and short code) is valid this long: the spec's app login code. */
+export const DEVICE_LOGIN_TTL_SECONDS = 180;
+/** Characters of a device-login short code, typed on a device without a camera. */
+export const DEVICE_LOGIN_CODE_LENGTH = 8;
+/** The short code's alphabet: Crockford base32 in capitals, no I, L, O or U to misread. */
+export const DEVICE_LOGIN_CODE_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
 export const NICKNAME_MAX_LENGTH = 32;
 /**

@@ -45,6 +45,15 @@ export const ERRORS = {
     status: 429,
     message: 'Too many codes were sent to this account today, please try again tomorrow',
   },
+  LOGIN_TICKET_EXPIRED: {
+    status: 410,
+    message: 'This login code has expired, please show a new one on the other device',
+  },
+  LOGIN_TICKET_DECIDED: {
+    status: 409,
+    message: 'This login has already been approved or refused',
+  },
+  LOGIN_CODE_INVALID: { status: 400, message: 'This login code is not valid, please check it' },
   TICKET_INVALID: { status: 400, message: 'Verification has expired, please start again' },
   INVITE_CODE_INVALID: { status: 400, message: 'Invalid invitation code' },
   REGISTRATION_FAILED: { status: 500, message: 'Registration failed' },

@@ -158,6 +158,19 @@ export interface SessionsTable {
   revoked_at: number | null;
 }
 
+export interface DeviceLoginsTable {
+  id: string;
+  secret_hash: string;
+  code: string;
+  user_agent: string | null;
+  ip: string | null;
+  created_at: number;
+  expires_at: number;
+  state: 'pending' | 'approved' | 'refused' | 'used';
+  user_id: string | null;
+  decided_at: number | null;
+}
+
 export interface VerificationCodesTable {
   id: string;
   purpose: string;
@@ -455,6 +468,7 @@ export interface Database {
   mining_sessions: MiningSessionsTable;
   rank_values: RankValuesTable;
   jobs: JobsTable;
+  device_logins: DeviceLoginsTable;
 }
 
 /** The database or a transaction on it: repos take either. */

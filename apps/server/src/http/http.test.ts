@@ -182,6 +182,21 @@ const JSON_ROUTES: JsonRoute[] = [
   },
   {
     method: 'POST',
+    url: '/api/v1/device-logins/lookup',
+    auth: true,
+    emptyIsValid: false,
+    wrongTypes: { code: 12345678 },
+  },
+  {
+    method: 'POST',
+    url: '/api/v1/device-logins/abc/decision',
+    route: '/api/v1/device-logins/:id/decision',
+    auth: true,
+    emptyIsValid: false,
+    wrongTypes: { approve: 'yes' },
+  },
+  {
+    method: 'POST',
     url: '/api/v1/wallet/nfts/abc/send',
     route: '/api/v1/wallet/nfts/:id/send',
     auth: true,
@@ -592,6 +607,14 @@ const PROTECTED: { method: Method; url: string; body?: unknown; route?: string }
     url: '/api/v1/growth/rankings/points',
     route: '/api/v1/growth/rankings/:board',
   },
+  { method: 'GET', url: '/api/v1/device-logins/abc', route: '/api/v1/device-logins/:id' },
+  { method: 'POST', url: '/api/v1/device-logins/lookup', body: { code: 'ABCD2345' } },
+  {
+    method: 'POST',
+    url: '/api/v1/device-logins/abc/decision',
+    route: '/api/v1/device-logins/:id/decision',
+    body: { approve: true },
+  },
   { method: 'GET', url: '/api/v1/wallet/nfts/abc', route: '/api/v1/wallet/nfts/:id' },
   {
     method: 'POST',
@@ -700,6 +723,7 @@ const PUBLIC = [
   'GET /healthz',
   'GET /api/v1/meta/countries',
   'GET /api/v1/pi/config',
+  'POST /api/v1/auth/device-logins',
   'GET /api/v1/dev/outbox',
   'GET /api/v1/media/:id/:variant',
   ...JSON_ROUTES.filter((route) => !route.auth).map(

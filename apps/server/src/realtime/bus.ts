@@ -20,7 +20,9 @@ export interface Kick {
 export type BusMessage =
   | { type: 'frame'; userIds: string[]; frame: ServerFrame }
   | { type: 'members'; conversationId: string; frames: ServerFrame[]; audience?: Audience }
-  | { type: 'kick'; kick: Kick };
+  | { type: 'kick'; kick: Kick }
+  /** A device-login ticket was approved or refused: wake the socket waiting on it. */
+  | { type: 'ticket'; id: string };
 
 interface Envelope {
   /** The node that published it: a node ignores its own, it delivered them already. */

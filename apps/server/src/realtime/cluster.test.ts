@@ -4,7 +4,7 @@ import {
   type Message,
   type ServerFrame,
 } from '@teltlk/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type RegisteredUser, type TestApp } from '../test/harness.js';
 import { socketUrl, TestSocket } from '../test/test-client.js';
 
@@ -110,6 +110,26 @@ describe.skipIf(!TEST_DATABASE_URL || !TEST_REDIS_URL)('two nodes over Redis', (
       const messages = socket.frames.filter((f): f is Frame<'message'> => f.t === 'message');
       expect(messages.map((f) => f.message.seq)).toEqual([1, 2, 3]);
     }
+  });
+
+  it('signs in a browser waiting on one node when its login is approved on another', async () => {
+    const ticket = await north.ctx.services.deviceLogins.create({ ip: null, userAgent: null });
+    const claims = vi.spyOn(north.ctx.services.deviceLogins, 'claim');
+    const waiting = await TestSocket.open(northUrl);
+    sockets.push(waiting);
+    waiting.send({ t: 'ticket', id: ticket.id, secret: ticket.secret });
+    // The socket has looked at its ticket (still pending) and now waits for a wake.
+    await vi.waitFor(() => expect(claims).toHaveBeenCalledTimes(1));
+    expect(await claims.mock.results[0]!.value).toMatchObject({ state: 'pending' });
+    claims.mockRestore();
+    const approved = await south.call('POST', `/api/v1/device-logins/${ticket.id}/decision`, {
+      token: bob.token,
+      body: { approve: true },
+    });
+    expect(approved.statusCode).toBe(200);
+    expect(await waiting.next(is('signedIn'))).toMatchObject({
+      auth: { user: { id: bob.user.id } },
+    });
   });
 
   it('kicks a session signed out on another node', async () => {

@@ -19,6 +19,7 @@ import { handleNotFound, toAppError } from '../http/errors.js';
 import { nulPath } from '../http/nul.js';
 import type { App } from '../http/types.js';
 import type { SessionEnd } from '../modules/auth/sessions.js';
+import type { TicketOutcome } from '../modules/devices/service.js';
 import { blankAware } from '../modules/messages/service.js';
 import { serializeFrame } from './frames.js';
 import { AddressSlots, type SocketLimits, type SocketSlot } from './limits.js';
@@ -60,6 +61,8 @@ const MAX_PENDING_REQUESTS = 100;
 const OPEN = 1;
 /** WebSocket close code for an unexpected condition on the server. */
 const SERVER_ERROR = 1011;
+/** WebSocket close code for a socket that did what it was for (a device login ended). */
+const NORMAL_CLOSURE = 1000;
 /** Node fires longer timers at once; a session's expiry is farther off than this. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -92,6 +95,9 @@ class Connection implements LocalSocket {
   /** Until the auth frame is checked; dropped then, so an open socket holds no spent timer. */
   private authTimer: NodeJS.Timeout | null;
   private expiryTimer: NodeJS.Timeout | null = null;
+  /** While waiting on a device-login ticket: stops listening for its approval. */
+  private stopWaiting: (() => void) | null = null;
+  private ticketTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly socket: WebSocket,
@@ -170,6 +176,8 @@ class Connection implements LocalSocket {
     this.state = 'closed';
     this.stopAuthTimer();
     if (this.expiryTimer) clearTimeout(this.expiryTimer);
+    if (this.ticketTimer) clearTimeout(this.ticketTimer);
+    this.stopWaiting?.();
     this.deps.hub.remove(this);
     this.deps.connections.delete(this);
   }
@@ -234,8 +242,8 @@ class Connection implements LocalSocket {
       return this.error(ridOf(raw), invalidField(nul, 'invalid'));
     }
     const frame = parsed.data;
-    if (frame.t === 'auth') {
-      // One auth frame per socket.
+    if (frame.t === 'auth' || frame.t === 'ticket') {
+      // One auth (or ticket) frame per socket.
       if (!strict) return this.error(null, new AppError('VALIDATION_FAILED'));
       this.authReceived = true;
     } else if (strict) {
@@ -280,8 +288,55 @@ class Connection implements LocalSocket {
       });
   }
 
+  /**
+   * A signed-out browser waits here on its device-login ticket until it is approved (it is
+   * sent its new session, then the socket closes), refused or expired. It counts as
+   * unauthenticated meanwhile; its pings keep it alive. Approvals on any node wake it.
+   */
+  private waitOnTicket(id: string, secret: string): Promise<void> {
+    this.stopAuthTimer();
+    // Listening before the first look, so an approval in between is not missed.
+    this.stopWaiting = this.deps.hub.waitForTicket(id, () => this.lookAtTicket(id, secret));
+    return this.checkTicket(id, secret);
+  }
+
+  private lookAtTicket(id: string, secret: string): void {
+    this.queue = this.queue
+      .then(() => this.checkTicket(id, secret))
+      .catch((error: unknown) => this.deps.log.error({ err: error }, 'ticket check failed'));
+  }
+
+  private async checkTicket(id: string, secret: string): Promise<void> {
+    if (this.state !== 'auth') return;
+    let outcome: TicketOutcome;
+    try {
+      outcome = await this.deps.ctx.services.deviceLogins.claim(id, secret);
+    } catch (error) {
+      if (error instanceof AppError) this.close(SOCKET_CLOSE.tokenInvalid, 'ticket invalid');
+      else {
+        this.deps.log.error({ err: error }, 'device login failed');
+        this.close(SERVER_ERROR, 'server error');
+      }
+      return;
+    }
+    if (this.state !== 'auth') return;
+    if (outcome.state === 'pending') {
+      // Looked at again when it runs out, unless an approval or refusal comes first.
+      if (this.ticketTimer) clearTimeout(this.ticketTimer);
+      const delay = Math.max(0, outcome.expiresAt - this.deps.ctx.clock.now());
+      this.ticketTimer = setTimeout(() => this.lookAtTicket(id, secret), delay);
+      this.ticketTimer.unref();
+      return;
+    }
+    if (outcome.state === 'approved') this.frame({ t: 'signedIn', auth: outcome.auth });
+    else this.frame({ t: 'ticket', state: outcome.state });
+    this.close(NORMAL_CLOSURE, outcome.state);
+  }
+
   private async handle(frame: ClientFrame): Promise<void> {
-    if (this.state === 'closed' || (frame.t !== 'auth' && this.state !== 'open')) return;
+    if (this.state === 'closed') return;
+    if (frame.t === 'ticket') return this.waitOnTicket(frame.id, frame.secret);
+    if (frame.t !== 'auth' && this.state !== 'open') return;
     const { messages, sessions } = this.deps.ctx.services;
     switch (frame.t) {
       case 'auth': {

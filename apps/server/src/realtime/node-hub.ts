@@ -40,6 +40,8 @@ export class NodeHub implements MemberHub {
   private readonly byUser = new Map<string, Set<LocalSocket>>();
   private memberFilter: MemberFilter | null = null;
   private readonly reachedListeners: MembersReached[] = [];
+  /** Sockets of this node waiting on a device-login ticket, by ticket id. */
+  private readonly ticketWaiters = new Map<string, Set<() => void>>();
 
   constructor(private readonly bus: Bus) {
     bus.onMessage((message) => this.deliver(message));
@@ -124,6 +126,27 @@ export class NodeHub implements MemberHub {
     this.bus.publish({ type: 'kick', kick });
   }
 
+  /** Wakes the sockets waiting on a device-login ticket, on every node. */
+  ticketChanged(id: string): void {
+    this.wakeTicket(id);
+    this.bus.publish({ type: 'ticket', id });
+  }
+
+  /** Calls `wake` when the ticket changes; the returned function stops waiting. */
+  waitForTicket(id: string, wake: () => void): () => void {
+    let waiters = this.ticketWaiters.get(id);
+    if (!waiters) {
+      waiters = new Set();
+      this.ticketWaiters.set(id, waiters);
+    }
+    waiters.add(wake);
+    return () => {
+      const current = this.ticketWaiters.get(id);
+      current?.delete(wake);
+      if (current?.size === 0) this.ticketWaiters.delete(id);
+    };
+  }
+
   /** Closes every socket of this node (shutdown). */
   closeAll(code: number, reason: string): void {
     for (const sockets of [...this.byUser.values()]) {
@@ -135,7 +158,12 @@ export class NodeHub implements MemberHub {
     if (message.type === 'frame') this.deliverFrame(message.userIds, message.frame);
     else if (message.type === 'members') {
       this.deliverToMembers(message.conversationId, message.frames, message.audience);
-    } else this.kickLocal(message.kick);
+    } else if (message.type === 'ticket') this.wakeTicket(message.id);
+    else this.kickLocal(message.kick);
+  }
+
+  private wakeTicket(id: string): void {
+    for (const wake of [...(this.ticketWaiters.get(id) ?? [])]) wake();
   }
 
   /**

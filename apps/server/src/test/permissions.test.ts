@@ -1299,6 +1299,33 @@ const ROWS: Row[] = [
     cells: SIGNED_IN,
     run: (w, as) => w.call(as, 'GET', '/growth/rankings/points'),
   },
+  // ------------------------------------------------------------------ device login
+  // A ticket's id is its capability (it is on the asking browser's screen): anyone signed
+  // in who has it may look at and decide on it; the session goes to the browser alone.
+  {
+    route: 'GET /api/v1/device-logins/:id',
+    cells: SIGNED_IN,
+    run: async (w, as) => {
+      const ticket = await w.t.ctx.services.deviceLogins.create({ ip: null, userAgent: null });
+      return w.call(as, 'GET', `/device-logins/${ticket.id}`);
+    },
+  },
+  {
+    route: 'POST /api/v1/device-logins/lookup',
+    cells: SIGNED_IN,
+    run: async (w, as) => {
+      const ticket = await w.t.ctx.services.deviceLogins.create({ ip: null, userAgent: null });
+      return w.call(as, 'POST', '/device-logins/lookup', { code: ticket.code });
+    },
+  },
+  {
+    route: 'POST /api/v1/device-logins/:id/decision',
+    cells: SIGNED_IN,
+    run: async (w, as) => {
+      const ticket = await w.t.ctx.services.deviceLogins.create({ ip: null, userAgent: null });
+      return w.call(as, 'POST', `/device-logins/${ticket.id}/decision`, { approve: false });
+    },
+  },
   // ------------------------------------------------------------------ Pi payments
   {
     route: 'GET /api/v1/wallet/rules',
@@ -1427,6 +1454,8 @@ const PUBLIC: Record<string, string> = {
   'POST /api/v1/auth/login/code': 'signing in comes before there is a session',
   'POST /api/v1/auth/password/reset': 'a forgotten password is reset without a session',
   'GET /api/v1/meta/countries': 'the sign-up form lists countries',
+  'POST /api/v1/auth/device-logins':
+    'a signed-out browser asks for a QR code to sign in with: it has no session yet',
   'GET /api/v1/pi/config': 'the sign-in page asks whether Pi is on before anyone signs in',
   'POST /api/v1/auth/pi': 'signing in with Pi comes before there is a session',
   'POST /api/v1/auth/pi/register': 'signing up through Pi comes before there is a session',
@@ -1465,6 +1494,19 @@ interface FrameRow {
 
 const FRAME_ROWS: FrameRow[] = [
   { frame: 'auth', cells: SIGNED_IN },
+  // Waiting on a device-login ticket takes its secret, which only the browser that asked
+  // holds: with someone else's ticket id and any other secret the socket is closed.
+  {
+    frame: 'ticket',
+    cells: {
+      owner: 'closed',
+      admin: 'closed',
+      member: 'closed',
+      blocked: 'closed',
+      removed: 'closed',
+      stranger: 'closed',
+    },
+  },
   { frame: 'ping', cells: SIGNED_IN },
   { frame: 'send', on: 'group', cells: GROUP_CHAT },
   { frame: 'send', on: 'one-to-one', cells: { ...SINGLE_CHAT, blocked: 'MESSAGE_REFUSED' } },
@@ -1665,6 +1707,8 @@ describe.each(dialects)('permission matrix on $dialect', ({ dialect }) => {
       switch (frame) {
         case 'auth':
           return { t: 'auth', token: 'x'.repeat(43) };
+        case 'ticket':
+          return { t: 'ticket', id: 'x'.repeat(20), secret: 'x'.repeat(43) };
         case 'ping':
           return { t: 'ping' };
         case 'send':
@@ -1691,6 +1735,18 @@ describe.each(dialects)('permission matrix on $dialect', ({ dialect }) => {
         const socket = await open();
         socket.send({ t: 'auth', token: w.users[as].token });
         expect(await socket.next(is('hello'))).toMatchObject({ userId: w.users[as].user.id });
+      },
+      async ticket(as) {
+        // Someone else's pending ticket, tried with a secret of the actor's own making.
+        const ticket = await t.ctx.services.deviceLogins.create({ ip: null, userAgent: null });
+        await t.ctx.services.deviceLogins.decide(w.users[as].user.id, ticket.id, true);
+        const socket = await open();
+        socket.send({ t: 'ticket', id: ticket.id, secret: 'y'.repeat(43) });
+        expect((await socket.closed).code).toBe(SOCKET_CLOSE.tokenInvalid);
+        expect(socket.frames.filter((f) => f.t === 'signedIn')).toEqual([]);
+        // The approval still waits for the browser that holds the secret.
+        const claim = await t.ctx.services.deviceLogins.claim(ticket.id, ticket.secret);
+        expect(claim.state).toBe('approved');
       },
       async ping(as) {
         sockets[as].send({ t: 'ping' });
@@ -1768,7 +1824,9 @@ describe.each(dialects)('permission matrix on $dialect', ({ dialect }) => {
           const socket = await open();
           socket.send(unauthenticated(row.frame, conversationId));
           expect((await socket.closed).code).toBe(
-            row.frame === 'auth' ? SOCKET_CLOSE.tokenInvalid : SOCKET_CLOSE.protocol,
+            row.frame === 'auth' || row.frame === 'ticket'
+              ? SOCKET_CLOSE.tokenInvalid
+              : SOCKET_CLOSE.protocol,
           );
           return;
         }

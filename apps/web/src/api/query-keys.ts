@@ -3,6 +3,7 @@ export const queryKeys = {
   me: () => ['me'] as const,
   settings: () => ['me', 'settings'] as const,
   sessions: () => ['me', 'sessions'] as const,
+  deviceLogin: (id: string) => ['device-login', id] as const,
   countries: () => ['meta', 'countries'] as const,
   friends: () => ['me', 'friends'] as const,
   friendRequests: () => ['me', 'friend-requests'] as const,

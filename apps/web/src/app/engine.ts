@@ -12,6 +12,7 @@ import { showToast } from '../ui/toast';
 import { messageText } from '../ui/use-message';
 import { i18n } from '../i18n/index';
 import { useAuthStore } from './auth-store';
+import { socketUrl } from './paths';
 import { useTabBadges } from './tab-badges';
 import { emitUserEvent } from './user-events';
 
@@ -42,11 +43,6 @@ function endSession(text: string): void {
   if (useAuthStore.getState().token === null) return;
   useAuthStore.getState().signOut();
   showToast(text);
-}
-
-/** The WebSocket endpoint on the page's own host (the dev server proxies /ws). */
-export function socketUrl(location: Pick<Location, 'protocol' | 'host'>): string {
-  return `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}/ws`;
 }
 
 function startEngine(key: string, userId: string): ActiveEngine {

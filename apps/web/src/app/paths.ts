@@ -67,6 +67,12 @@ export const paths = {
   balance: '/pages/user/balance',
   /** My invitation code, link and QR code, and my card's QR code. */
   twoCode: '/pages/user/twoCode',
+  /** Signed out: a QR code (and short code) that a signed-in phone approves. */
+  pcDevice: '/pages/login/PCdevice',
+  /** Signed in: scan a QR code of PCdevice, or open its link (`ticket`), and approve. */
+  mobileDevice: '/pages/login/mobiledevice',
+  /** Signed in: approve a device by typing its short code. */
+  verification: '/verification',
 } as const;
 
 /** A path with query parameters; empty values are left out. */
@@ -86,4 +92,9 @@ export function appLink(
   origin: string = globalThis.location.origin,
 ): string {
   return `${origin}/#${withQuery(path, params)}`;
+}
+
+/** The WebSocket endpoint on the page's own host (the dev server proxies /ws). */
+export function socketUrl(location: Pick<Location, 'protocol' | 'host'>): string {
+  return `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}/ws`;
 }

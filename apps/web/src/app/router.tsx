@@ -42,6 +42,15 @@ const RegisterLanguagePage = page(
   'RegisterLanguagePage',
 );
 const InviteCodePage = page(() => import('../features/auth/invite-code-page'), 'InviteCodePage');
+const PcDevicePage = page(() => import('../features/auth/pc-device-page'), 'PcDevicePage');
+const MobileDevicePage = page(
+  () => import('../features/auth/device-approve-pages'),
+  'MobileDevicePage',
+);
+const VerificationPage = page(
+  () => import('../features/auth/device-approve-pages'),
+  'VerificationPage',
+);
 const AgreementPage = page(() => import('../features/legal/legal-page'), 'AgreementPage');
 const ServicePage = page(() => import('../features/legal/legal-page'), 'ServicePage');
 const PrivacyPage = page(() => import('../features/legal/legal-page'), 'PrivacyPage');
@@ -152,6 +161,7 @@ export const routes: RouteObject[] = [
           { path: paths.selectRegion, element: <SelectRegionPage /> },
           { path: paths.registerLanguage, element: <RegisterLanguagePage /> },
           { path: paths.inviteCode, element: <InviteCodePage /> },
+          { path: paths.pcDevice, element: <PcDevicePage /> },
         ],
       },
       {
@@ -201,6 +211,8 @@ export const routes: RouteObject[] = [
           { path: paths.creatPassword, element: <PaymentPasswordPage /> },
           { path: paths.walletPi, element: <PiWalletPage /> },
           { path: paths.balance, element: <BalancePage /> },
+          { path: paths.mobileDevice, element: <MobileDevicePage /> },
+          { path: paths.verification, element: <VerificationPage /> },
         ],
       },
       // Open to everyone: the area-code list, password reset, legal texts, about; a phone

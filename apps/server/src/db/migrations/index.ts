@@ -18,6 +18,7 @@ import * as m0016 from './0016-money-messages.js';
 import * as m0017 from './0017-nft.js';
 import * as m0018 from './0018-transfers-in-messages.js';
 import * as m0019 from './0019-growth.js';
+import * as m0020 from './0020-device-logins.js';
 
 /**
  * Every migration in order. A static list rather than a folder scan, so the compiled
@@ -43,4 +44,5 @@ export const migrations: Record<string, Migration> = {
   '0017-nft': m0017,
   '0018-transfers-in-messages': m0018,
   '0019-growth': m0019,
+  '0020-device-logins': m0020,
 };

@@ -33,6 +33,15 @@ export const LIMITS = {
   /** Password sign-ins per address; per account the lock schedule holds. */
   loginPerAddress: { limit: 60, windowMs: HOUR, burst: 20 },
   /**
+   * Device-login tickets (QR codes) asked for per address: a waiting page asks for a new
+   * one every 3 minutes, and reloads.
+   */
+  deviceLoginPerAddress: { limit: 120, windowMs: HOUR, burst: 20 },
+  /** Device-login tickets looked at, approved or refused, per user. */
+  deviceLoginDecidePerUser: { limit: 60, windowMs: HOUR, burst: 20 },
+  /** Typed device-login codes looked up, per user: each is a guess at 40 bits. */
+  deviceLoginCodePerUser: { limit: 30, windowMs: HOUR, burst: 10 },
+  /**
    * Pi sign-ins per address: each one costs a call to Pi's Platform API, and a stolen or
    * made-up token is tried there, not here.
    */

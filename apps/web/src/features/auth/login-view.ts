@@ -121,13 +121,14 @@ export function mountLoginView(main: HTMLElement, host: LoginHost): LoginView {
   );
   const codeLogin = element('a', { class: 'tt-link-button', href: routeHref(paths.mobileLogin) });
   const forgot = element('a', { class: 'tt-link-button', href: routeHref(paths.forget) });
+  const qrLogin = element('a', { class: 'tt-link-button', href: routeHref(paths.pcDevice) });
   const form = element(
     'form',
     { class: 'tt-form', novalidate: true },
     accountField,
     passwordField,
     submit,
-    element('div', { class: 'tt-auth-links' }, codeLogin, forgot),
+    element('div', { class: 'tt-auth-links' }, codeLogin, qrLogin, forgot),
   );
   const register = element('a', {
     class: 'tt-button tt-button-secondary tt-button-block',
@@ -205,6 +206,7 @@ export function mountLoginView(main: HTMLElement, host: LoginHost): LoginView {
     submitText.textContent = host.text('login.submit');
     codeLogin.textContent = host.text('login.codeLogin');
     forgot.textContent = host.text('login.forgot');
+    qrLogin.textContent = host.text('login.qrLogin');
     register.textContent = host.text('login.register');
     piLogin.textContent = host.text('login.withPi');
     legal.setAttribute('aria-label', host.text('login.legal'));

@@ -22,7 +22,7 @@ import { showToast } from '../../ui/toast';
 import { useMessageText } from '../../ui/use-message';
 import { checkPasswordPair, hasErrors } from '../../ui/validation';
 import { useLogout } from '../../app/use-logout';
-import { summariseUserAgent } from './user-agent';
+import { summariseUserAgent } from '../../ui/user-agent';
 import { toastModifyFailure } from '../../ui/failure-toast';
 
 type PasswordField = 'currentPassword' | 'newPassword' | 'confirmation';

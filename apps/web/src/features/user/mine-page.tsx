@@ -1,8 +1,10 @@
 import {
   InformationCircleOutline,
+  KeyOutline,
   LockOutline,
   PayCircleOutline,
   RightOutline,
+  ScanCodeOutline,
   SetOutline,
   SystemQRcodeOutline,
   UserCircleOutline,
@@ -43,6 +45,12 @@ export function MinePage() {
         </li>
         <li>
           <LinkRow to={paths.twoCode} icon={<SystemQRcodeOutline />} label={t('mine.qrCode')} />
+        </li>
+        <li>
+          <LinkRow to={paths.mobileDevice} icon={<ScanCodeOutline />} label={t('mine.scanLogin')} />
+        </li>
+        <li>
+          <LinkRow to={paths.verification} icon={<KeyOutline />} label={t('mine.codeLogin')} />
         </li>
         <li>
           <LinkRow to={paths.wallet} icon={<PayCircleOutline />} label={t('mine.wallet')} />

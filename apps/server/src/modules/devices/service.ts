@@ -1,0 +1,201 @@
+import {
+  DEVICE_LOGIN_CODE_ALPHABET,
+  DEVICE_LOGIN_CODE_LENGTH,
+  DEVICE_LOGIN_TTL_SECONDS,
+  type AuthResult,
+  type DeviceLoginCreated,
+  type DeviceLoginView,
+} from '@teltlk/protocol';
+import { isUniqueViolation } from '../../db/database.js';
+import type { Db, DeviceLoginsTable } from '../../db/schema.js';
+import { AppError } from '../../errors.js';
+import { DAY, MINUTE, SECOND, type Clock } from '../../lib/clock.js';
+import { newId, newSecret, randomFrom, sameDigest, sha256 } from '../../lib/random.js';
+import type { AuthService } from '../auth/service.js';
+import type { ClientInfo } from '../auth/sessions.js';
+import type { UserService } from '../users/service.js';
+
+/** What the browser waiting on a ticket learns when it asks. */
+export type TicketOutcome =
+  | { state: 'pending'; expiresAt: number }
+  | { state: 'refused' | 'expired' }
+  | { state: 'approved'; auth: AuthResult };
+
+export const DEFAULT_DEVICE_LOGIN_TTL_MS = DEVICE_LOGIN_TTL_SECONDS * SECOND;
+/**
+ * An approval reaches the waiting browser at once; if its socket was reconnecting just
+ * then, it still takes the session this long after the ticket itself ran out.
+ */
+const APPROVED_GRACE_MS = MINUTE;
+/** The spec keeps the first 255 characters of a user agent. */
+const USER_AGENT_MAX = 255;
+
+type Row = DeviceLoginsTable;
+
+/**
+ * Device login (spec: PCdevice, mobiledevice, /verification). A signed-out browser asks
+ * for a ticket and shows it as a QR code and a short code; a signed-in device looks it up
+ * (by id from the QR code, or by the typed code), sees which device asks, and approves or
+ * refuses. The browser that asked waits on its socket and, once approved, takes a session
+ * of its own with the ticket's secret, which only it holds: whoever else reads the QR code
+ * off its screen can approve it, never sign themselves in with it.
+ */
+export class DeviceLoginService {
+  constructor(
+    private readonly deps: {
+      db: Db;
+      clock: Clock;
+      auth: AuthService;
+      users: UserService;
+      /** Wakes the socket waiting on a ticket, on whichever node it is. */
+      changed: (id: string) => void;
+      ttlMs?: number;
+    },
+  ) {}
+
+  private get ttlMs(): number {
+    return this.deps.ttlMs ?? DEFAULT_DEVICE_LOGIN_TTL_MS;
+  }
+
+  async create(client: ClientInfo): Promise<DeviceLoginCreated> {
+    const now = this.deps.clock.now();
+    const secret = newSecret();
+    const row: Row = {
+      id: newId(),
+      secret_hash: sha256(secret),
+      code: '',
+      user_agent: client.userAgent?.slice(0, USER_AGENT_MAX) ?? null,
+      ip: client.ip,
+      created_at: now,
+      expires_at: now + this.ttlMs,
+      state: 'pending',
+      user_id: null,
+      decided_at: null,
+    };
+    // 40 bits of code: a clash with a stored one is a once-in-a-lifetime event; try again.
+    for (let attempt = 0; ; attempt += 1) {
+      row.code = randomFrom(DEVICE_LOGIN_CODE_ALPHABET, DEVICE_LOGIN_CODE_LENGTH);
+      try {
+        await this.deps.db.insertInto('device_logins').values(row).execute();
+        break;
+      } catch (error) {
+        if (attempt >= 2 || !isUniqueViolation(error)) throw error;
+      }
+    }
+    return { id: row.id, secret, code: row.code, expiresAt: row.expires_at, now };
+  }
+
+  /** The ticket the QR code names, for a signed-in device to decide on. */
+  async view(id: string): Promise<DeviceLoginView> {
+    const row = await this.find(id);
+    if (!row) throw new AppError('NOT_FOUND');
+    return this.viewOf(row, 'LOGIN_TICKET_EXPIRED');
+  }
+
+  /** The ticket of a typed short code. Unknown and expired codes answer alike. */
+  async viewByCode(code: string): Promise<DeviceLoginView> {
+    const row = await this.deps.db
+      .selectFrom('device_logins')
+      .selectAll()
+      .where('code', '=', code)
+      .executeTakeFirst();
+    if (!row) throw new AppError('LOGIN_CODE_INVALID');
+    return this.viewOf(row, 'LOGIN_CODE_INVALID');
+  }
+
+  /** Approves (signing the asking browser in as `userId`) or refuses a pending ticket. */
+  async decide(userId: string, id: string, approve: boolean): Promise<DeviceLoginView> {
+    const now = this.deps.clock.now();
+    const result = await this.deps.db
+      .updateTable('device_logins')
+      .set({ state: approve ? 'approved' : 'refused', user_id: userId, decided_at: now })
+      .where('id', '=', id)
+      .where('state', '=', 'pending')
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    const row = await this.find(id);
+    if (!row) throw new AppError('NOT_FOUND');
+    if (result.numUpdatedRows === 0n) {
+      if (row.state === 'pending') throw new AppError('LOGIN_TICKET_EXPIRED');
+      throw new AppError('LOGIN_TICKET_DECIDED');
+    }
+    this.deps.changed(id);
+    return toView(row);
+  }
+
+  /**
+   * What the browser that asked gets for its ticket: the new session once approved (the
+   * ticket is used up then), or where it stands. A wrong secret is TOKEN_INVALID-like:
+   * UNAUTHENTICATED, as if the ticket did not exist.
+   */
+  async claim(id: string, secret: string): Promise<TicketOutcome> {
+    const row = await this.find(id);
+    if (!row || !sameDigest(row.secret_hash, sha256(secret))) {
+      throw new AppError('UNAUTHENTICATED');
+    }
+    const now = this.deps.clock.now();
+    switch (row.state) {
+      case 'pending':
+        return row.expires_at > now
+          ? { state: 'pending', expiresAt: row.expires_at }
+          : { state: 'expired' };
+      case 'refused':
+        return { state: 'refused' };
+      case 'used':
+        return { state: 'expired' };
+      case 'approved':
+        break;
+    }
+    if (row.expires_at + APPROVED_GRACE_MS <= now || row.user_id === null) {
+      return { state: 'expired' };
+    }
+    // Read before the transaction: SQLite has one connection, held by the transaction.
+    const user = await this.deps.users.get(row.user_id);
+    const auth = await this.deps.db.transaction().execute(async (trx) => {
+      const taken = await trx
+        .updateTable('device_logins')
+        .set({ state: 'used' })
+        .where('id', '=', id)
+        .where('state', '=', 'approved')
+        .executeTakeFirst();
+      if (taken.numUpdatedRows === 0n) return null;
+      return this.deps.auth.signIn(user, { ip: row.ip, userAgent: row.user_agent }, trx);
+    });
+    // Another socket of the same browser took it a moment ago.
+    return auth ? { state: 'approved', auth } : { state: 'expired' };
+  }
+
+  /** Drops tickets that ran out over a day ago. */
+  async purge(): Promise<void> {
+    await this.deps.db
+      .deleteFrom('device_logins')
+      .where('expires_at', '<', this.deps.clock.now() - DAY)
+      .execute();
+  }
+
+  private find(id: string): Promise<Row | undefined> {
+    return this.deps.db
+      .selectFrom('device_logins')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+
+  private viewOf(row: Row, expired: 'LOGIN_TICKET_EXPIRED' | 'LOGIN_CODE_INVALID') {
+    if (row.state === 'pending' && row.expires_at <= this.deps.clock.now()) {
+      throw new AppError(expired);
+    }
+    return toView(row);
+  }
+}
+
+function toView(row: Row): DeviceLoginView {
+  return {
+    id: row.id,
+    userAgent: row.user_agent,
+    ip: row.ip,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    state: row.state,
+  };
+}
