@@ -1,3 +1,4 @@
+import { AppError } from './errors.js';
 import { APP_VERSION, JSON_BODY_LIMIT_BYTES, healthResult } from '@teltlk/protocol';
 import fastifyCompress from '@fastify/compress';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
@@ -22,8 +23,10 @@ import { moneyRoutes } from './modules/money/routes.js';
 import { nftRoutes } from './modules/nft/routes.js';
 import { growthRoutes } from './modules/growth/routes.js';
 import { deviceLoginRoutes, deviceLoginTicketRoutes } from './modules/devices/routes.js';
+import { pushRoutes } from './modules/push/routes.js';
 import type { App } from './http/types.js';
 import { webRoutes } from './http/web.js';
+import { landingRoutes } from './modules/landing/routes.js';
 import { authRoutes, sessionRoutes } from './modules/auth/routes.js';
 import { contactRoutes } from './modules/contacts/routes.js';
 import { devApiRoutes, devPageRoutes } from './modules/dev/routes.js';
@@ -109,11 +112,17 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     async (api: App) => {
       // A floor under every class of its own: no address calls the API without end.
       api.addHook('onRequest', limitBy(ctx.limits, ['apiPerAddress', byAddress]));
+      // Under maintenance every call is refused with the spec's message, except what
+      // tells clients so (versions) and the country list of the sign-in page.
+      api.addHook('onRequest', async (request) => {
+        if (request.url.startsWith('/api/v1/meta/')) return;
+        if ((await ctx.services.flags.maintenance()) !== null) throw new AppError('MAINTENANCE');
+      });
       await apiCompression(api);
       authRoutes(api, ctx);
       deviceLoginTicketRoutes(api, ctx);
       piAuthRoutes(api, ctx);
-      metaRoutes(api);
+      metaRoutes(api, ctx);
       if (ctx.outbox) devApiRoutes(api, ctx.outbox);
       // Everything registered in here needs a session; new routes are protected by default.
       await api.register(async (secured: App) => {
@@ -133,6 +142,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
         nftRoutes(secured, ctx);
         growthRoutes(secured, ctx);
         deviceLoginRoutes(secured, ctx);
+        pushRoutes(secured, ctx);
       });
       mediaFileRoutes(api, ctx);
     },
@@ -143,6 +153,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   // The socket authenticates by its first frame, not by a header, so it sits outside the API.
   await gatewayRoutes(app, ctx);
   await fileRoutes(app, ctx.files);
+  await landingRoutes(app, ctx);
   await webRoutes(app, ctx.config.webDistDir);
   return app;
 }

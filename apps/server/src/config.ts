@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { DEVICE_LOGIN_TTL_SECONDS, toUnits } from '@teltlk/protocol';
+import { CONTACT_EMAIL, DEVICE_LOGIN_TTL_SECONDS, toUnits } from '@teltlk/protocol';
 import { DEFAULT_SOCKET_LIMITS, type SocketLimits } from './realtime/limits.js';
 
 /**
@@ -88,6 +88,29 @@ const envSchema = z.object({
       return z.NEVER;
     })
     .default(false),
+  /** The VAPID key pair that signs Web Push (base64url, as web-push makes them); unset: made at first start and kept in DATA_DIR. */
+  VAPID_PUBLIC_KEY: z.string().min(40).max(200).optional(),
+  VAPID_PRIVATE_KEY: z.string().min(20).max(200).optional(),
+  /** How push services reach the operator (VAPID `sub`): a mailto: or https: address. */
+  VAPID_SUBJECT: z
+    .string()
+    .regex(/^(mailto:|https:\/\/)\S+$/, { error: 'expected a mailto: or https:// address' })
+    .default(`mailto:${CONTACT_EMAIL}`),
+  /** Push service hosts a subscription may point at (and their subdomains), comma-separated; `*`: any. */
+  PUSH_HOSTS: z
+    .string()
+    .default('fcm.googleapis.com,push.services.mozilla.com,push.apple.com,notify.windows.com'),
+  /** The oldest app version the server still works with; older ones are told to update (`/upgradation`). */
+  MIN_CLIENT_VERSION: z
+    .string()
+    .regex(/^\d+(\.\d+){0,3}$/, { error: 'expected a version such as 1.0.2' })
+    .optional(),
+  /** The app's Android download, linked from the landing site; unset: 'Download link acquisition failed'. */
+  DOWNLOAD_ANDROID_URL: urlWithScheme(['https']).optional(),
+  /** The app's iPhone download (App Store), linked from the landing site. */
+  DOWNLOAD_IOS_URL: urlWithScheme(['https']).optional(),
+  /** Where partnership requests from the landing site are emailed (with SMTP_URL); they are logged either way. */
+  OPERATOR_EMAIL: z.email().optional(),
   /** How long a device-login ticket (QR code) lasts; the spec's app login code is 3 minutes. */
   DEVICE_LOGIN_TTL_SECONDS: z.coerce
     .number()
@@ -216,6 +239,10 @@ export interface Config {
   trustProxy: TrustProxy;
   rateLimitScale: number;
   deviceLoginTtlSeconds: number;
+  push: PushConfig;
+  minimumClientVersion: string | null;
+  downloads: { android: string | null; ios: string | null };
+  operatorEmail: string | null;
   /** Redis for the cross-node bus, or null for one node with an in-process bus. */
   redisUrl: string | null;
   translate: TranslateConfig;
@@ -341,6 +368,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     rateLimitScale: e.RATE_LIMIT_SCALE,
     deviceLoginTtlSeconds: e.DEVICE_LOGIN_TTL_SECONDS,
+    push: pushConfig(e),
+    minimumClientVersion: e.MIN_CLIENT_VERSION ?? null,
+    downloads: { android: e.DOWNLOAD_ANDROID_URL ?? null, ios: e.DOWNLOAD_IOS_URL ?? null },
+    operatorEmail: e.OPERATOR_EMAIL ?? null,
     redisUrl: e.REDIS_URL ?? null,
     translate: translateConfig(e),
     media: mediaConfig(e),
@@ -357,6 +388,30 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       perAddress: e.SOCKETS_PER_ADDRESS,
       unauthenticatedPerAddress: e.UNAUTHED_SOCKETS_PER_ADDRESS,
     },
+  };
+}
+
+export interface PushConfig {
+  vapid: { publicKey: string; privateKey: string } | null;
+  subject: string;
+  /** Null: any host. */
+  hosts: string[] | null;
+}
+
+function pushConfig(e: z.infer<typeof envSchema>): PushConfig {
+  const { VAPID_PUBLIC_KEY: publicKey, VAPID_PRIVATE_KEY: privateKey } = e;
+  if ((publicKey === undefined) !== (privateKey === undefined)) {
+    throw new ConfigError(
+      'Invalid configuration:\n  VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY are set together or not at all',
+    );
+  }
+  const hosts = e.PUSH_HOSTS.split(',')
+    .map((host) => host.trim().toLowerCase())
+    .filter(Boolean);
+  return {
+    vapid: publicKey && privateKey ? { publicKey, privateKey } : null,
+    subject: e.VAPID_SUBJECT,
+    hosts: hosts.includes('*') ? null : hosts,
   };
 }
 

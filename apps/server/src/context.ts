@@ -35,6 +35,10 @@ import { MessageSearch } from './modules/messages/search.js';
 import { MessageService } from './modules/messages/service.js';
 import { SessionService } from './modules/auth/sessions.js';
 import { DeviceLoginService } from './modules/devices/service.js';
+import { WebPushSender, type PushSender } from './modules/push/sender.js';
+import { PushService } from './modules/push/service.js';
+import { ServerFlags } from './modules/meta/flags.js';
+import { loadVapidKeys } from './modules/push/vapid.js';
 import { FileStore } from './modules/files/store.js';
 import {
   MemoryLimiterStore,
@@ -73,6 +77,7 @@ import { createBus, type Bus } from './realtime/bus.js';
 import { DEFAULT_SOCKET_TIMINGS, type SocketTimings } from './realtime/gateway.js';
 import { DEFAULT_SOCKET_LIMITS, type SocketLimits } from './realtime/limits.js';
 import { DEFAULT_SERVER_TIMEOUTS, type ServerTimeouts } from './http/timeouts.js';
+import { SessionPresence } from './realtime/presence.js';
 import { NodeHub } from './realtime/node-hub.js';
 
 /** Everything the server runs on, built once at start (tests build their own). */
@@ -118,6 +123,8 @@ export interface AppContext {
     nfts: NftService;
     growth: GrowthService;
     deviceLogins: DeviceLoginService;
+    push: PushService;
+    flags: ServerFlags;
   };
   /** Work due later (mining ends, ranking rewards), run by `runDue` on a timer in main. */
   jobs: Jobs;
@@ -153,6 +160,8 @@ export interface ContextOverrides {
   mediaStorage?: MediaStorage;
   /** A shorter wait for Pi's Platform API than the spec's 20 s. */
   piTimeoutMs?: number;
+  /** Web Push through something else than the push services' HTTP protocol. */
+  pushSender?: PushSender;
   /** Prefix of the ranking sets in Redis (tests sharing one Redis each take their own). */
   rankingsPrefix?: string;
   /** Other rate limits: a scale in place of RATE_LIMIT_SCALE, and replaced rules. */
@@ -309,6 +318,14 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
     rules: overrides.rateLimits?.rules,
   });
   const hub = new NodeHub(bus);
+  const presence = config.redisUrl
+    ? new SessionPresence(
+        new Redis(config.redisUrl, { maxRetriesPerRequest: 1 }),
+        () => hub.localSessions(),
+        logger,
+      )
+    : null;
+  if (presence) hub.setPresence(presence);
   // A revoked session's sockets are closed wherever they are (kicked offline).
   sessions.onRevoke((revocation) => hub.kick(revocation));
   const events = new EventService({ db, clock, hub });
@@ -369,6 +386,20 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
   );
   // Translations start once messages are delivered, never before.
   messages.onSent((sent) => translations.messagesSent(sent));
+  const vapid = loadVapidKeys(config.push.vapid, config.dataDir);
+  const push = new PushService({
+    db,
+    clock,
+    logger,
+    sender: overrides.pushSender ?? new WebPushSender(vapid, config.push.subject),
+    publicKey: vapid.publicKey,
+    hosts: config.push.hosts,
+    online: (userId, sessionId) => hub.isSessionOnline(userId, sessionId),
+    users,
+    groups: () => groups,
+  });
+  messages.onSent((sent) => push.messagesSent(sent));
+  events.onPublished((published) => push.eventsPublished(published));
   messages.onRemoved((removed) => translations.messagesRemoved(removed));
   messages.onRemoved((removed) => {
     media.messagesRemoved(removed).catch((error: unknown) => {
@@ -459,16 +490,24 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
         changed: (id) => hub.ticketChanged(id),
         ttlMs: config.deviceLoginTtlSeconds * 1000,
       }),
+      push,
+      flags: new ServerFlags({
+        db,
+        clock,
+        minimumClientVersion: config.minimumClientVersion,
+      }),
     },
     migrate: () => migrateToLatest(db, dialect),
     close: async () => {
       await bus.close();
       await limits.close();
       rankingsRedis?.disconnect();
+      presence?.close();
       // Sends already received are written (or refused) before the database goes.
       await messages.drain();
       await media.drain();
       await codes.drain();
+      await push.drain();
       await detector.close();
       // Translations under way are left: their claims lapse and the next reader asks again.
       await closeDatabase();

@@ -117,6 +117,61 @@ const ledgerVerify: OperatorCommand = {
   },
 };
 
+const NOTE_MAX = 500;
+
+const maintenanceOn: OperatorCommand = {
+  usage: 'maintenance:on [--note <text>]',
+  summary:
+    "Put the service under maintenance: every node refuses API calls with 'This feature is currently under maintenance' (within 5 s)",
+  async run(args, open) {
+    const options = parseOptions(args, ['note']);
+    const note = (options.get('note') ?? 'maintenance').trim().slice(0, NOTE_MAX) || 'maintenance';
+    const ctx = await open();
+    await ctx.services.flags.setMaintenance(note);
+    return [`under maintenance (${note})`];
+  },
+};
+
+const maintenanceOff: OperatorCommand = {
+  usage: 'maintenance:off',
+  summary: 'End maintenance: the service answers again',
+  async run(args, open) {
+    parseOptions(args, []);
+    const ctx = await open();
+    await ctx.services.flags.setMaintenance(null);
+    return ['maintenance over'];
+  },
+};
+
+const cooperationList: OperatorCommand = {
+  usage: 'cooperation:list [--days <n>]',
+  summary: "Partnership requests sent through the landing site's form (the last 30 days)",
+  async run(args, open) {
+    const options = parseOptions(args, ['days']);
+    const days = Number(options.get('days') ?? 30);
+    if (!Number.isInteger(days) || days < 1)
+      throw new UsageError('--days is a whole number of days');
+    const ctx = await open();
+    const rows = await ctx.db
+      .selectFrom('cooperation_requests')
+      .selectAll()
+      .where('created_at', '>=', ctx.clock.now() - days * 24 * 60 * 60 * 1000)
+      .orderBy('created_at', 'desc')
+      .execute();
+    if (rows.length === 0) return ['no partnership requests'];
+    return rows.map((row) =>
+      [
+        new Date(row.created_at).toISOString(),
+        row.kind,
+        row.name,
+        row.organisation || '-',
+        row.email,
+        row.message.replace(/\s+/g, ' '),
+      ].join('\t'),
+    );
+  },
+};
+
 function describe(card: {
   id: string;
   teltlkId: string;
@@ -133,6 +188,9 @@ export const commands: Record<string, OperatorCommand> = {
   'official:list': officialList,
   'official:post': officialPost,
   'ledger:verify': ledgerVerify,
+  'maintenance:on': maintenanceOn,
+  'maintenance:off': maintenanceOff,
+  'cooperation:list': cooperationList,
   ...nftCommands,
   ...growthCommands,
   ...growthBenchCommands,

@@ -1,4 +1,7 @@
 import {
+  type VersionResult,
+  type PushKeyResult,
+  type PushSubscriptionBody,
   type DeviceLoginCodeBody,
   type DeviceLoginCreated,
   type DeviceLoginDecision,
@@ -368,6 +371,21 @@ export class ApiClient {
   }
   revokeSession(id: string): Promise<void> {
     return this.request('DELETE', `/sessions/${encodeURIComponent(id)}`);
+  }
+  version(): Promise<VersionResult> {
+    return this.request('GET', '/meta/version');
+  }
+  pushKey(): Promise<PushKeyResult> {
+    return this.request('GET', '/push/key');
+  }
+  subscribePush(body: PushSubscriptionBody): Promise<void> {
+    return this.request('PUT', '/push/subscription', body);
+  }
+  unsubscribePush(): Promise<void> {
+    return this.request('DELETE', '/push/subscription');
+  }
+  testPush(): Promise<void> {
+    return this.request('POST', '/push/test');
   }
   /** A device-login ticket for this signed-out browser to show as a QR code. */
   createDeviceLogin(): Promise<DeviceLoginCreated> {

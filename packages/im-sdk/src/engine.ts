@@ -268,6 +268,11 @@ export class ImEngine implements HandleHost {
   };
 
   private readonly onOnline = () => this.connection.reconnectNow();
+
+  /** Tries the socket again at once instead of waiting out the backoff (a tap on "retry"). */
+  reconnectNow(): void {
+    this.connection.reconnectNow();
+  }
   private readonly onOffline = () => this.connection.dropNow();
 
   // ------------------------------------------------------------------ public reads

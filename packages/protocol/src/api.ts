@@ -115,6 +115,8 @@ export const settingsSchema = z.object({
   notifications: z.boolean(),
   vibration: z.boolean(),
   alertSound: z.boolean(),
+  /** Whether notifications show the sender and the text; off, only that a message came. */
+  notificationPreviews: z.boolean(),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
@@ -155,6 +157,52 @@ export const sessionListResult = z.object({ sessions: z.array(sessionSchema) });
 export type SessionListResult = z.infer<typeof sessionListResult>;
 
 export const idParams = z.object({ id: z.string().min(1).max(64) });
+
+// ---------------------------------------------------------------------------- versions
+
+/** What clients are told about versions and whether the service is up (`/upgradation`). */
+export const versionResult = z.object({
+  /** The version this server serves: an older app should reload to get it. */
+  version: z.string(),
+  /** The oldest app version the server still works with: older ones must update. */
+  minimum: z.string(),
+  /** The service is under maintenance: requests are refused until it is over. */
+  maintenance: z.boolean(),
+});
+export type VersionResult = z.infer<typeof versionResult>;
+
+// ---------------------------------------------------------------------------- web push
+
+export const pushKeyResult = z.object({
+  /** The server's VAPID public key (base64url): `applicationServerKey` for subscribing. */
+  publicKey: z.string(),
+});
+export type PushKeyResult = z.infer<typeof pushKeyResult>;
+
+const base64url = (max: number) =>
+  z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+=*$/, { error: 'invalid' })
+    .max(max);
+
+/** A browser's push subscription (`PushSubscription.toJSON()`), for this device. */
+export const pushSubscriptionBody = z.object({
+  endpoint: z.url({ protocol: /^https?$/, error: 'invalid' }).max(1000),
+  keys: z.object({ p256dh: base64url(200), auth: base64url(100) }),
+});
+export type PushSubscriptionBody = z.infer<typeof pushSubscriptionBody>;
+
+/** The payload of a push, as the service worker reads it. */
+export interface PushPayload {
+  title: string;
+  body: string;
+  /** Notifications with the same tag replace each other (one per conversation). */
+  tag: string;
+  /** The app route to open on a tap. */
+  path: string;
+  /** The conversation, for muting in the page and clearing on read. */
+  conversationId?: string;
+}
 
 // ---------------------------------------------------------------------------- device login
 

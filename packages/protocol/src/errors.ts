@@ -45,6 +45,16 @@ export const ERRORS = {
     status: 429,
     message: 'Too many codes were sent to this account today, please try again tomorrow',
   },
+  MAINTENANCE: { status: 503, message: 'This feature is currently under maintenance' },
+  PUSH_NOT_SUBSCRIBED: {
+    status: 409,
+    message: 'Notifications are not switched on for this device',
+  },
+  PUSH_ENDPOINT_REFUSED: {
+    status: 400,
+    message: 'Notifications through this browser are not supported',
+  },
+  PUSH_FAILED: { status: 502, message: 'The notification could not be sent, please try again' },
   LOGIN_TICKET_EXPIRED: {
     status: 410,
     message: 'This login code has expired, please show a new one on the other device',

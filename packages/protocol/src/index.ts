@@ -14,3 +14,4 @@ export * from './money.js';
 export * from './wallet.js';
 export * from './growth.js';
 export * from './growth-rules.js';
+export * from './landing.js';

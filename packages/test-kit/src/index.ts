@@ -20,3 +20,4 @@ export {
   type CallOptions,
   type NewAccount,
 } from './api.js';
+export { LocalPushService, type LocalSubscription, type ReceivedPush } from './push-service.js';

@@ -25,6 +25,7 @@ export interface UsersTable {
   notifications: number;
   vibration: number;
   alert_sound: number;
+  notification_previews: Generated<number>;
   failed_logins: number;
   login_locked_until: number | null;
   created_at: number;
@@ -156,6 +157,34 @@ export interface SessionsTable {
   last_seen_at: number;
   expires_at: number;
   revoked_at: number | null;
+}
+
+export interface CooperationRequestsTable {
+  id: string;
+  name: string;
+  organisation: string;
+  email: string;
+  kind: string;
+  message: string;
+  language: string;
+  ip: string | null;
+  created_at: number;
+}
+
+export interface ServerFlagsTable {
+  key: string;
+  value: string;
+  updated_at: number;
+}
+
+export interface PushSubscriptionsTable {
+  id: string;
+  user_id: string;
+  session_id: string;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  created_at: number;
 }
 
 export interface DeviceLoginsTable {
@@ -469,6 +498,9 @@ export interface Database {
   rank_values: RankValuesTable;
   jobs: JobsTable;
   device_logins: DeviceLoginsTable;
+  push_subscriptions: PushSubscriptionsTable;
+  server_flags: ServerFlagsTable;
+  cooperation_requests: CooperationRequestsTable;
 }
 
 /** The database or a transaction on it: repos take either. */

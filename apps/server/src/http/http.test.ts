@@ -181,6 +181,13 @@ const JSON_ROUTES: JsonRoute[] = [
     wrongTypes: { adId: 1 },
   },
   {
+    method: 'PUT',
+    url: '/api/v1/push/subscription',
+    auth: true,
+    emptyIsValid: false,
+    wrongTypes: { endpoint: 1, keys: 'x' },
+  },
+  {
     method: 'POST',
     url: '/api/v1/device-logins/lookup',
     auth: true,
@@ -608,6 +615,14 @@ const PROTECTED: { method: Method; url: string; body?: unknown; route?: string }
     route: '/api/v1/growth/rankings/:board',
   },
   { method: 'GET', url: '/api/v1/device-logins/abc', route: '/api/v1/device-logins/:id' },
+  { method: 'GET', url: '/api/v1/push/key' },
+  {
+    method: 'PUT',
+    url: '/api/v1/push/subscription',
+    body: { endpoint: 'https://fcm.googleapis.com/x', keys: { p256dh: 'a', auth: 'b' } },
+  },
+  { method: 'DELETE', url: '/api/v1/push/subscription' },
+  { method: 'POST', url: '/api/v1/push/test' },
   { method: 'POST', url: '/api/v1/device-logins/lookup', body: { code: 'ABCD2345' } },
   {
     method: 'POST',
@@ -724,6 +739,7 @@ const PUBLIC = [
   'GET /api/v1/meta/countries',
   'GET /api/v1/pi/config',
   'POST /api/v1/auth/device-logins',
+  'GET /api/v1/meta/version',
   'GET /api/v1/dev/outbox',
   'GET /api/v1/media/:id/:variant',
   ...JSON_ROUTES.filter((route) => !route.auth).map(

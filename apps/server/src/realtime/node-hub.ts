@@ -3,6 +3,7 @@ import { frameFor, type Reader } from '../modules/messages/visibility.js';
 import type { Bus, BusMessage, Kick } from './bus.js';
 import { serializeFrame } from './frames.js';
 import type { Audience, MemberHub } from './hub.js';
+import type { SessionPresence } from './presence.js';
 
 /** An authenticated socket on this node, as the hub sees it. */
 export interface LocalSocket {
@@ -40,11 +41,30 @@ export class NodeHub implements MemberHub {
   private readonly byUser = new Map<string, Set<LocalSocket>>();
   private memberFilter: MemberFilter | null = null;
   private readonly reachedListeners: MembersReached[] = [];
+  /** Marks of this node's sessions for the other nodes (with Redis); null on one node. */
+  private presence: SessionPresence | null = null;
   /** Sockets of this node waiting on a device-login ticket, by ticket id. */
   private readonly ticketWaiters = new Map<string, Set<() => void>>();
 
   constructor(private readonly bus: Bus) {
     bus.onMessage((message) => this.deliver(message));
+  }
+
+  /** Shares which sessions have sockets here with the other nodes. */
+  setPresence(presence: SessionPresence): void {
+    this.presence = presence;
+  }
+
+  /** The sessions that have a socket open on this node. */
+  *localSessions(): Iterable<string> {
+    const seen = new Set<string>();
+    for (const sockets of this.byUser.values()) {
+      for (const socket of sockets) {
+        if (seen.has(socket.sessionId)) continue;
+        seen.add(socket.sessionId);
+        yield socket.sessionId;
+      }
+    }
   }
 
   /** Set once the database is open: group frames are dropped until then. */
@@ -68,14 +88,20 @@ export class NodeHub implements MemberHub {
       sockets = new Set();
       this.byUser.set(socket.userId, sockets);
     }
+    if (this.presence && this.countOf(socket.userId, socket.sessionId).session === 0) {
+      this.presence.mark(socket.sessionId);
+    }
     sockets.add(socket);
   }
 
   remove(socket: LocalSocket): void {
     const sockets = this.byUser.get(socket.userId);
     if (!sockets) return;
-    sockets.delete(socket);
+    if (!sockets.delete(socket)) return;
     if (sockets.size === 0) this.byUser.delete(socket.userId);
+    if (this.presence && this.countOf(socket.userId, socket.sessionId).session === 0) {
+      this.presence.unmark(socket.sessionId);
+    }
   }
 
   /** This node's open sockets of a user, and of those the ones of one session. */
@@ -84,6 +110,15 @@ export class NodeHub implements MemberHub {
     let session = 0;
     for (const socket of sockets ?? []) if (socket.sessionId === sessionId) session += 1;
     return { user: sockets?.size ?? 0, session };
+  }
+
+  /**
+   * Whether a device (session) has a socket open. This node's own sockets are asked
+   * first; across nodes, the presence marks each node keeps in Redis (see `presence`).
+   */
+  async isSessionOnline(userId: string, sessionId: string): Promise<boolean> {
+    if (this.countOf(userId, sessionId).session > 0) return true;
+    return this.presence ? this.presence.isOnline(sessionId) : false;
   }
 
   /** How many sockets are open on this node. */

@@ -1326,6 +1326,46 @@ const ROWS: Row[] = [
       return w.call(as, 'POST', `/device-logins/${ticket.id}/decision`, { approve: false });
     },
   },
+  // ------------------------------------------------------------------ web push
+  // Each acts on the caller's own device (session) alone.
+  {
+    route: 'GET /api/v1/push/key',
+    cells: SIGNED_IN,
+    run: (w, as) => w.call(as, 'GET', '/push/key'),
+  },
+  {
+    route: 'PUT /api/v1/push/subscription',
+    on: "the caller's own device",
+    cells: SIGNED_IN,
+    run: (w, as) =>
+      w.call(as, 'PUT', '/push/subscription', {
+        endpoint: `https://fcm.googleapis.com/fcm/send/matrix-${as}`,
+        keys: {
+          p256dh:
+            'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM',
+          auth: 'tBHItJI5svbpez7KI4CCXg',
+        },
+      }),
+  },
+  {
+    route: 'DELETE /api/v1/push/subscription',
+    on: "the caller's own device",
+    cells: SIGNED_IN,
+    run: (w, as) => w.call(as, 'DELETE', '/push/subscription'),
+  },
+  {
+    route: 'POST /api/v1/push/test',
+    on: 'a device with no subscription',
+    cells: {
+      owner: 'PUSH_NOT_SUBSCRIBED',
+      admin: 'PUSH_NOT_SUBSCRIBED',
+      member: 'PUSH_NOT_SUBSCRIBED',
+      blocked: 'PUSH_NOT_SUBSCRIBED',
+      removed: 'PUSH_NOT_SUBSCRIBED',
+      stranger: 'PUSH_NOT_SUBSCRIBED',
+    },
+    run: (w, as) => w.call(as, 'POST', '/push/test'),
+  },
   // ------------------------------------------------------------------ Pi payments
   {
     route: 'GET /api/v1/wallet/rules',
@@ -1454,6 +1494,8 @@ const PUBLIC: Record<string, string> = {
   'POST /api/v1/auth/login/code': 'signing in comes before there is a session',
   'POST /api/v1/auth/password/reset': 'a forgotten password is reset without a session',
   'GET /api/v1/meta/countries': 'the sign-up form lists countries',
+  'GET /api/v1/meta/version':
+    'an app that cannot sign in (too old, maintenance) must still learn why',
   'POST /api/v1/auth/device-logins':
     'a signed-out browser asks for a QR code to sign in with: it has no session yet',
   'GET /api/v1/pi/config': 'the sign-in page asks whether Pi is on before anyone signs in',
@@ -1470,6 +1512,8 @@ const PUBLIC: Record<string, string> = {
   'GET /openapi.json': 'the API description: routes and schemas, no data',
   'GET /docs*': 'the API description: routes and schemas, no data',
   'GET /': 'the web app',
+  'GET /home*': 'the landing site: public pages and the app download links',
+  'POST /home/cooperate': "the landing site's partnership form, for people without an account",
 };
 
 const covers = (entry: string, route: string) =>

@@ -19,6 +19,9 @@ import * as m0017 from './0017-nft.js';
 import * as m0018 from './0018-transfers-in-messages.js';
 import * as m0019 from './0019-growth.js';
 import * as m0020 from './0020-device-logins.js';
+import * as m0021 from './0021-push.js';
+import * as m0022 from './0022-server-flags.js';
+import * as m0023 from './0023-cooperation.js';
 
 /**
  * Every migration in order. A static list rather than a folder scan, so the compiled
@@ -45,4 +48,7 @@ export const migrations: Record<string, Migration> = {
   '0018-transfers-in-messages': m0018,
   '0019-growth': m0019,
   '0020-device-logins': m0020,
+  '0021-push': m0021,
+  '0022-server-flags': m0022,
+  '0023-cooperation': m0023,
 };

@@ -109,6 +109,7 @@ describe.each(dialects)('auth on $dialect', ({ dialect }) => {
         notifications: true,
         vibration: true,
         alertSound: true,
+        notificationPreviews: false,
       });
 
       const fetched = await me(result.token);

@@ -25,6 +25,7 @@ const EVENT_BATCH = 500;
  */
 export class EventService {
   private readonly repo: EventRepo;
+  private readonly publishedListeners: ((events: readonly PendingEvent[]) => void)[] = [];
 
   constructor(private readonly deps: { db: Db; clock: Clock; hub: Hub }) {
     this.repo = new EventRepo(deps.db);
@@ -63,11 +64,17 @@ export class EventService {
     return pending;
   }
 
-  /** Pushes committed events to their users' sockets. */
+  /** Pushes committed events to their users' sockets, then tells the listeners. */
   publish(events: readonly PendingEvent[]): void {
     for (const { userId, event } of events) {
       this.deps.hub.toUsers([userId], { t: 'event', event });
     }
+    if (events.length > 0) for (const listener of this.publishedListeners) listener(events);
+  }
+
+  /** Called with committed events once published (Web Push follows some of them). */
+  onPublished(listener: (events: readonly PendingEvent[]) => void): void {
+    this.publishedListeners.push(listener);
   }
 
   async page(userId: string, after: number, limit: number): Promise<EventPageResult> {

@@ -41,6 +41,12 @@ export const LIMITS = {
   deviceLoginDecidePerUser: { limit: 60, windowMs: HOUR, burst: 20 },
   /** Typed device-login codes looked up, per user: each is a guess at 40 bits. */
   deviceLoginCodePerUser: { limit: 30, windowMs: HOUR, burst: 10 },
+  /** Partnership requests from the landing site's form, per address. */
+  cooperationPerAddress: { limit: 10, windowMs: HOUR, burst: 5 },
+  /** Push subscriptions made or dropped, per user (a browser renews its own now and then). */
+  pushPerUser: { limit: 60, windowMs: HOUR, burst: 20 },
+  /** Test notifications, per user. */
+  pushTestPerUser: { limit: 20, windowMs: HOUR, burst: 5 },
   /**
    * Pi sign-ins per address: each one costs a call to Pi's Platform API, and a stolen or
    * made-up token is tried there, not here.

@@ -1,8 +1,20 @@
-import { countryListResult } from '@teltlk/protocol';
+import { countryListResult, versionResult } from '@teltlk/protocol';
+import type { AppContext } from '../../context.js';
 import type { App } from '../../http/types.js';
 import { listCountries } from './countries.js';
 
-export function metaRoutes(app: App): void {
+export function metaRoutes(app: App, { services: { flags } }: AppContext): void {
+  app.get(
+    '/meta/version',
+    {
+      schema: {
+        tags: ['meta'],
+        summary: 'The version served, the oldest app still supported, and maintenance',
+        response: { 200: versionResult },
+      },
+    },
+    () => flags.version(),
+  );
   app.get(
     '/meta/countries',
     {

@@ -61,6 +61,25 @@ export class NotifyService {
     logger.info({ channel, purpose }, 'verification code put in the dev outbox');
   }
 
+  /**
+   * Tells the operator something that wants a person's attention (a partnership request):
+   * by email to `operatorEmail` when there is a provider and an address, and always in
+   * the log, so it is never only in the database.
+   */
+  async notifyOperator(
+    operatorEmail: string | null,
+    message: { subject: string; text: string },
+  ): Promise<void> {
+    const { email, logger } = this.deps;
+    logger.warn({ subject: message.subject }, 'for the operator');
+    if (!email || !operatorEmail) return;
+    try {
+      await email.send({ to: operatorEmail, ...message });
+    } catch (error) {
+      logger.error({ err: error }, 'could not email the operator');
+    }
+  }
+
   private provider(channel: Channel): EmailProvider | SmsProvider | null {
     return channel === 'email' ? this.deps.email : this.deps.sms;
   }

@@ -376,6 +376,7 @@ export class UserService {
       notifications: user.notifications === 1,
       vibration: user.vibration === 1,
       alertSound: user.alert_sound === 1,
+      notificationPreviews: user.notification_previews === 1,
     };
   }
 
@@ -453,6 +454,7 @@ export class UserService {
       notifications: flag(body.notifications),
       vibration: flag(body.vibration),
       alert_sound: flag(body.alertSound),
+      notification_previews: flag(body.notificationPreviews),
     });
     return this.toSettings(user);
   }
@@ -515,6 +517,7 @@ export function newUserRow(now: number, fields: NewUserFields): UserRow {
     notifications: 1,
     vibration: 1,
     alert_sound: 1,
+    notification_previews: 0,
     failed_logins: 0,
     login_locked_until: null,
     created_at: now,

@@ -291,12 +291,14 @@ describe.each(dialects)('users on $dialect', ({ dialect }) => {
         notifications: true,
         vibration: false,
         alertSound: true,
+        notificationPreviews: false,
       });
       await patch({
         motherTongueFirst: false,
         notifications: false,
         alertSound: false,
         vibration: true,
+        notificationPreviews: true,
       });
       expect((await settings()).json<Settings>()).toEqual({
         uiLanguage: 'zh_TW',
@@ -304,6 +306,7 @@ describe.each(dialects)('users on $dialect', ({ dialect }) => {
         notifications: false,
         vibration: true,
         alertSound: false,
+        notificationPreviews: true,
       });
     });
 

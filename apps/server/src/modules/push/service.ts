@@ -1,0 +1,297 @@
+import {
+  groupIdOf,
+  type Message,
+  type PushKeyResult,
+  type PushPayload,
+  type PushSubscriptionBody,
+  type UserEventData,
+} from '@teltlk/protocol';
+import { createHash } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { Db } from '../../db/schema.js';
+import { AppError } from '../../errors.js';
+import type { Clock } from '../../lib/clock.js';
+import { newId } from '../../lib/random.js';
+import { Semaphore } from '../../lib/semaphore.js';
+import type { AuthInfo } from '../auth/sessions.js';
+import type { PendingEvent } from '../events/service.js';
+import type { GroupService } from '../groups/service.js';
+import type { UserService } from '../users/service.js';
+import type { PushOptions, PushSender, PushTarget } from './sender.js';
+import { previewOf, pushTexts } from './texts.js';
+
+/** A device that may get a push: its subscription and what its person chose. */
+interface Recipient extends PushTarget {
+  id: string;
+  user_id: string;
+  session_id: string;
+  ui_language: string;
+  notification_previews: number;
+}
+
+/** A message waits this long at the push service for a device that is away. */
+const MESSAGE_TTL_SECONDS = 24 * 60 * 60;
+/** Pushes under way at once; more wait their turn (and past the queue, are dropped). */
+const CONCURRENCY = 16;
+const QUEUE = 10_000;
+
+/** The route that opens a conversation (the web app's hash routes). */
+function chatPath(conversationId: string): string {
+  return `/pages/home/chat?conversationId=${encodeURIComponent(conversationId)}`;
+}
+
+/** A topic (RFC 8030: up to 32 URL-safe characters) per conversation, so pushes collapse. */
+function topicOf(conversationId: string): string {
+  return createHash('sha256').update(conversationId).digest('base64url').slice(0, 32);
+}
+
+/**
+ * Web Push to devices that are not online: new messages (per conversation's mute, an
+ * @mention breaking through it), mining reminders, and a test. One push per device per
+ * message, never to a device with an open socket, never to the sender's own devices.
+ * Without previews a push says only that a message came (the spec's default title), in
+ * the reader's interface language; with them, who sent it and what.
+ */
+export class PushService {
+  private readonly semaphore = new Semaphore(CONCURRENCY, QUEUE);
+  private readonly pending = new Set<Promise<void>>();
+
+  constructor(
+    private readonly deps: {
+      db: Db;
+      clock: Clock;
+      logger: Logger;
+      sender: PushSender;
+      publicKey: string;
+      /** Hosts (and their subdomains) a subscription may point at; null: any. */
+      hosts: readonly string[] | null;
+      /** Whether a device (session) has a socket open on any node. */
+      online: (userId: string, sessionId: string) => Promise<boolean>;
+      users: UserService;
+      groups: () => GroupService;
+    },
+  ) {}
+
+  publicKey(): PushKeyResult {
+    return { publicKey: this.deps.publicKey };
+  }
+
+  /** Subscribes this device; a browser's endpoint moves to whoever subscribes it last. */
+  async subscribe(auth: AuthInfo, body: PushSubscriptionBody): Promise<void> {
+    if (!this.allowed(body.endpoint)) throw new AppError('PUSH_ENDPOINT_REFUSED');
+    const { db, clock } = this.deps;
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .deleteFrom('push_subscriptions')
+        .where((eb) =>
+          eb.or([eb('session_id', '=', auth.sessionId), eb('endpoint', '=', body.endpoint)]),
+        )
+        .execute();
+      await trx
+        .insertInto('push_subscriptions')
+        .values({
+          id: newId(),
+          user_id: auth.userId,
+          session_id: auth.sessionId,
+          endpoint: body.endpoint,
+          p256dh: body.keys.p256dh,
+          auth: body.keys.auth,
+          created_at: clock.now(),
+        })
+        .execute();
+    });
+  }
+
+  async unsubscribe(auth: AuthInfo): Promise<void> {
+    await this.deps.db
+      .deleteFrom('push_subscriptions')
+      .where('session_id', '=', auth.sessionId)
+      .execute();
+  }
+
+  /** A test notification to this device, now (online or not): proof the path works. */
+  async test(auth: AuthInfo): Promise<void> {
+    const [device] = await this.recipients((db) => db.where('ps.session_id', '=', auth.sessionId));
+    if (!device) throw new AppError('PUSH_NOT_SUBSCRIBED');
+    const texts = pushTexts(device.ui_language);
+    const payload: PushPayload = { ...texts.test, tag: 'test', path: '/pages/user/message' };
+    try {
+      await this.deliver(device, payload, { ttlSeconds: 60, urgency: 'high' });
+    } catch (error) {
+      this.deps.logger.warn({ err: error }, 'test push failed');
+      throw new AppError('PUSH_FAILED');
+    }
+  }
+
+  /** After the commit of new messages: pushes to their offline recipients, in the background. */
+  messagesSent(messages: readonly Message[]): void {
+    for (const message of messages) {
+      if (previewOf(message.content, 'en_US') === null) continue;
+      this.background(() => this.announce(message));
+    }
+  }
+
+  /** After user events are published: mining reminders reach devices that are away. */
+  eventsPublished(events: readonly PendingEvent[]): void {
+    for (const { userId, event } of events) {
+      if (event.data.type !== 'mining') continue;
+      const data = event.data;
+      this.background(() => this.remind(userId, data));
+    }
+  }
+
+  /** Resolves once the pushes under way are done (shutdown, tests). */
+  async drain(): Promise<void> {
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+  }
+
+  private background(work: () => Promise<void>): void {
+    const run = work()
+      .catch((error: unknown) => this.deps.logger.warn({ err: error }, 'push failed'))
+      .finally(() => this.pending.delete(run));
+    this.pending.add(run);
+  }
+
+  private async announce(message: Message): Promise<void> {
+    const now = this.deps.clock.now();
+    const mentioned = new Set(
+      message.content.kind === 'text' ? (message.content.mentions ?? []) : [],
+    );
+    const all = message.content.kind === 'text' && message.content.mentionAll === true;
+    const devices = await this.recipients((db) =>
+      db
+        .innerJoin('conversation_members as cm', (join) =>
+          join
+            .onRef('cm.user_id', '=', 'ps.user_id')
+            .on('cm.conversation_id', '=', message.conversationId),
+        )
+        .where('ps.user_id', '!=', message.senderId)
+        .where('u.notifications', '=', 1)
+        .where((eb) =>
+          eb.or([
+            eb.and([
+              eb('cm.muted', '=', 0),
+              eb.or([eb('cm.muted_until', 'is', null), eb('cm.muted_until', '<=', now)]),
+            ]),
+            // An @mention breaks through a mute.
+            ...(all ? [eb.lit(true)] : []),
+            ...(mentioned.size > 0 ? [eb('cm.user_id', 'in', [...mentioned])] : []),
+          ]),
+        )
+        // Those whose history starts after this message (cleared, joined later) skip it.
+        .where('cm.min_seq', '<', message.seq),
+    );
+    if (devices.length === 0) return;
+    const sender = (await this.deps.users.cardsOf([message.senderId])).get(message.senderId);
+    const groupId = groupIdOf(message.conversationId);
+    const group = groupId
+      ? await this.deps
+          .groups()
+          .get(message.senderId, groupId)
+          .catch(() => null)
+      : null;
+    const options: PushOptions = {
+      ttlSeconds: MESSAGE_TTL_SECONDS,
+      urgency: 'high',
+      topic: topicOf(message.conversationId),
+    };
+    await Promise.all(
+      devices.map(async (device) => {
+        if (await this.deps.online(device.user_id, device.session_id)) return;
+        const texts = pushTexts(device.ui_language);
+        const preview = previewOf(message.content, device.ui_language) ?? '';
+        const name = sender?.nickname ?? '';
+        const shown = device.notification_previews === 1;
+        const payload: PushPayload = {
+          title: shown ? (group?.name ?? name) : texts.newMessage,
+          body: shown ? (group ? texts.inGroup(name, preview) : preview) : '',
+          tag: message.conversationId,
+          path: chatPath(message.conversationId),
+          conversationId: message.conversationId,
+        };
+        await this.deliver(device, payload, options);
+      }),
+    );
+  }
+
+  private async remind(userId: string, data: Extract<UserEventData, { type: 'mining' }>) {
+    const devices = await this.recipients((db) =>
+      db.where('ps.user_id', '=', userId).where('u.notifications', '=', 1),
+    );
+    await Promise.all(
+      devices.map(async (device) => {
+        if (await this.deps.online(device.user_id, device.session_id)) return;
+        const texts = pushTexts(device.ui_language);
+        const payload: PushPayload =
+          data.reason === 'ended'
+            ? { ...texts.miningEnded, tag: 'mining', path: '/pages/find/find' }
+            : {
+                title: texts.nudged.title,
+                body: texts.nudged.body(data.by?.nickname ?? ''),
+                tag: 'mining',
+                path: '/pages/find/find',
+              };
+        await this.deliver(device, payload, { ttlSeconds: 12 * 60 * 60, urgency: 'normal' });
+      }),
+    );
+  }
+
+  /** Subscriptions of live sessions, narrowed by `where`. */
+  private recipients(
+    where: (query: ReturnType<PushService['baseQuery']>) => ReturnType<PushService['baseQuery']>,
+  ): Promise<Recipient[]> {
+    return where(this.baseQuery()).execute();
+  }
+
+  private baseQuery() {
+    const now = this.deps.clock.now();
+    return this.deps.db
+      .selectFrom('push_subscriptions as ps')
+      .innerJoin('sessions as s', 's.id', 'ps.session_id')
+      .innerJoin('users as u', 'u.id', 'ps.user_id')
+      .where('s.revoked_at', 'is', null)
+      .where('s.expires_at', '>', now)
+      .select([
+        'ps.id',
+        'ps.user_id',
+        'ps.session_id',
+        'ps.endpoint',
+        'ps.p256dh',
+        'ps.auth',
+        'u.ui_language',
+        'u.notification_previews',
+      ]);
+  }
+
+  /** One push, its turn taken in the semaphore; a subscription the service dropped goes. */
+  private async deliver(device: Recipient, payload: PushPayload, options: PushOptions) {
+    const place = this.semaphore.take();
+    if (!place) {
+      this.deps.logger.warn('push queue full: a push was dropped');
+      return;
+    }
+    try {
+      await place.ready;
+      const result = await this.deps.sender.send(device, JSON.stringify(payload), options);
+      if (result === 'gone') {
+        await this.deps.db.deleteFrom('push_subscriptions').where('id', '=', device.id).execute();
+      }
+    } finally {
+      place.release();
+    }
+  }
+
+  /**
+   * The server posts to a subscription's endpoint, so only push services' hosts are
+   * taken, over https (plain http only on loopback, where a local push service runs).
+   */
+  private allowed(endpoint: string): boolean {
+    const url = new URL(endpoint);
+    const host = url.hostname.toLowerCase();
+    const loopback = host === '127.0.0.1' || host === 'localhost' || host === '[::1]';
+    if (url.protocol !== 'https:' && !loopback) return false;
+    const hosts = this.deps.hosts;
+    if (hosts === null) return true;
+    return hosts.some((allowed) => host === allowed || host.endsWith(`.${allowed}`));
+  }
+}
