@@ -3,6 +3,8 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { appFilesPlugin } from './app-files.ts';
 import { precompressPlugin } from './precompress.ts';
+import { serviceWorkerPlugin } from './service-worker-plugin.ts';
+import { landingPlugin } from './landing/landing-plugin.ts';
 
 const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 // The API server the dev server forwards to; `npm run dev` at the root starts it on 3000.
@@ -11,7 +13,13 @@ const server = process.env.TELTLK_API ?? 'http://localhost:3000';
 export default defineConfig({
   // Relative asset paths, so the built app works wherever the server mounts it.
   base: './',
-  plugins: [react(), appFilesPlugin(), precompressPlugin()],
+  plugins: [
+    react(),
+    appFilesPlugin(),
+    serviceWorkerPlugin(),
+    landingPlugin(),
+    precompressPlugin(),
+  ],
   resolve: {
     alias: {
       '@teltlk/protocol': source('../../packages/protocol/src/index.ts'),

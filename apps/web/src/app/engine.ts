@@ -8,6 +8,7 @@ import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import { api } from '../api/client';
 import { mediaUploader } from '../api/media-uploader';
 import { useMe } from '../api/queries';
+import { setTitleUnread } from '../ui/page-title';
 import { showToast } from '../ui/toast';
 import { messageText } from '../ui/use-message';
 import { i18n } from '../i18n/index';
@@ -67,7 +68,9 @@ function startEngine(key: string, userId: string): ActiveEngine {
     engine.on('kickedOffline', () => endSession(i18n.t('chat.kickedOffline'))),
     engine.on('userEvent', emitUserEvent),
     engine.subscribe(() => {
-      useTabBadges.getState().setBadge('home', engine.getSnapshot().totalUnread);
+      const unread = engine.getSnapshot().totalUnread;
+      useTabBadges.getState().setBadge('home', unread);
+      setTitleUnread(unread);
     }),
   ];
   record.release = () => {
@@ -93,6 +96,7 @@ export function runEngine(token: string | null, userId: string | undefined): voi
     previous.release();
     void previous.engine.stop();
     useTabBadges.getState().setBadge('home', 0);
+    setTitleUnread(0);
   }
   if (key && userId) active = startEngine(key, userId);
   notify();
@@ -146,6 +150,7 @@ export async function forgetLocalData(): Promise<void> {
   active = null;
   previous.release();
   useTabBadges.getState().setBadge('home', 0);
+  setTitleUnread(0);
   notify();
   try {
     localStorage.removeItem(USER_STORAGE_KEY);

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect } from 'react';
-import { Outlet, ScrollRestoration } from 'react-router';
+import { Outlet, ScrollRestoration, useNavigate } from 'react-router';
 import { preloadFeedback } from '../ui/feedback-loader';
 import { PageSpinner } from '../ui/spinner';
 import { useSignedIn } from './guards';
@@ -14,9 +14,34 @@ function PreloadFeedback() {
   return null;
 }
 
+/**
+ * Asks the server whether this copy may go on (maintenance, too old) a few seconds in,
+ * and now and then after; never in the way of the first screen.
+ */
+function useVersionChecks(): void {
+  const navigate = useNavigate();
+  useEffect(() => {
+    let stop = () => {};
+    let stopped = false;
+    const timer = window.setTimeout(() => {
+      void import('./version-check').then(({ startVersionChecks }) => {
+        if (!stopped) stop = startVersionChecks((path) => void navigate(path));
+      });
+    }, VERSION_CHECK_DELAY_MS);
+    return () => {
+      stopped = true;
+      window.clearTimeout(timer);
+      stop();
+    };
+  }, [navigate]);
+}
+
+const VERSION_CHECK_DELAY_MS = 3_000;
+
 /** The app column: capped at 600 px and centred on wide screens. */
 export function AppLayout() {
   const signedIn = useSignedIn();
+  useVersionChecks();
   return (
     <div className="tt-app">
       <Suspense fallback={<PageSpinner />}>

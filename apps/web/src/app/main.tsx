@@ -44,3 +44,17 @@ startTransition(() =>
     </StrictMode>,
   ),
 );
+
+// The service worker once the page has loaded and settled: it never competes with the
+// first screen for the network (production builds only; the dev server serves no sw.js).
+// The app itself may start after the load event (it is fetched by the boot script).
+if (import.meta.env.PROD) {
+  const register = () =>
+    window.setTimeout(() => {
+      void import('./service-worker')
+        .then(({ registerServiceWorker }) => registerServiceWorker())
+        .catch((error: unknown) => console.warn('Service worker not registered', error));
+    }, 2_000);
+  if (document.readyState === 'complete') register();
+  else window.addEventListener('load', register, { once: true });
+}

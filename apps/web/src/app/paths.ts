@@ -30,6 +30,10 @@ export const paths = {
   groupTip: '/pages/home/groupTip',
   /** Not named by the spec: message search, in all chats or one (`conversationId`). */
   search: '/pages/home/search',
+  /** A friend's remark (`userId`). */
+  setUserNickname: '/pages/home/setUserNickname',
+  /** The translation of the chat with a friend (`userId`): on or off, and into which language. */
+  setUserTogue: '/pages/home/setUserTogue',
   /** A conversation's translation: on or off, and into which language. */
   tongue: '/pages/home/tongue',
   contacts: '/pages/contacts/contacts',
@@ -56,6 +60,8 @@ export const paths = {
   chooseCountry: '/pages/user/chooseCountry',
   chooseTongue: '/pages/user/chooseTongue',
   setting: '/pages/user/setting',
+  /** Message notifications: the switches, this device's permission, a test. */
+  message: '/pages/user/message',
   about: '/pages/user/about',
   accountSecurity: '/pages/user/accountSecurity',
   accountSafe: '/pages/user/accountSafe',
@@ -71,6 +77,8 @@ export const paths = {
   pcDevice: '/pages/login/PCdevice',
   /** Signed in: scan a QR code of PCdevice, or open its link (`ticket`), and approve. */
   mobileDevice: '/pages/login/mobiledevice',
+  /** Why this copy of the app must update, or that the service is under maintenance. */
+  upgradation: '/upgradation',
   /** Signed in: approve a device by typing its short code. */
   verification: '/verification',
 } as const;

@@ -51,6 +51,10 @@ const VerificationPage = page(
   () => import('../features/auth/device-approve-pages'),
   'VerificationPage',
 );
+const UpgradationPage = page(
+  () => import('../features/upgrade/upgradation-page'),
+  'UpgradationPage',
+);
 const AgreementPage = page(() => import('../features/legal/legal-page'), 'AgreementPage');
 const ServicePage = page(() => import('../features/legal/legal-page'), 'ServicePage');
 const PrivacyPage = page(() => import('../features/legal/legal-page'), 'PrivacyPage');
@@ -58,6 +62,11 @@ const HomePage = page(() => import('../features/home/home-page'), 'HomePage');
 const ChatPage = page(() => import('../features/chat/chat-page'), 'ChatPage');
 const ChatSettingPage = page(() => import('../features/chat/chat-setting-page'), 'ChatSettingPage');
 const TonguePage = page(() => import('../features/chat/tongue-page'), 'TonguePage');
+const SetUserToguePage = page(() => import('../features/chat/tongue-page'), 'SetUserToguePage');
+const SetUserNicknamePage = page(
+  () => import('../features/contacts/remark-page'),
+  'SetUserNicknamePage',
+);
 const SearchPage = page(() => import('../features/chat/search-page'), 'SearchPage');
 const ContactsPage = page(() => import('../features/contacts/contacts-page'), 'ContactsPage');
 const NewFriendPage = page(
@@ -129,6 +138,7 @@ const AccountSecurityPage = page(
 );
 const AboutPage = page(() => import('../features/user/about-page'), 'AboutPage');
 const SettingsPage = page(() => import('../features/settings/settings-page'), 'SettingsPage');
+const MessagePage = page(() => import('../features/settings/message-page'), 'MessagePage');
 
 /** `/`: the sign-in page when signed out, the chat list (home tab) when signed in. */
 function RootPage() {
@@ -179,6 +189,8 @@ export const routes: RouteObject[] = [
           { path: paths.chat, element: <ChatPage /> },
           { path: paths.chatSetting, element: <ChatSettingPage /> },
           { path: paths.tongue, element: <TonguePage /> },
+          { path: paths.setUserTogue, element: <SetUserToguePage /> },
+          { path: paths.setUserNickname, element: <SetUserNicknamePage /> },
           { path: paths.search, element: <SearchPage /> },
           { path: paths.newFriend, element: <NewFriendPage /> },
           { path: paths.seeNewFriend, element: <SentRequestsPage /> },
@@ -200,6 +212,7 @@ export const routes: RouteObject[] = [
           { path: paths.chooseCountry, element: <ChooseCountryPage /> },
           { path: paths.chooseTongue, element: <ChooseTonguePage /> },
           { path: paths.setting, element: <SettingsPage /> },
+          { path: paths.message, element: <MessagePage /> },
           { path: paths.accountSecurity, element: <AccountSecurityPage /> },
           { path: paths.accountSafe, element: <AccountSecurityPage /> },
           { path: paths.coin, element: <CoinPage /> },
@@ -226,6 +239,7 @@ export const routes: RouteObject[] = [
       { path: paths.service, element: <ServicePage /> },
       { path: paths.privacy, element: <PrivacyPage /> },
       { path: paths.about, element: <AboutPage /> },
+      { path: paths.upgradation, element: <UpgradationPage /> },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

@@ -1,10 +1,11 @@
-import { Suspense, type ReactNode } from 'react';
+import { Suspense, useEffect, useRef, type ReactNode } from 'react';
+import { useSettings } from '../api/queries';
 import { Outlet } from 'react-router';
 import { ContactsSync } from '../features/contacts/contacts-sync';
 import { ConnectionBanner } from '../features/chat/connection-banner';
 import { useMiningNotices } from '../features/discover/mining-notices';
 import { PageSpinner } from '../ui/spinner';
-import { useEngineLifecycle } from './engine';
+import { useEngine, useEngineLifecycle, useSelfId } from './engine';
 import { TabBar } from './tab-bar';
 import { useTabBadges } from './tab-badges';
 
@@ -21,7 +22,63 @@ import { useTabBadges } from './tab-badges';
 export function SessionServices() {
   useEngineLifecycle();
   useMiningNotices();
+  useMessageAlerts();
   return null;
+}
+
+/** This device's push subscription is renewed this long after the socket connects. */
+const PUSH_SYNC_DELAY_MS = 10_000;
+
+/**
+ * New messages while the app is open: their alerts (module loaded with the first one);
+ * and this device's Web Push subscription kept in step with the notifications switch,
+ * once the engine is connected (the first screen never waits for it).
+ */
+function useMessageAlerts(): void {
+  const engine = useEngine();
+  const selfId = useSelfId();
+  const settings = useSettings().data;
+  const latest = useRef({ settings, selfId });
+  latest.current = { settings, selfId };
+  useEffect(() => {
+    if (!engine) return;
+    return engine.on('message', (message) => {
+      const { settings: now, selfId: self } = latest.current;
+      if (!now || !self) return;
+      void import('./message-alerts').then(({ alertMessage }) =>
+        alertMessage(engine, message, now, self),
+      );
+    });
+  }, [engine]);
+  const notifications = settings?.notifications;
+  useEffect(() => {
+    if (!engine || notifications === undefined) return;
+    let stopped = false;
+    const sync = () => {
+      if (stopped) return;
+      void import('../api/push')
+        .then(({ syncPush }) => syncPush(notifications))
+        .catch(() => undefined);
+    };
+    // Housekeeping: well after the first screen has what it needs.
+    let timer: number | undefined;
+    const later = () => {
+      timer = window.setTimeout(sync, PUSH_SYNC_DELAY_MS);
+    };
+    let off = () => {};
+    if (engine.getSnapshot().connection === 'connected') later();
+    else {
+      off = engine.on('connected', () => {
+        off();
+        later();
+      });
+    }
+    return () => {
+      stopped = true;
+      off();
+      window.clearTimeout(timer);
+    };
+  }, [engine, notifications]);
 }
 
 /** The four tab pages share the bottom tab bar; the bar stays while a tab loads. */

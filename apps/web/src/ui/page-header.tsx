@@ -2,6 +2,7 @@ import { LeftOutline } from 'antd-mobile-icons';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
+import { setPageTitle } from './page-title';
 
 export interface HeaderAction {
   label: string;
@@ -52,7 +53,7 @@ export function PageHeader({ title, back = true, action }: PageHeaderProps) {
   const appName = t('common.appName');
 
   useEffect(() => {
-    document.title = title === appName ? appName : `${title} · ${appName}`;
+    setPageTitle(title === appName ? appName : `${title} · ${appName}`);
   }, [title, appName]);
 
   return (

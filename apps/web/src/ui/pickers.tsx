@@ -1,16 +1,9 @@
 import { useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useCountryCodes } from '../api/queries';
-import { intlLocale, resolveUiLanguage } from '../i18n/language';
 import type { Choice } from './choice-list';
 import { countryOptions, type CountryOption } from './countries';
 import { languageOptions } from './languages';
-
-/** The BCP 47 locale of the interface language, following language switches. */
-export function useUiLocale(): string {
-  const { i18n } = useTranslation();
-  return intlLocale(resolveUiLanguage(i18n.language));
-}
+import { useUiLocale } from './use-ui-locale';
 
 /** Countries from the server, named in the interface language. */
 export function useCountryOptions(): {

@@ -10,7 +10,7 @@ import { paths, withQuery } from '../../app/paths';
 import { Button } from '../../ui/button';
 import { errorMessage, isSessionError, type Message } from '../../ui/error-message';
 import { Page } from '../../ui/page';
-import { useUiLocale } from '../../ui/pickers';
+import { useUiLocale } from '../../ui/use-ui-locale';
 import { PageSpinner } from '../../ui/spinner';
 import { TextField } from '../../ui/text-field';
 import { relativeTime } from '../../ui/time';

@@ -5,6 +5,7 @@ import type { FormErrors, Message } from '../../ui/error-message';
 import { lineIcon } from '../../ui/line-icons';
 import { paths } from '../../app/paths';
 import { checkLogin, type LoginField } from './login-rules';
+import { setPageTitle } from '../../ui/page-title';
 
 /*
  * The sign-in page, written against the DOM rather than React. It is what a signed-out
@@ -213,7 +214,7 @@ export function mountLoginView(main: HTMLElement, host: LoginHost): LoginView {
     const legalKeys = ['legal.agreement', 'legal.service', 'legal.privacy'] as const;
     legalLinks.forEach((link, index) => (link.textContent = host.text(legalKeys[index]!)));
     drawErrors();
-    document.title = host.text('common.appName');
+    setPageTitle(host.text('common.appName'));
   }
 
   async function signIn(): Promise<void> {

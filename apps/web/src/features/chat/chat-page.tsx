@@ -27,7 +27,7 @@ import { copyText } from '../../ui/clipboard';
 import { EmptyState } from '../../ui/empty-state';
 import { Page } from '../../ui/page';
 import { useGoBack } from '../../ui/page-header';
-import { useUiLocale } from '../../ui/pickers';
+import { useUiLocale } from '../../ui/use-ui-locale';
 import { PageSpinner } from '../../ui/spinner';
 import { showToast } from '../../ui/toast';
 import { usePerson } from '../../api/use-contacts';
@@ -65,6 +65,7 @@ import { usePageVisible } from './use-page-visible';
 import { useRemarks } from '../../api/use-remarks';
 import { shownTranslation, type TranslationRowContext } from './use-translation';
 import { toastFailure } from '../../ui/failure-toast';
+import { setPageTitle } from '../../ui/page-title';
 
 type Quote = NonNullable<Extract<SendableContent, { kind: 'text' }>['quote']>;
 
@@ -85,7 +86,7 @@ function ChatHeader({
   const goBack = useGoBack();
   const appName = t('common.appName');
   useEffect(() => {
-    document.title = `${title} · ${appName}`;
+    setPageTitle(`${title} · ${appName}`);
   }, [title, appName]);
   return (
     <header className="tt-header">

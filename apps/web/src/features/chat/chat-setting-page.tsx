@@ -9,7 +9,7 @@ import { ChoiceList } from '../../ui/choice-list';
 import { EmptyState } from '../../ui/empty-state';
 import { toastModifyFailure } from '../../ui/failure-toast';
 import { Page } from '../../ui/page';
-import { useUiLocale } from '../../ui/pickers';
+import { useUiLocale } from '../../ui/use-ui-locale';
 import { PageSpinner } from '../../ui/spinner';
 import {
   ClearHistoryRow,

@@ -29,7 +29,7 @@ import {
   type KeyboardEvent,
 } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useUiLocale } from '../../ui/pickers';
+import { useUiLocale } from '../../ui/use-ui-locale';
 import { MentionPicker } from './mention-picker';
 import { insertMention, mentionQueryAt, type Mentionable } from './mentions';
 import { insertAt } from './emoji';

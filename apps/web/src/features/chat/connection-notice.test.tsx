@@ -35,6 +35,15 @@ describe('the connection banner', () => {
     expect(html).not.toContain('<button');
   });
 
+  it('turns the screen into a button to try again once the connection timed out', () => {
+    const html = renderToStaticMarkup(
+      <ConnectionNotice inline offline errors={[]} timedOut onReconnect={() => {}} />,
+    );
+    expect(html).toContain(en_US.engine.timedOut);
+    expect(html).toContain('class="tt-timeout-screen"');
+    expect(html).not.toContain(en_US.error.NETWORK_ERROR);
+  });
+
   it('shows a failed sync with a button to try again', () => {
     const html = render(false, [failure('sync')]);
     expect(html).toContain(en_US.engine.syncFailed);

@@ -7,12 +7,27 @@ export function ConnectionNotice({
   inline,
   offline,
   errors,
+  timedOut = false,
+  onReconnect,
 }: {
   inline: boolean;
   offline: boolean;
   errors: readonly EngineError[];
+  /** Offline for a while: the whole screen is a button that tries again. */
+  timedOut?: boolean;
+  onReconnect?: () => void;
 }) {
   const { t } = useTranslation();
+  if (offline && timedOut && onReconnect) {
+    return (
+      <div role="status">
+        <button type="button" className="tt-timeout-screen" onClick={onReconnect}>
+          <ExclamationCircleOutline aria-hidden />
+          <span>{t('engine.timedOut')}</span>
+        </button>
+      </div>
+    );
+  }
   // Offline says it all: nothing can be updated until the network is back.
   const error = offline ? undefined : errors[0];
   return (

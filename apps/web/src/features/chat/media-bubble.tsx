@@ -12,7 +12,7 @@ import { useTranslation } from 'react-i18next';
 import { thumbHashToDataURL } from 'thumbhash';
 import { useMediaAddress } from '../../api/media-urls';
 import { useEngine } from '../../app/engine';
-import { useUiLocale } from '../../ui/pickers';
+import { useUiLocale } from '../../ui/use-ui-locale';
 import { clockDuration, formatBytes, photoBox } from './media-files';
 import { waveformBars } from './voice-recorder';
 

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { mapLink } from '../../ui/conversation/messages';
 import { clockTime, dayLabel } from '../../ui/conversation/time-labels';
-import { useUiLocale } from '../../ui/pickers';
+import { useUiLocale } from '../../ui/use-ui-locale';
 import { Sheet } from '../../ui/sheet';
 import { MediaThumb, StickerBubble } from './faces';
 import { itemLine, mergedTitle } from './merged';

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths, withQuery } from '../../app/paths';
 import { Avatar } from '../../ui/avatar';
-import { useUiLocale } from '../../ui/pickers';
+import { useUiLocale } from '../../ui/use-ui-locale';
 import { errorMessage } from '../../ui/error-message';
 import { useMessageText } from '../../ui/use-message';
 import { ApiError } from '@teltlk/im-sdk';

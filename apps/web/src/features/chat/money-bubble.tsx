@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths, withQuery } from '../../app/paths';
 import { formatMoney } from '../../ui/money';
-import { useUiLocale } from '../../ui/pickers';
+import { useUiLocale } from '../../ui/use-ui-locale';
 
 // The envelope's sheet loads when one is opened: the chat itself stays light.
 const EnvelopeSheet = lazy(() =>

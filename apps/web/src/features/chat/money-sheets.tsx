@@ -10,7 +10,7 @@ import { Button } from '../../ui/button';
 import { errorMessage, ruleMessage, type Message } from '../../ui/error-message';
 import { formatMoney, typedUnits } from '../../ui/money';
 import { PasscodePad } from '../../ui/passcode-pad';
-import { useUiLocale } from '../../ui/pickers';
+import { useUiLocale } from '../../ui/use-ui-locale';
 import { Sheet } from '../../ui/sheet';
 import { PageSpinner } from '../../ui/spinner';
 import { TextField } from '../../ui/text-field';

@@ -13,7 +13,7 @@ import { hitParts } from '../../ui/conversation/search-hits';
 import { listTime } from '../../ui/conversation/time-labels';
 import { toFormErrors, type Message as UiMessage } from '../../ui/error-message';
 import { Page } from '../../ui/page';
-import { useUiLocale } from '../../ui/pickers';
+import { useUiLocale } from '../../ui/use-ui-locale';
 import { useMessageText } from '../../ui/use-message';
 import './search.css';
 

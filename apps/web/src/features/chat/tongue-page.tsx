@@ -1,7 +1,14 @@
 import type { ConversationView, ImEngine } from '@teltlk/im-sdk';
-import { LANGUAGES, findLanguage, type UpdateConversationBody } from '@teltlk/protocol';
+import {
+  LANGUAGES,
+  findLanguage,
+  singleConversationId,
+  userIdSchema,
+  type UpdateConversationBody,
+} from '@teltlk/protocol';
 import { useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
 import { useMe } from '../../api/queries';
 import { useEngine, useEngineSnapshot, useSelfId } from '../../app/engine';
 import { ChoiceList, type Choice } from '../../ui/choice-list';
@@ -22,9 +29,29 @@ const MOTHER_TONGUE = '';
  * translated, and into which language; the header's confirm button saves.
  */
 export function TonguePage() {
-  const { t } = useTranslation();
   const selfId = useSelfId();
-  const conversationId = useConversationParam(selfId);
+  return <ConversationTongue conversationId={useConversationParam(selfId)} />;
+}
+
+/**
+ * `/pages/home/setUserTogue?userId=…`: the same, for the chat with a friend, reached
+ * from their profile.
+ */
+export function SetUserToguePage() {
+  const selfId = useSelfId();
+  const [search] = useSearchParams();
+  const parsed = userIdSchema.safeParse(search.get('userId'));
+  const conversationId = !parsed.success
+    ? null
+    : selfId
+      ? singleConversationId(selfId, parsed.data)
+      : undefined;
+  return <ConversationTongue conversationId={conversationId} />;
+}
+
+/** A conversation's translation form; null: no such conversation, undefined: not known yet. */
+function ConversationTongue({ conversationId }: { conversationId: string | null | undefined }) {
+  const { t } = useTranslation();
   const engine = useEngine();
   const snapshot = useEngineSnapshot();
   const title = t('translation.title');

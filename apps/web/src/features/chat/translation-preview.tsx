@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { errorMessage } from '../../ui/error-message';
 import { languageOptions, optionLabel } from '../../ui/languages';
-import { useUiLocale } from '../../ui/pickers';
+import { useUiLocale } from '../../ui/use-ui-locale';
 import { useMessageText } from '../../ui/use-message';
 import { deviceTranslator } from './device-translator';
 import type { TranslationSource } from '../../ui/conversation/translation-view';

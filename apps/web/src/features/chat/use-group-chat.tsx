@@ -5,7 +5,7 @@ import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '@teltlk/im-sdk';
 import { paths, withQuery } from '../../app/paths';
-import { useUiLocale } from '../../ui/pickers';
+import { useUiLocale } from '../../ui/use-ui-locale';
 import type { GroupMessageKind } from '@teltlk/protocol';
 import type { MentionSupport } from './composer';
 import type { GroupRowContext, Person } from './message-row';

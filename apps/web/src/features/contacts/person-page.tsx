@@ -1,8 +1,6 @@
 import {
   GREETING_MAX_LENGTH,
   greetingSchema,
-  REMARK_MAX_LENGTH,
-  remarkSchema,
   singleConversationId,
   userIdSchema,
   type Me,
@@ -19,9 +17,9 @@ import { countryName } from '../../ui/countries';
 import { toFormErrors, type Message } from '../../ui/error-message';
 import { languageLabel } from '../../ui/languages';
 import { ButtonRow, InfoRow, LinkRow } from '../../ui/list-row';
-import { confirmModal, showModal } from '../../ui/modal';
+import { confirmModal } from '../../ui/modal';
 import { Page } from '../../ui/page';
-import { useUiLocale } from '../../ui/pickers';
+import { useUiLocale } from '../../ui/use-ui-locale';
 import { QueryError } from '../../ui/query-error';
 import { PageSpinner } from '../../ui/spinner';
 import { TextField } from '../../ui/text-field';
@@ -38,7 +36,6 @@ import {
   usePerson,
   useSendFriendRequest,
   useSetBlocked,
-  useUpdateRemark,
 } from '../../api/use-contacts';
 import { toastModifyFailure } from '../../ui/failure-toast';
 
@@ -154,7 +151,6 @@ function PersonView({
   const locale = useUiLocale();
   const navigate = useNavigate();
   const requests = useFriendRequests();
-  const updateRemark = useUpdateRemark();
   const deleteFriend = useDeleteFriend();
   const setBlocked = useSetBlocked();
   const nameId = useId();
@@ -170,32 +166,6 @@ function PersonView({
     void navigate(
       withQuery(paths.chat, { conversationId: singleConversationId(me.id, person.id) }),
     );
-
-  const editRemark = async () => {
-    const result = await showModal({
-      title: t('friends.remarkTitle'),
-      content: t('friends.remarkHint'),
-      editable: true,
-      inputLabel: t('friends.remarkPrompt', { name: person.nickname }),
-      defaultValue: person.remark ?? '',
-      maxLength: REMARK_MAX_LENGTH,
-    });
-    if (!result.confirm) return;
-    const value = result.content.trim();
-    if (value === (person.remark ?? '')) return;
-    const invalid = checkField(remarkSchema, value);
-    if (invalid) {
-      showToast(messageText(invalid), { duration: 3000 });
-      return;
-    }
-    updateRemark.mutate(
-      { userId: person.id, remark: value || null },
-      {
-        onSuccess: () => showToast(t('common.saved'), { icon: 'success' }),
-        onError: toastModifyFailure,
-      },
-    );
-  };
 
   const removeFriend = async () => {
     const confirmed = await confirmModal(
@@ -247,10 +217,18 @@ function PersonView({
       <ul className="tt-list tt-section">
         {friend ? (
           <li>
-            <ButtonRow
+            <LinkRow
+              to={withQuery(paths.setUserNickname, { userId: person.id })}
               label={t('friends.remark')}
               value={person.remark ?? t('common.notSet')}
-              onClick={() => void editRemark()}
+            />
+          </li>
+        ) : null}
+        {friend ? (
+          <li>
+            <LinkRow
+              to={withQuery(paths.setUserTogue, { userId: person.id })}
+              label={t('translation.title')}
             />
           </li>
         ) : null}

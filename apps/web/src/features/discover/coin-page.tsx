@@ -2,7 +2,7 @@ import { POINTS_KINDS, type CoinRecord, type RankingBoard } from '@teltlk/protoc
 import { useTranslation } from 'react-i18next';
 import { useCoin, useCoinHistory } from '../../api/use-growth';
 import { LoadMore } from '../../ui/load-more';
-import { useUiLocale } from '../../ui/pickers';
+import { useUiLocale } from '../../ui/use-ui-locale';
 import { Page } from '../../ui/page';
 import { QueryError } from '../../ui/query-error';
 import { PageSpinner } from '../../ui/spinner';

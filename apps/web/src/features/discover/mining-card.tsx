@@ -6,7 +6,7 @@ import { usePiClient } from '../../api/pi';
 import { growthKeys, useMining } from '../../api/use-growth';
 import { Button } from '../../ui/button';
 import { toastFailure } from '../../ui/failure-toast';
-import { useUiLocale } from '../../ui/pickers';
+import { useUiLocale } from '../../ui/use-ui-locale';
 import { QueryError } from '../../ui/query-error';
 import { PageSpinner } from '../../ui/spinner';
 import { SwitchRow } from '../../ui/switch-row';

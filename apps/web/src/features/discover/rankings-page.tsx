@@ -5,7 +5,7 @@ import { useRanking } from '../../api/use-growth';
 import { paths, withQuery } from '../../app/paths';
 import { Avatar } from '../../ui/avatar';
 import { Page } from '../../ui/page';
-import { useUiLocale } from '../../ui/pickers';
+import { useUiLocale } from '../../ui/use-ui-locale';
 import { QueryError } from '../../ui/query-error';
 import { PageSpinner } from '../../ui/spinner';
 import { formatPoints } from './points';

@@ -10,7 +10,7 @@ import { Button } from '../../ui/button';
 import { countryName } from '../../ui/countries';
 import { LoadMore } from '../../ui/load-more';
 import { Page } from '../../ui/page';
-import { useUiLocale } from '../../ui/pickers';
+import { useUiLocale } from '../../ui/use-ui-locale';
 import { QueryError } from '../../ui/query-error';
 import { PageSpinner } from '../../ui/spinner';
 import { showToast } from '../../ui/toast';

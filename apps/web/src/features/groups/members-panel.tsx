@@ -13,7 +13,7 @@ import { paths, withQuery } from '../../app/paths';
 import { Avatar } from '../../ui/avatar';
 import { LoadMore } from '../../ui/load-more';
 import { confirmModal } from '../../ui/modal';
-import { useUiLocale } from '../../ui/pickers';
+import { useUiLocale } from '../../ui/use-ui-locale';
 import { QueryError } from '../../ui/query-error';
 import { PageSpinner } from '../../ui/spinner';
 import { TextField } from '../../ui/text-field';

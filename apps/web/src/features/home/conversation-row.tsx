@@ -7,7 +7,7 @@ import { Link } from 'react-router';
 import { paths, withQuery } from '../../app/paths';
 import { badgeText } from '../../app/tab-badges';
 import { Avatar } from '../../ui/avatar';
-import { useUiLocale } from '../../ui/pickers';
+import { useUiLocale } from '../../ui/use-ui-locale';
 import { conversationName, partLine } from '../../ui/conversation/messages';
 import { SenderPrefix, SystemPreview } from '../../ui/conversation/system-preview';
 import { useGroupRemarks } from '../../api/use-groups';

@@ -13,6 +13,7 @@ import { ConversationRow, type RowAction } from './conversation-row';
 import type { RowSwipe } from './row-swipe';
 import { toastModifyFailure } from '../../ui/failure-toast';
 import { onFirstUse } from '../../ui/first-use';
+import { setPageTitle } from '../../ui/page-title';
 
 const loadRowMenu = () => import('./row-menu');
 const RowMenu = lazy(() => loadRowMenu().then((module) => ({ default: module.RowMenu })));
@@ -81,7 +82,7 @@ function HomeHeader() {
   const title = t('home.title');
   const appName = t('common.appName');
   useEffect(() => {
-    document.title = `${title} · ${appName}`;
+    setPageTitle(`${title} · ${appName}`);
   }, [title, appName]);
   return (
     <header className="tt-header">

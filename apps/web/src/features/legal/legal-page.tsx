@@ -2,7 +2,7 @@ import type { UiLanguage } from '@teltlk/protocol';
 import { useTranslation } from 'react-i18next';
 import { resolveUiLanguage } from '../../i18n/language';
 import { Page } from '../../ui/page';
-import { useUiLocale } from '../../ui/pickers';
+import { useUiLocale } from '../../ui/use-ui-locale';
 import { formatDate } from '../../ui/time';
 import { en_US } from './documents-en_US';
 import { zh_CN } from './documents-zh_CN';

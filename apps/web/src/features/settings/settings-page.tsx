@@ -1,4 +1,3 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   CONTACT_EMAIL,
   UI_LANGUAGES,
@@ -7,6 +6,7 @@ import {
   type UpdateSettingsBody,
 } from '@teltlk/protocol';
 import {
+  BellOutline,
   FileOutline,
   InformationCircleOutline,
   LockOutline,
@@ -15,9 +15,7 @@ import {
 } from 'antd-mobile-icons';
 import { useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../api/client';
 import { useSettings } from '../../api/queries';
-import { queryKeys } from '../../api/query-keys';
 import { paths } from '../../app/paths';
 import { setUiLanguage } from '../../i18n/index';
 import { isUiLanguage, resolveUiLanguage } from '../../i18n/language';
@@ -29,35 +27,9 @@ import { QueryError } from '../../ui/query-error';
 import { PageSpinner } from '../../ui/spinner';
 import { SwitchRow } from '../../ui/switch-row';
 import { useLogout } from '../../app/use-logout';
-import { applyPatch, revertPatch } from './settings-patch';
-import { toastModifyFailure } from '../../ui/failure-toast';
+import { useUpdateSettings } from './use-update-settings';
 
-type Toggle = 'motherTongueFirst' | 'notifications' | 'vibration' | 'alertSound';
-
-/** Saves settings optimistically: the screen changes at once and rolls back on failure. */
-function useUpdateSettings() {
-  const queryClient = useQueryClient();
-  const key = queryKeys.settings();
-  return useMutation({
-    mutationFn: (patch: UpdateSettingsBody) => api.updateSettings(patch),
-    onMutate: async (patch) => {
-      await queryClient.cancelQueries({ queryKey: key });
-      const previous = queryClient.getQueryData<Settings>(key);
-      if (previous) queryClient.setQueryData<Settings>(key, applyPatch(previous, patch));
-      return { previous };
-    },
-    onError: (failure, patch, context) => {
-      const previous = context?.previous;
-      if (previous) {
-        queryClient.setQueryData<Settings>(key, (current) =>
-          current ? revertPatch(current, previous, patch) : previous,
-        );
-      }
-      toastModifyFailure(failure);
-    },
-    onSuccess: (settings) => queryClient.setQueryData(key, settings),
-  });
-}
+type Toggle = 'motherTongueFirst';
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
   const id = useId();
@@ -96,9 +68,14 @@ function Toggles({
       </Section>
       <Section title={t('settings.alerts')}>
         <ul className="tt-list">
-          {row('notifications')}
-          {row('vibration')}
-          {row('alertSound')}
+          <li>
+            <LinkRow
+              to={paths.message}
+              icon={<BellOutline />}
+              label={t('settings.notifications')}
+              value={settings.notifications ? t('settings.on') : t('settings.off')}
+            />
+          </li>
         </ul>
       </Section>
     </>

@@ -8,6 +8,7 @@ const settings: Settings = {
   notifications: true,
   vibration: true,
   alertSound: true,
+  notificationPreviews: false,
 };
 
 describe('optimistic settings', () => {

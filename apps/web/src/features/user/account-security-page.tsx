@@ -13,7 +13,7 @@ import { Button } from '../../ui/button';
 import { toFormErrors, type FormErrors } from '../../ui/error-message';
 import { confirmModal } from '../../ui/modal';
 import { Page } from '../../ui/page';
-import { useUiLocale } from '../../ui/pickers';
+import { useUiLocale } from '../../ui/use-ui-locale';
 import { QueryError } from '../../ui/query-error';
 import { PageSpinner } from '../../ui/spinner';
 import { PasswordField } from '../../ui/text-field';

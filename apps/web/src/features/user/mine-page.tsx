@@ -7,6 +7,7 @@ import {
   ScanCodeOutline,
   SetOutline,
   SystemQRcodeOutline,
+  TeamOutline,
   UserCircleOutline,
 } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
@@ -42,6 +43,9 @@ export function MinePage() {
       <ul className="tt-list tt-section">
         <li>
           <LinkRow to={paths.means} icon={<UserCircleOutline />} label={t('mine.profile')} />
+        </li>
+        <li>
+          <LinkRow to={paths.groupList} icon={<TeamOutline />} label={t('mine.groups')} />
         </li>
         <li>
           <LinkRow to={paths.twoCode} icon={<SystemQRcodeOutline />} label={t('mine.qrCode')} />

@@ -16,7 +16,7 @@ import { languageLabel } from '../../ui/languages';
 import { ButtonRow, InfoRow, LinkRow } from '../../ui/list-row';
 import { showModal } from '../../ui/modal';
 import { Page } from '../../ui/page';
-import { useUiLocale } from '../../ui/pickers';
+import { useUiLocale } from '../../ui/use-ui-locale';
 import { QueryError } from '../../ui/query-error';
 import { PageSpinner } from '../../ui/spinner';
 import { formatDate } from '../../ui/time';

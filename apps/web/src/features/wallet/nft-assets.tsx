@@ -12,7 +12,7 @@ import { Button } from '../../ui/button';
 import { errorMessage, type Message } from '../../ui/error-message';
 import { FriendPicker } from '../../ui/friend-picker';
 import { PasscodePad } from '../../ui/passcode-pad';
-import { useUiLocale } from '../../ui/pickers';
+import { useUiLocale } from '../../ui/use-ui-locale';
 import { QueryError } from '../../ui/query-error';
 import { Sheet } from '../../ui/sheet';
 import { PageSpinner } from '../../ui/spinner';

@@ -13,7 +13,7 @@ import { errorMessage, ruleMessage, type Message } from '../../ui/error-message'
 import { formatMoney, typedUnits } from '../../ui/money';
 import { Page } from '../../ui/page';
 import { PasscodePad } from '../../ui/passcode-pad';
-import { useUiLocale } from '../../ui/pickers';
+import { useUiLocale } from '../../ui/use-ui-locale';
 import { PiOnlyNotice } from '../../ui/pi-only';
 import { QueryError } from '../../ui/query-error';
 import { Sheet } from '../../ui/sheet';

@@ -10,7 +10,7 @@ import { toastModifyFailure } from '../../ui/failure-toast';
 import { LinkRow } from '../../ui/list-row';
 import { formatMoney } from '../../ui/money';
 import { Page } from '../../ui/page';
-import { useUiLocale } from '../../ui/pickers';
+import { useUiLocale } from '../../ui/use-ui-locale';
 import { QueryError } from '../../ui/query-error';
 import { PageSpinner } from '../../ui/spinner';
 import { showToast } from '../../ui/toast';

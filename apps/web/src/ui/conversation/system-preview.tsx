@@ -1,6 +1,6 @@
 import type { SystemContent } from '@teltlk/protocol';
 import { useTranslation } from 'react-i18next';
-import { useUiLocale } from '../pickers';
+import { useUiLocale } from '../use-ui-locale';
 import { formatDuration } from './time-labels';
 import { noticePeople, systemNotice } from './system-notice';
 import { useGroupPeople } from '../../api/use-people';

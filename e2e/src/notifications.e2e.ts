@@ -1,0 +1,217 @@
+import { callApi, LocalPushService } from '@teltlk/test-kit';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible } from './axe.js';
+import {
+  befriend,
+  openChat,
+  operator,
+  registerAccount,
+  send,
+  signIn,
+  type ApiAccount,
+} from './harness.js';
+import { browserSuite } from './suite.js';
+
+/**
+ * Notifications in the browser: a new message in a background tab shows a system
+ * notification and counts in the tab title; a message to a device that is away goes
+ * through a push service (one on loopback that checks VAPID and decrypts the payload as
+ * the browser would) and the service worker shows it; the notification settings page;
+ * the app shell offline; maintenance sending the app to /upgradation.
+ */
+
+let pushService: LocalPushService;
+const suite = browserSuite({ PUSH_HOSTS: '127.0.0.1' });
+
+beforeAll(async () => {
+  pushService = await LocalPushService.start();
+});
+afterAll(async () => {
+  await pushService.close();
+});
+
+interface Shown {
+  title: string;
+  body: string;
+  tag: string;
+}
+
+/** The notifications the page's service worker shows now. */
+function shownNotifications(page: Page): Promise<Shown[]> {
+  return page.evaluate(async () => {
+    const registration = await navigator.serviceWorker.ready;
+    const shown = await registration.getNotifications();
+    return shown.map(({ title, body, tag }) => ({ title, body, tag }));
+  });
+}
+
+/** A signed-in page allowed to notify, with its service worker running. */
+async function withNotifications(account: ApiAccount): Promise<Page> {
+  const page = await suite.signedIn(account);
+  await page.context().grantPermissions(['notifications'], { origin: suite.server.baseUrl });
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
+  return page;
+}
+
+/** Makes the page believe it is in a background tab (headless tabs are always visible). */
+async function hide(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+    document.dispatchEvent(new Event('visibilitychange'));
+  });
+}
+
+function serviceWorkerOf(context: BrowserContext) {
+  const [worker] = context.serviceWorkers();
+  if (!worker) throw new Error('no service worker');
+  return worker;
+}
+
+describe('notifications', () => {
+  it('shows a system notification for a message to a background tab, and counts it in the title', async () => {
+    const [ada, bob] = await Promise.all([
+      registerAccount(suite.server.baseUrl, 'Ada'),
+      registerAccount(suite.server.baseUrl, 'Bob'),
+    ]);
+    await befriend(suite.server.baseUrl, ada, bob);
+    const page = await withNotifications(ada);
+    await hide(page);
+    const chat = await page.evaluate(
+      ([a, b]) => (a! < b! ? `si_${a}_${b}` : `si_${b}_${a}`),
+      [ada.id, bob.id],
+    );
+    await callApi(suite.server.baseUrl, 'POST', '/messages', {
+      token: bob.token,
+      body: {
+        conversationId: chat,
+        clientMsgId: 'background-1',
+        content: { kind: 'text', text: 'Lunch?' },
+      },
+    });
+    // Without previews (the default) it says only that a message came.
+    await expect
+      .poll(() => shownNotifications(page))
+      .toEqual([{ title: 'You have a new message', body: '', tag: chat }]);
+    await expect.poll(() => page.title()).toBe('(1) Chats · Teltlk');
+  });
+
+  it('pushes a message to a device that is away, and the service worker shows it', async () => {
+    const [ada, bob] = await Promise.all([
+      registerAccount(suite.server.baseUrl, 'Ada'),
+      registerAccount(suite.server.baseUrl, 'Bob'),
+    ]);
+    await befriend(suite.server.baseUrl, ada, bob);
+    // Ada's phone subscribed once and is closed now: its subscription is at the push service.
+    const { publicKey } = await callApi<{ publicKey: string }>(
+      suite.server.baseUrl,
+      'GET',
+      '/push/key',
+      { token: ada.token },
+    );
+    const phone = pushService.subscribe(publicKey);
+    await callApi(suite.server.baseUrl, 'PUT', '/push/subscription', {
+      token: ada.token,
+      body: phone,
+    });
+    await callApi(suite.server.baseUrl, 'PATCH', '/me/settings', {
+      token: ada.token,
+      body: { notificationPreviews: true },
+    });
+
+    const bobPage = await suite.signedIn(bob);
+    await openChat(bobPage, /Ada/);
+    await send(bobPage, 'The train leaves at nine');
+    await expect.poll(() => pushService.received(phone.endpoint).length).toBe(1);
+    expect(pushService.refusals).toEqual([]);
+    const [push] = pushService.received(phone.endpoint);
+    expect(JSON.parse(push!.payload)).toMatchObject({
+      title: 'Bob',
+      body: 'The train leaves at nine',
+    });
+
+    // The same payload, as the push service hands it to the browser's service worker.
+    const adaPage = await withNotifications(ada);
+    await serviceWorkerOf(adaPage.context()).evaluate((payload) => {
+      const scope = self as unknown as { dispatchEvent(event: Event): void };
+      const PushEventClass = (globalThis as unknown as { PushEvent: typeof Event }).PushEvent;
+      scope.dispatchEvent(new PushEventClass('push', { data: payload } as EventInit));
+    }, push!.payload);
+    await expect
+      .poll(() => shownNotifications(adaPage))
+      .toEqual([expect.objectContaining({ title: 'Bob', body: 'The train leaves at nine' })]);
+  });
+
+  it('has a settings page for notifications and this device', async () => {
+    const ada = await registerAccount(suite.server.baseUrl, 'Ada');
+    const page = await withNotifications(ada);
+    await page.goto(`${suite.server.baseUrl}/#/pages/user/setting`);
+    await page.getByRole('link', { name: /Message notifications/ }).click();
+    await page.getByRole('heading', { level: 1, name: 'Message notifications' }).waitFor();
+    await page
+      .getByTestId('push-state')
+      .filter({ hasText: /Allowed|gets notifications/ })
+      .waitFor();
+    await expectAccessible(page, 'message notifications (en_US)');
+    const previews = page.getByRole('switch', { name: 'Show sender and text' });
+    expect(await previews.isChecked()).toBe(false);
+    // Saved optimistically: the switch turns once the change is under way.
+    await previews.click();
+    await expect.poll(() => previews.isChecked()).toBe(true);
+    await page.reload();
+    await expect.poll(() => previews.isChecked()).toBe(true);
+  });
+
+  it('opens the chat list offline from what the app keeps, once installed', async () => {
+    const [ada, bob] = await Promise.all([
+      registerAccount(suite.server.baseUrl, 'Ada'),
+      registerAccount(suite.server.baseUrl, 'Bob'),
+    ]);
+    await befriend(suite.server.baseUrl, ada, bob);
+    const page = await suite.signedIn(ada);
+    await openChat(page, /Bob/);
+    await send(page, 'Offline soon');
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
+    const manifest = await page.request.get(`${suite.server.baseUrl}/manifest.webmanifest`);
+    expect(await manifest.json()).toMatchObject({ display: 'standalone', start_url: './' });
+
+    await page.context().setOffline(true);
+    try {
+      await page.goto(`${suite.server.baseUrl}/`);
+      await page.getByRole('heading', { level: 1, name: 'Chats' }).waitFor();
+      await page.getByText('Offline soon').waitFor();
+    } finally {
+      await page.context().setOffline(false);
+    }
+  });
+
+  it('sends the app to /upgradation while the service is under maintenance', async () => {
+    const ada = await registerAccount(suite.server.baseUrl, 'Ada');
+    // A page of its own: the service answers 503 on purpose here.
+    const { context, page, errors } = await signIn(suite.browser, suite.server.baseUrl, ada);
+    const underMaintenance = (on: boolean) =>
+      expect
+        .poll(
+          async () =>
+            (await callApi<{ maintenance: boolean }>(suite.server.baseUrl, 'GET', '/meta/version'))
+              .maintenance,
+          { timeout: 10_000 },
+        )
+        .toBe(on);
+    try {
+      await operator(suite.server, 'maintenance:on', '--note', 'test');
+      await underMaintenance(true);
+      await page.reload();
+      await page.getByRole('heading', { level: 1, name: 'App version' }).waitFor();
+      await page.getByText('This feature is currently under maintenance').first().waitFor();
+      await expectAccessible(page, 'upgradation (en_US)');
+    } finally {
+      await operator(suite.server, 'maintenance:off');
+    }
+    await underMaintenance(false);
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.getByText(/Teltlk is up to date/).waitFor();
+    expect(errors.filter((line) => !line.startsWith('503 '))).toEqual([]);
+    await context.close();
+  });
+});
