@@ -13,13 +13,7 @@ const server = process.env.TELTLK_API ?? 'http://localhost:3000';
 export default defineConfig({
   // Relative asset paths, so the built app works wherever the server mounts it.
   base: './',
-  plugins: [
-    react(),
-    appFilesPlugin(),
-    serviceWorkerPlugin(),
-    landingPlugin(),
-    precompressPlugin(),
-  ],
+  plugins: [react(), appFilesPlugin(), serviceWorkerPlugin(), landingPlugin(), precompressPlugin()],
   resolve: {
     alias: {
       '@teltlk/protocol': source('../../packages/protocol/src/index.ts'),
