@@ -94,6 +94,18 @@ describe('notifications', () => {
       .poll(() => shownNotifications(page))
       .toEqual([{ title: 'You have a new message', body: '', tag: chat }]);
     await expect.poll(() => page.title()).toBe('(1) Chats · Teltlk');
+
+    // On a wide screen the chat opens beside the chat list, in a frame capped at 960 px.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await openChat(page, /Bob/);
+    const list = page.getByRole('complementary', { name: 'Chats' });
+    await list.getByRole('link', { name: /Bob/ }).waitFor();
+    await page.getByRole('main').getByText('Lunch?').waitFor();
+    expect(await page.getByRole('main').count()).toBe(1);
+    const frame = await page
+      .locator('.tt-app')
+      .evaluate((app) => app.getBoundingClientRect().width);
+    expect(frame).toBe(960);
   });
 
   it('pushes a message to a device that is away, and the service worker shows it', async () => {

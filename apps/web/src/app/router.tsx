@@ -5,6 +5,7 @@ import { AppLayout } from './layouts';
 import { NotFoundPage } from './not-found-page';
 import { paths } from './paths';
 import { RouteError } from './route-error';
+import { WideSplit } from './wide-split';
 
 /** A route-level chunk: each page downloads when first visited. */
 function page<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) {
@@ -186,7 +187,14 @@ export const routes: RouteObject[] = [
               { path: paths.user, element: <MinePage /> },
             ],
           },
-          { path: paths.chat, element: <ChatPage /> },
+          {
+            path: paths.chat,
+            element: (
+              <WideSplit>
+                <ChatPage />
+              </WideSplit>
+            ),
+          },
           { path: paths.chatSetting, element: <ChatSettingPage /> },
           { path: paths.tongue, element: <TonguePage /> },
           { path: paths.setUserTogue, element: <SetUserToguePage /> },

@@ -101,8 +101,11 @@ function HomeHeader() {
   );
 }
 
-/** `/pages/home/home` (and `/` when signed in): the chat list. */
-export function HomePage() {
+/**
+ * `/pages/home/home` (and `/` when signed in): the chat list. `beside` when it sits next
+ * to an open chat on a wide screen: the chat holds the page's main landmark then.
+ */
+export function HomePage({ beside = false }: { beside?: boolean }) {
   const { t } = useTranslation();
   const engine = useEngine();
   const snapshot = useEngineSnapshot();
@@ -165,7 +168,11 @@ export function HomePage() {
   return (
     <div className="tt-page">
       <HomeHeader />
-      <main className="tt-content-flush">{body}</main>
+      {beside ? (
+        <div className="tt-content-flush">{body}</div>
+      ) : (
+        <main className="tt-content-flush">{body}</main>
+      )}
       {menuUsed ? (
         <Suspense fallback={null}>
           <RowMenu
