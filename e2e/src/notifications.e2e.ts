@@ -69,7 +69,7 @@ function serviceWorkerOf(context: BrowserContext) {
 }
 
 describe('notifications', () => {
-  it('shows a system notification for a message to a background tab, and counts it in the title', async () => {
+  it("notifies a background tab and counts it in the title; the chat beside the list on a wide screen; a friend's remark and translation pages", async () => {
     const [ada, bob] = await Promise.all([
       registerAccount(suite.server.baseUrl, 'Ada'),
       registerAccount(suite.server.baseUrl, 'Bob'),
@@ -106,6 +106,18 @@ describe('notifications', () => {
       .locator('.tt-app')
       .evaluate((app) => app.getBoundingClientRect().width);
     expect(frame).toBe(960);
+
+    // A friend's remark and the translation of the chat with them, each a page of its own.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${suite.server.baseUrl}/#/pages/contacts/seeMeans?userId=${bob.id}`);
+    await page.getByRole('link', { name: /Remark/ }).click();
+    await page.getByRole('heading', { level: 1, name: 'Set remark' }).waitFor();
+    await page.getByRole('textbox', { name: 'Remark for Bob' }).fill('Bobby');
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByRole('heading', { level: 2, name: 'Bobby' }).waitFor();
+    await page.getByRole('link', { name: 'Translation' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Translation' }).waitFor();
+    expect(page.url()).toContain('/pages/home/setUserTogue?userId=');
   });
 
   it('pushes a message to a device that is away, and the service worker shows it', async () => {

@@ -87,7 +87,7 @@ async function landingScope(app: FastifyInstance, ctx: AppContext): Promise<void
     },
   );
 
-  await app.register(async (form) => {
+  await app.register((form, _options, done) => {
     // A plain HTML form: its body is URL-encoded text.
     form.addContentTypeParser(
       'application/x-www-form-urlencoded',
@@ -138,6 +138,7 @@ async function landingScope(app: FastifyInstance, ctx: AppContext): Promise<void
         return reply.redirect(`${LANDING_PATHS[body.lang]}cooperate/thanks/`, 303);
       },
     );
+    done();
   });
 
   app.get<{ Params: { '*': string } }>(

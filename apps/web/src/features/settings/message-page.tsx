@@ -1,6 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Settings } from '@teltlk/protocol';
-import { useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { askPermission, pushState, syncPush, type PushState } from '../../api/push';
@@ -8,6 +7,7 @@ import { useSettings } from '../../api/queries';
 import { Button } from '../../ui/button';
 import { errorMessage } from '../../ui/error-message';
 import { Page } from '../../ui/page';
+import { Section } from '../../ui/section';
 import { QueryError } from '../../ui/query-error';
 import { PageSpinner } from '../../ui/spinner';
 import { SwitchRow } from '../../ui/switch-row';
@@ -18,18 +18,6 @@ import { useUpdateSettings } from './use-update-settings';
 type Switch = 'notifications' | 'notificationPreviews' | 'vibration' | 'alertSound';
 
 const PUSH_STATE_KEY = ['device', 'push-state'] as const;
-
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  const id = useId();
-  return (
-    <section className="tt-section" aria-labelledby={id}>
-      <h2 id={id} className="tt-section-title">
-        {title}
-      </h2>
-      {children}
-    </section>
-  );
-}
 
 /** This device: whether the browser may show notifications, and a test one. */
 function ThisDevice({ settings }: { settings: Settings }) {

@@ -13,7 +13,6 @@ import {
   MailOutline,
   UnorderedListOutline,
 } from 'antd-mobile-icons';
-import { useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSettings } from '../../api/queries';
 import { paths } from '../../app/paths';
@@ -23,6 +22,7 @@ import { Button } from '../../ui/button';
 import { ChoiceList } from '../../ui/choice-list';
 import { LinkRow } from '../../ui/list-row';
 import { Page } from '../../ui/page';
+import { Section } from '../../ui/section';
 import { QueryError } from '../../ui/query-error';
 import { PageSpinner } from '../../ui/spinner';
 import { SwitchRow } from '../../ui/switch-row';
@@ -30,18 +30,6 @@ import { useLogout } from '../../app/use-logout';
 import { useUpdateSettings } from './use-update-settings';
 
 type Toggle = 'motherTongueFirst';
-
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  const id = useId();
-  return (
-    <section className="tt-section" aria-labelledby={id}>
-      <h2 id={id} className="tt-section-title">
-        {title}
-      </h2>
-      {children}
-    </section>
-  );
-}
 
 function Toggles({
   settings,

@@ -1,6 +1,6 @@
 import type { UpdateConversationBody } from '@teltlk/protocol';
 import { DeleteOutline, SearchOutline } from 'antd-mobile-icons';
-import { useId, useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useEngine, useEngineSnapshot } from '../../app/engine';
 import { toastModifyFailure } from '../failure-toast';
@@ -11,20 +11,7 @@ import { SwitchRow } from '../switch-row';
 import { showToast } from '../toast';
 import { TranslationSettingRow } from './translation-setting-row';
 
-/** A block of settings, named by its heading when it has one. */
-export function Section({ title, children }: { title?: string; children: ReactNode }) {
-  const id = useId();
-  return (
-    <section className="tt-section" aria-labelledby={title ? id : undefined}>
-      {title ? (
-        <h2 id={id} className="tt-section-title">
-          {title}
-        </h2>
-      ) : null}
-      {children}
-    </section>
-  );
-}
+export { Section } from '../section';
 
 /**
  * The pin, mute and translation rows of a settings list. Switches follow a tap at once; the
