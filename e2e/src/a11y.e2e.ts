@@ -38,6 +38,9 @@ interface Screens extends ChatTexts {
   welcome: string;
   createAccount: string;
   qrLogin: string;
+  messageSettings: string;
+  verification: string;
+  appVersion: string;
   groupSettings: string;
   contacts: string;
   settings: string;
@@ -51,6 +54,9 @@ const LANGUAGES: [string, Screens][] = [
       welcome: '欢迎来到 Teltlk',
       createAccount: '注册账号',
       qrLogin: '扫码登录',
+      messageSettings: '新消息通知',
+      verification: '验证码登录其他设备',
+      appVersion: '版本更新',
       chats: '消息',
       sendMessage: '发消息',
       message: '消息',
@@ -66,6 +72,9 @@ const LANGUAGES: [string, Screens][] = [
       welcome: '歡迎來到 Teltlk',
       createAccount: '註冊帳號',
       qrLogin: '掃碼登入',
+      messageSettings: '新訊息通知',
+      verification: '驗證碼登入其他裝置',
+      appVersion: '版本更新',
       chats: '訊息',
       sendMessage: '傳送訊息',
       message: '訊息',
@@ -81,6 +90,9 @@ const LANGUAGES: [string, Screens][] = [
       welcome: 'Welcome to Teltlk',
       createAccount: 'Create account',
       qrLogin: 'Sign in with a QR code',
+      messageSettings: 'Message notifications',
+      verification: 'Log in with a code',
+      appVersion: 'App version',
       chats: 'Chats',
       sendMessage: 'Send message',
       message: 'Message',
@@ -206,6 +218,20 @@ describe('accessibility by axe-core', () => {
     await a.goto(`${server.baseUrl}/#/pages/user/setting`);
     await heading(a, ui.settings).waitFor();
     await checkPage(a, `settings (${language})`);
+
+    await a.goto(`${server.baseUrl}/#/pages/user/message`);
+    await heading(a, ui.messageSettings).waitFor();
+    await a.getByTestId('push-state').waitFor();
+    await checkPage(a, `message notifications (${language})`);
+
+    await a.goto(`${server.baseUrl}/#/verification`);
+    await heading(a, ui.verification).waitFor();
+    await checkPage(a, `login code (${language})`);
+
+    await a.goto(`${server.baseUrl}/#/upgradation`);
+    await heading(a, ui.appVersion).waitFor();
+    await a.getByRole('button').last().waitFor();
+    await checkPage(a, `app version (${language})`);
 
     await a.goto(`${server.baseUrl}/#/pages/user/wallet`);
     await heading(a, ui.wallet).waitFor();

@@ -63,6 +63,18 @@ const HIDDEN_ROUTES: { method: string; path: string; below?: true; reason: strin
       'the tus offset check: no body either way (tried by the permission matrix and media tests)',
   },
   { method: 'GET', path: '/', reason: 'the web app (or the note that it is not built)' },
+  {
+    method: 'GET',
+    path: '/home',
+    reason: "the landing site: to the page in the browser's language",
+  },
+  { method: 'GET', path: '/home/*', reason: "the landing site's prerendered pages" },
+  { method: 'GET', path: '/home/download/:platform', reason: 'the app download links (config)' },
+  {
+    method: 'POST',
+    path: '/home/cooperate',
+    reason: "the landing site's HTML form (URL-encoded, not JSON), fuzzed below",
+  },
   { method: 'GET', path: '/*', reason: 'the web app files, when built' },
 ];
 
@@ -529,8 +541,15 @@ class Checker {
       return response;
     }
     if (request.method === 'HEAD') return response;
-    expectErrorShape(response, what);
-    if (!EDGE_ANSWERS.has(response.json<ErrorBody>().error.code)) this.reached += 1;
+    // The landing site's own refusals are pages for people (HTML), the rest is the API's.
+    const page =
+      /^\/home(\/|$)/.test(request.url) &&
+      /^text\/html/.test(String(response.headers['content-type']));
+    if (page) this.reached += 1;
+    else {
+      expectErrorShape(response, what);
+      if (!EDGE_ANSWERS.has(response.json<ErrorBody>().error.code)) this.reached += 1;
+    }
     expect(
       changes.length,
       `refused, yet the database changed:\n${changes.join('\n')}\n${what}`,
@@ -634,6 +653,35 @@ describe.each(dialects)('HTTP fuzz on $dialect', ({ dialect }) => {
     expect(checker.reached, `no request got past validation to ${op.key}`).toBeGreaterThan(0);
   });
 
+  it("the landing site's form, whatever its body", async () => {
+    const checker = new Checker(t, (shared ??= await FuzzWorld.create(t)), logged);
+    const form = 'application/x-www-form-urlencoded';
+    const bodies = [
+      '',
+      'lang=en_US',
+      'lang=xx&name=%ff&email=a&kind=nope&message=',
+      `name=${'a'.repeat(200)}&email=a%40b.c&kind=media&message=hi`,
+      'name=A&email=a%40b.c&kind=media&message=%00',
+      'name[]=A&email=a%40b.c&kind=media&message=hi',
+      '%%%&&&===',
+      'x'.repeat(20_000),
+    ];
+    for (const payload of bodies) {
+      await checker.run({
+        method: 'POST',
+        url: '/home/cooperate',
+        headers: { 'content-type': form },
+        payload,
+      });
+    }
+    await checker.run({
+      method: 'POST',
+      url: '/home/cooperate',
+      headers: { 'content-type': JSON_TYPE },
+      payload: '{"name":"A"}',
+    });
+  });
+
   it('hidden routes and paths that are no route', async () => {
     const world = (shared ??= await FuzzWorld.create(t));
     const checker = new Checker(t, world, logged);
@@ -673,6 +721,16 @@ describe.each(dialects)('HTTP fuzz on $dialect', ({ dialect }) => {
       '/API/V1/ME',
       '/api/v1/me%00',
       '/api/v1/me?%',
+      '/home',
+      '/home/',
+      '/home/en',
+      '/home/zh-tw/privacy/',
+      '/home/..%2f..%2fpackage.json',
+      '/home/%2e%2e/%2e%2e/etc/passwd/',
+      '/home/%00/',
+      '/home/download/android',
+      '/home/download/%ff',
+      '/home/cooperate',
     ];
     for (const url of urls) {
       for (const method of ['GET', 'HEAD', 'POST', 'DELETE', 'OPTIONS'] as const) {
