@@ -204,6 +204,10 @@ describe('notifications', () => {
       await page.goto(`${suite.server.baseUrl}/`);
       await page.getByRole('heading', { level: 1, name: 'Chats' }).waitFor();
       await page.getByText('Offline soon').waitFor();
+      // The landing site is pages of its own: never answered with the app's shell.
+      const landing = await page.context().newPage();
+      await expect(landing.goto(`${suite.server.baseUrl}/home/en/`)).rejects.toThrow();
+      await landing.close();
     } finally {
       await page.context().setOffline(false);
     }

@@ -15,8 +15,11 @@ declare const __SW_BUILD__: string;
 const CACHE = `teltlk-${__SW_BUILD__}`;
 /** Files a build names by content hash: the same name is the same bytes for ever. */
 const HASHED = /\/assets\//;
-/** Never from the cache: the API, the socket, media and files, the developer pages. */
-const PASS_THROUGH = /\/(api|ws|files|dev|docs|healthz|openapi\.json)(\/|$)/;
+/**
+ * Never from the cache: the API, the socket, media and files, the developer pages, and
+ * the landing site (pages of their own, not the app's shell).
+ */
+const PASS_THROUGH = /\/(api|ws|files|dev|docs|healthz|openapi\.json|home)(\/|$)/;
 
 interface PushPayload {
   title?: string;
