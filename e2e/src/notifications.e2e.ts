@@ -9,6 +9,7 @@ import {
   registerAccount,
   send,
   signIn,
+  startServer,
   type ApiAccount,
 } from './harness.js';
 import { browserSuite } from './suite.js';
@@ -214,32 +215,38 @@ describe('notifications', () => {
   });
 
   it('sends the app to /upgradation while the service is under maintenance', async () => {
-    const ada = await registerAccount(suite.server.baseUrl, 'Ada');
-    // A page of its own: the service answers 503 on purpose here.
-    const { context, page, errors } = await signIn(suite.browser, suite.server.baseUrl, ada);
-    const underMaintenance = (on: boolean) =>
-      expect
-        .poll(
-          async () =>
-            (await callApi<{ maintenance: boolean }>(suite.server.baseUrl, 'GET', '/meta/version'))
-              .maintenance,
-          { timeout: 10_000 },
-        )
-        .toBe(on);
+    // A server of its own: under maintenance it answers 503 on purpose, which the other
+    // tests' pages (still open in the suite) must never meet.
+    const own = await startServer();
     try {
-      await operator(suite.server, 'maintenance:on', '--note', 'test');
-      await underMaintenance(true);
-      await page.reload();
-      await page.getByRole('heading', { level: 1, name: 'App version' }).waitFor();
-      await page.getByText('This feature is currently under maintenance').first().waitFor();
-      await expectAccessible(page, 'upgradation (en_US)');
+      const ada = await registerAccount(own.baseUrl, 'Ada');
+      const { context, page, errors } = await signIn(suite.browser, own.baseUrl, ada);
+      const underMaintenance = (on: boolean) =>
+        expect
+          .poll(
+            async () =>
+              (await callApi<{ maintenance: boolean }>(own.baseUrl, 'GET', '/meta/version'))
+                .maintenance,
+            { timeout: 10_000 },
+          )
+          .toBe(on);
+      try {
+        await operator(own, 'maintenance:on', '--note', 'test');
+        await underMaintenance(true);
+        await page.reload();
+        await page.getByRole('heading', { level: 1, name: 'App version' }).waitFor();
+        await page.getByText('This feature is currently under maintenance').first().waitFor();
+        await expectAccessible(page, 'upgradation (en_US)');
+      } finally {
+        await operator(own, 'maintenance:off');
+      }
+      await underMaintenance(false);
+      await page.getByRole('button', { name: 'Try again' }).click();
+      await page.getByText(/Teltlk is up to date/).waitFor();
+      expect(errors.filter((line) => !line.startsWith('503 '))).toEqual([]);
+      await context.close();
     } finally {
-      await operator(suite.server, 'maintenance:off');
+      await own.stop();
     }
-    await underMaintenance(false);
-    await page.getByRole('button', { name: 'Try again' }).click();
-    await page.getByText(/Teltlk is up to date/).waitFor();
-    expect(errors.filter((line) => !line.startsWith('503 '))).toEqual([]);
-    await context.close();
   });
 });
