@@ -28,8 +28,15 @@ const contexts: BrowserContext[] = [];
 const browsers: Browser[] = [];
 const consoleErrors: string[][] = [];
 
+/** Where the desktop browser appears to be: an address the registries place in Britain. */
+const DESKTOP_ADDRESS = '81.2.69.160';
+
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+  // As behind a reverse proxy on this machine, so the desktop can come from another address.
+  [server, browser] = await Promise.all([
+    startServer({ TRUST_PROXY: 'loopback' }),
+    launchBrowser(),
+  ]);
   ada = await registerAccount(server.baseUrl, 'Ada');
 });
 
@@ -49,7 +56,11 @@ const heading = (page: Page, name: string) =>
 
 /** A signed-out desktop browser on the QR sign-in page, reached from the sign-in page. */
 async function desktop(baseUrl = server.baseUrl, on: Browser = browser): Promise<Page> {
-  const context = await on.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
+  const context = await on.newContext({
+    viewport: { width: 1280, height: 800 },
+    locale: 'en-US',
+    extraHTTPHeaders: { 'X-Forwarded-For': DESKTOP_ADDRESS },
+  });
   contexts.push(context);
   await context.addInitScript(() => localStorage.setItem('currentLanguage', 'en_US'));
   const page = await context.newPage();
@@ -111,6 +122,8 @@ describe('device login', () => {
     await expect
       .poll(() => mobile.getByTestId('device-login-device').textContent())
       .toMatch(/Linux/);
+    await mobile.getByText(DESKTOP_ADDRESS, { exact: true }).waitFor();
+    expect(await mobile.getByTestId('device-login-place').textContent()).toBe('United Kingdom');
     await expectAccessible(mobile, 'approve a device (en_US)');
     await mobile.getByRole('button', { name: 'Log in', exact: true }).click();
     await mobile.getByText('Approved: Teltlk is now signed in on that device.').waitFor();

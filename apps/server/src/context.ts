@@ -6,6 +6,7 @@ import { migrateToLatest, openDatabase, type Dialect } from './db/database.js';
 import type { Db } from './db/schema.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { PasswordHasher, type PasswordHashingOptions } from './lib/passwords.js';
+import { IpCountryTable } from './lib/ip-country.js';
 import { CodeRepo, SessionRepo } from './modules/auth/repo.js';
 import { AuthService } from './modules/auth/service.js';
 import { Ledger } from './modules/ledger/ledger.js';
@@ -488,6 +489,7 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
         auth,
         users,
         changed: (id) => hub.ticketChanged(id),
+        places: new IpCountryTable(),
         ttlMs: config.deviceLoginTtlSeconds * 1000,
       }),
       push,

@@ -229,6 +229,8 @@ export const deviceLoginView = z.object({
   userAgent: z.string().nullable(),
   /** The address it asked from. */
   ip: z.string().nullable(),
+  /** The country that address is registered in (ISO 3166-1 alpha-2), when it has one. */
+  country: z.string().nullable(),
   createdAt: z.number(),
   expiresAt: z.number(),
   state: z.enum(['pending', 'approved', 'refused', 'used']),

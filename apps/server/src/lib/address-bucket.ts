@@ -24,7 +24,7 @@ export function addressBucket(address: string): string {
 }
 
 /** The eight 16-bit groups of a valid IPv6 address, `::` and a dotted IPv4 tail expanded. */
-function ipv6Groups(ip: string): number[] {
+export function ipv6Groups(ip: string): number[] {
   const parse = (part: string): number[] => {
     if (part === '') return [];
     return part.split(':').flatMap((piece) => {

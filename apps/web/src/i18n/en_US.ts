@@ -311,6 +311,7 @@ export const en_US = {
       'Approve only if you yourself just asked to sign in on this device. It will have full access to your account.',
     deviceLabel: 'Device',
     addressLabel: 'IP address',
+    placeLabel: 'Location',
     askedLabel: 'Asked',
     approve: 'Log in',
     refuse: 'Refuse',

@@ -302,6 +302,7 @@ export const zh_CN: Catalog = {
     confirmIntro: '仅当您本人刚刚要求在此设备上登录时才确认。该设备将能完全使用您的账号。',
     deviceLabel: '设备',
     addressLabel: 'IP 地址',
+    placeLabel: '所在地区',
     askedLabel: '请求时间',
     approve: '登录',
     refuse: '拒绝',

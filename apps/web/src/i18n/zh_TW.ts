@@ -302,6 +302,7 @@ export const zh_TW: Catalog = {
     confirmIntro: '僅當您本人剛剛要求在此裝置上登入時才確認。該裝置將能完全使用您的帳號。',
     deviceLabel: '裝置',
     addressLabel: 'IP 位址',
+    placeLabel: '所在地區',
     askedLabel: '請求時間',
     approve: '登入',
     refuse: '拒絕',

@@ -32,10 +32,10 @@ describe.each(dialects)('device login on $dialect', ({ dialect }) => {
     await t.close();
   });
 
-  async function newTicket() {
+  async function newTicket(ip = '81.2.69.160') {
     const response = await t.call('POST', '/api/v1/auth/device-logins', {
       headers: { 'user-agent': BROWSER },
-      ip: '203.0.113.7',
+      ip,
     });
     expect(response.statusCode).toBe(200);
     return response.json<{ id: string; secret: string; code: string; expiresAt: number }>();
@@ -63,7 +63,9 @@ describe.each(dialects)('device login on $dialect', ({ dialect }) => {
     expect(view.json()).toMatchObject({
       id: ticket.id,
       userAgent: BROWSER,
-      ip: '203.0.113.7',
+      ip: '81.2.69.160',
+      // Placed by the registries' table of address ranges.
+      country: 'GB',
       state: 'pending',
     });
     expect(view.json()).not.toHaveProperty('secret');
@@ -113,13 +115,19 @@ describe.each(dialects)('device login on $dialect', ({ dialect }) => {
   });
 
   it('finds a ticket by its typed code, whatever the case and dashes', async () => {
-    const ticket = await newTicket();
+    // From an address of a private network, which has no place.
+    const ticket = await newTicket('192.168.1.20');
     const typed = `${ticket.code.slice(0, 4).toLowerCase()}-${ticket.code.slice(4)}`;
     const found = await t.call('POST', '/api/v1/device-logins/lookup', {
       token: ada.token,
       body: { code: typed },
     });
-    expect(found.json()).toMatchObject({ id: ticket.id, state: 'pending' });
+    expect(found.json()).toMatchObject({
+      id: ticket.id,
+      ip: '192.168.1.20',
+      country: null,
+      state: 'pending',
+    });
     const wrong = await t.call('POST', '/api/v1/device-logins/lookup', {
       token: ada.token,
       body: { code: 'ZZZZ9999' },

@@ -9,6 +9,7 @@ import {
 import { isUniqueViolation } from '../../db/database.js';
 import type { Db, DeviceLoginsTable } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
+import type { PlaceLookup } from '../../lib/ip-country.js';
 import { DAY, MINUTE, SECOND, type Clock } from '../../lib/clock.js';
 import { newId, newSecret, randomFrom, sameDigest, sha256 } from '../../lib/random.js';
 import type { AuthService } from '../auth/service.js';
@@ -49,6 +50,8 @@ export class DeviceLoginService {
       users: UserService;
       /** Wakes the socket waiting on a ticket, on whichever node it is. */
       changed: (id: string) => void;
+      /** Where the asking device's address is, shown to the person deciding. */
+      places: PlaceLookup;
       ttlMs?: number;
     },
   ) {}
@@ -82,6 +85,8 @@ export class DeviceLoginService {
         if (attempt >= 2 || !isUniqueViolation(error)) throw error;
       }
     }
+    // The phone that scans the code asks for its place in a moment: have the table ready.
+    void this.placeOf(row.ip);
     return { id: row.id, secret, code: row.code, expiresAt: row.expires_at, now };
   }
 
@@ -120,7 +125,7 @@ export class DeviceLoginService {
       throw new AppError('LOGIN_TICKET_DECIDED');
     }
     this.deps.changed(id);
-    return toView(row);
+    return this.present(row);
   }
 
   /**
@@ -185,17 +190,23 @@ export class DeviceLoginService {
     if (row.state === 'pending' && row.expires_at <= this.deps.clock.now()) {
       throw new AppError(expired);
     }
-    return toView(row);
+    return this.present(row);
   }
-}
 
-function toView(row: Row): DeviceLoginView {
-  return {
-    id: row.id,
-    userAgent: row.user_agent,
-    ip: row.ip,
-    createdAt: row.created_at,
-    expiresAt: row.expires_at,
-    state: row.state,
-  };
+  private async present(row: Row): Promise<DeviceLoginView> {
+    return {
+      id: row.id,
+      userAgent: row.user_agent,
+      ip: row.ip,
+      country: await this.placeOf(row.ip),
+      createdAt: row.created_at,
+      expiresAt: row.expires_at,
+      state: row.state,
+    };
+  }
+
+  /** No place is shown rather than no page when the table cannot be read. */
+  private placeOf(ip: string | null): Promise<string | null> {
+    return this.deps.places.countryOf(ip).catch(() => null);
+  }
 }

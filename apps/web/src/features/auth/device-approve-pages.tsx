@@ -8,6 +8,7 @@ import { api } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
 import { paths, withQuery } from '../../app/paths';
 import { Button } from '../../ui/button';
+import { countryName } from '../../ui/countries';
 import { errorMessage, isSessionError, type Message } from '../../ui/error-message';
 import { Page } from '../../ui/page';
 import { useUiLocale } from '../../ui/use-ui-locale';
@@ -75,6 +76,12 @@ function DeviceDecision({ ticket }: { ticket: DeviceLoginView }) {
           <>
             <dt>{t('device.addressLabel')}</dt>
             <dd>{ticket.ip}</dd>
+          </>
+        ) : null}
+        {ticket.country ? (
+          <>
+            <dt>{t('device.placeLabel')}</dt>
+            <dd data-testid="device-login-place">{countryName(ticket.country, locale)}</dd>
           </>
         ) : null}
         <dt>{t('device.askedLabel')}</dt>
