@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { FileStore } from '@tus/file-store';
 import { Server, type ServerOptions } from '@tus/server';
 import {
   MEDIA_KINDS,
@@ -16,6 +15,7 @@ import { AppError } from '../../errors.js';
 import { DAY } from '../../lib/clock.js';
 import { newId } from '../../lib/random.js';
 import type { MediaService } from './service.js';
+import { StagingStore } from './staging-store.js';
 
 /** An unfinished upload is dropped a day after it began. */
 const UPLOAD_EXPIRY_MS = DAY;
@@ -35,13 +35,13 @@ type TusRequest = Parameters<NonNullable<ServerOptions['onIncomingRequest']>>[0]
  */
 export class Uploads {
   private readonly owners = new WeakMap<IncomingMessage, string>();
-  private readonly datastore: FileStore;
+  private readonly datastore: StagingStore;
   private readonly server: Server;
 
   constructor(
     private readonly deps: { media: MediaService; dataDir: string; logger: FastifyBaseLogger },
   ) {
-    this.datastore = new FileStore({
+    this.datastore = new StagingStore({
       directory: join(deps.dataDir, 'uploads'),
       expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS,
     });

@@ -1,0 +1,109 @@
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pipeline, Transform, type Readable, type TransformCallback } from 'node:stream';
+import { FileConfigstore, FileStore, type Configstore } from '@tus/file-store';
+import type { Upload } from '@tus/server';
+import { AppError } from '../../errors.js';
+
+/**
+ * Bytes gathered before each write to a staged file. A request body arrives in pieces of
+ * up to 64 KB; writing each on its own costs a system call and a trip through the thread
+ * pool apiece (seventy for a 4 MB photo), where a few writes of the same pieces do.
+ */
+const WRITE_BYTES = 512 * 1024;
+/** Uploads whose description is kept in memory: more than are ever under way at once. */
+const DESCRIPTIONS_KEPT = 10_000;
+
+/** Passes bytes on in pieces of at least `bytes`, and what is left at the end. */
+class Gather extends Transform {
+  private parts: Buffer[] = [];
+  private size = 0;
+
+  constructor(private readonly bytes: number) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    this.parts.push(chunk);
+    this.size += chunk.length;
+    if (this.size >= this.bytes) this.release();
+    done();
+  }
+
+  override _flush(done: TransformCallback): void {
+    if (this.size > 0) this.release();
+    done();
+  }
+
+  private release(): void {
+    this.push(this.parts.length === 1 ? this.parts[0] : Buffer.concat(this.parts, this.size));
+    this.parts = [];
+    this.size = 0;
+  }
+}
+
+/**
+ * Each upload's description (size, metadata, owner), kept in its JSON file beside the
+ * staged bytes as tus' file store does, and also in memory: every request of an upload
+ * reads it, twice (the owner check, then the protocol), and it does not change once
+ * written. Only the recent ones are kept; others are read from disk as before.
+ */
+class RememberedConfigstore implements Configstore<Upload> {
+  private readonly kept = new Map<string, Upload>();
+  private readonly disk: FileConfigstore<Upload>;
+
+  constructor(directory: string) {
+    this.disk = new FileConfigstore<Upload>(directory);
+  }
+
+  async get(key: string): Promise<Upload | undefined> {
+    const kept = this.kept.get(key);
+    if (kept) return kept;
+    const read = await this.disk.get(key);
+    if (read) this.keep(key, read);
+    return read;
+  }
+
+  async set(key: string, value: Upload): Promise<void> {
+    this.kept.delete(key);
+    await this.disk.set(key, value);
+    this.keep(key, value);
+  }
+
+  async delete(key: string): Promise<void> {
+    this.kept.delete(key);
+    await this.disk.delete(key);
+  }
+
+  list(): Promise<string[]> {
+    return this.disk.list();
+  }
+
+  private keep(key: string, value: Upload): void {
+    this.kept.set(key, value);
+    if (this.kept.size > DESCRIPTIONS_KEPT) this.kept.delete(this.kept.keys().next().value!);
+  }
+}
+
+/**
+ * Where uploads are staged until they finish: tus' file store, with its writes gathered
+ * into large ones and its upload descriptions remembered.
+ */
+export class StagingStore extends FileStore {
+  constructor(options: { directory: string; expirationPeriodInMilliseconds: number }) {
+    super({ ...options, configstore: new RememberedConfigstore(options.directory) });
+  }
+
+  /** The staged bytes may have been moved into the media storage already: that is fine. */
+  override async remove(fileId: string): Promise<void> {
+    // Ids are ours (newId); anything else names no staged upload.
+    if (!/^[0-9a-z]{1,64}$/.test(fileId)) throw new AppError('NOT_FOUND');
+    await rm(join(this.directory, fileId), { force: true });
+    await this.configstore.delete(fileId);
+  }
+
+  override write(readable: Readable, fileId: string, offset: number): Promise<number> {
+    const gathered = pipeline(readable, new Gather(WRITE_BYTES), () => {});
+    return super.write(gathered, fileId, offset);
+  }
+}
