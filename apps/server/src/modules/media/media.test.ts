@@ -157,6 +157,44 @@ describe.each(dialects)('media on $dialect', ({ dialect }) => {
     );
   });
 
+  it('blanks the metadata of a larger photo where it lies, and keeps the upload as the original', async () => {
+    // A grainy 800×600 photo: its metadata is a small share of it.
+    const input = await sharp({
+      create: {
+        width: 800,
+        height: 600,
+        channels: 3,
+        background: { r: 0, g: 0, b: 0 },
+        noise: { type: 'gaussian', mean: 128, sigma: 40 },
+      },
+    })
+      .jpeg()
+      .withMetadata({ orientation: 6, exif: { IFD0: { Make: 'PhoneMaker', Artist: 'Ada' } } })
+      .toBuffer();
+    const { media } = await upload(ada, input, { kind: 'image', name: 'IMG_2.jpg' });
+    if (media.kind !== 'image') throw new Error('not stored as a photo');
+    const { urls } = await urlsFor(ada, [media.image.id]);
+    const bytes = Buffer.from(await (await fetch(base + urls[0]!.url)).arrayBuffer());
+    // Same length, the picture at the same place: nothing moved but the metadata, blanked.
+    expect(bytes.length).toBe(input.length);
+    expect(media.image.size).toBe(input.length);
+    const sos = Buffer.from([0xff, 0xda]);
+    expect(bytes.indexOf(sos)).toBe(input.indexOf(sos));
+    expect(bytes.subarray(bytes.indexOf(sos)).equals(input.subarray(input.indexOf(sos)))).toBe(
+      true,
+    );
+    expect(bytes.includes('PhoneMaker')).toBe(false);
+    expect(bytes.includes('Ada')).toBe(false);
+    const shown = await sharp(bytes).metadata();
+    expect([shown.orientation, shown.exif?.includes('PhoneMaker')]).toEqual([6, false]);
+    const upright = await sharp(bytes).rotate().raw().toBuffer({ resolveWithObject: true });
+    expect([upright.info.width, upright.info.height]).toEqual([600, 800]);
+    expect(upright.data.equals(await sharp(input).rotate().raw().toBuffer())).toBe(true);
+    expect((await readdir(join(t.dataDir, 'uploads'))).filter((n) => !n.startsWith('.'))).toEqual(
+      [],
+    );
+  });
+
   it('sends a photo as stored, readable by the chat and nobody else', async () => {
     const { media } = await upload(ada, await phonePhoto(), { kind: 'image', name: 'a.jpg' });
     if (media.kind !== 'image') throw new Error('not an image');

@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { rgbaToThumbHash } from 'thumbhash';
 import { AppError } from '../../errors.js';
 import { MAX_IMAGE_PIXELS, openImage } from '../files/images.js';
-import { stripJpeg, stripJpegHead, stripPng } from './strip.js';
+import { padJpegHead, stripJpeg, stripJpegHead, stripPng } from './strip.js';
 
 // Each photo is read once: libvips' operation cache would only hold memory (and copy
 // into it) for results nobody asks for again. Photos are processed one per core at a
@@ -25,6 +25,13 @@ const PLACEHOLDER_SIDE_PX = 32;
  * 64 KB each and few; a file whose head is longer is read whole.
  */
 const JPEG_HEAD_BYTES = 512 * 1024;
+/**
+ * A JPEG's metadata is blanked where it lies (zeros in its place) rather than cut out
+ * when it is at most this share of the file: the picture then stays where it is and the
+ * uploaded file becomes the stored one without a copy, for a few KB more of a photo.
+ * Larger metadata (a camera's big maker notes) is cut out, the file copied.
+ */
+const BLANKED_SHARE = 1 / 32;
 
 /** A stored object to be: bytes and their type. */
 export interface Rendition {
@@ -107,9 +114,15 @@ async function strippedOriginal(
   orientation: number,
 ): Promise<Original> {
   if (format === 'jpeg') {
-    const stripped = stripJpegHead(await readHead(path, JPEG_HEAD_BYTES), orientation);
+    const { head, size } = await readHead(path, JPEG_HEAD_BYTES);
+    const stripped = stripJpegHead(head, orientation);
     if (stripped) {
-      return { head: stripped.head, path, from: stripped.scanFrom, mime: 'image/jpeg' };
+      const { scanFrom } = stripped;
+      const blanked =
+        scanFrom - stripped.head.length <= size * BLANKED_SHARE
+          ? padJpegHead(stripped.head, scanFrom)
+          : null;
+      return { head: blanked ?? stripped.head, path, from: scanFrom, mime: 'image/jpeg' };
     }
   }
   const input = await readFile(path);
@@ -125,12 +138,13 @@ async function strippedOriginal(
   return { data, mime: 'image/webp' };
 }
 
-async function readHead(path: string, bytes: number): Promise<Buffer> {
+/** The first `bytes` of a file, and its size. */
+async function readHead(path: string, bytes: number): Promise<{ head: Buffer; size: number }> {
   const file = await open(path);
   try {
     const buffer = Buffer.alloc(bytes);
     const { bytesRead } = await file.read(buffer, 0, bytes, 0);
-    return buffer.subarray(0, bytesRead);
+    return { head: buffer.subarray(0, bytesRead), size: (await file.stat()).size };
   } finally {
     await file.close();
   }

@@ -123,7 +123,7 @@ export class MediaService {
         await storage.putBuffer(originalKey, original.data, original.mime);
         size = original.data.length;
       } else {
-        size = await storage.putFile(originalKey, original.path, original.mime, {
+        size = await storage.takeFile(originalKey, original.path, original.mime, {
           bytes: original.head,
           from: original.from,
         });
@@ -143,7 +143,7 @@ export class MediaService {
       const mime = await sniffFile(path);
       const measured = kind === 'file' ? {} : await this.measured(userId, kind, mime, upload);
       const originalKey = `${id}/original`;
-      const size = await storage.putFile(originalKey, path, mime);
+      const size = await storage.takeFile(originalKey, path, mime);
       row = { ...base, ...measured, mime, size, original_key: originalKey };
     }
     await repo.insert(row);

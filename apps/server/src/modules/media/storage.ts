@@ -12,7 +12,10 @@ export interface ByteRange {
   end: number;
 }
 
-/** New bytes that take the place of a file's start, up to `from`. */
+/**
+ * New bytes that take the place of a file's start, up to `from`. When they are exactly
+ * that long, they may be written over the file's start where it lies.
+ */
 export interface FileHead {
   bytes: Buffer;
   from: number;
@@ -68,6 +71,28 @@ async function copyWithHead(path: string, target: string, head?: FileHead): Prom
   }
 }
 
+/** Writes bytes into a file at an offset, over what is there. */
+async function writeAt(path: string, bytes: Buffer, position: number): Promise<void> {
+  const file = await open(path, 'r+');
+  try {
+    for (let done = 0; done < bytes.length;) {
+      done += (await file.write(bytes, done, bytes.length - done, position + done)).bytesWritten;
+    }
+  } finally {
+    await file.close();
+  }
+}
+
+/** Renames a file, or copies it where the two places are on different file systems. */
+async function moveFile(path: string, target: string): Promise<void> {
+  try {
+    await rename(path, target);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    await copyFile(path, target);
+  }
+}
+
 /** A stored object being read: its bytes (all, or the range asked) and its full size. */
 export interface StoredObject {
   body: Readable;
@@ -80,10 +105,11 @@ export interface StoredObject {
  */
 export interface MediaStorage {
   /**
-   * Stores a file of this node's disk under `key` (with `head` first and the file from
-   * offset `from` on, when given); answers the size stored.
+   * Stores a staged file of this node's disk under `key` (with `head` first and the file
+   * from offset `from` on, when given); answers the size stored. The file is the
+   * storage's to take: it may be changed or moved away rather than copied.
    */
-  putFile(key: string, path: string, contentType: string, head?: FileHead): Promise<number>;
+  takeFile(key: string, path: string, contentType: string, head?: FileHead): Promise<number>;
   putBuffer(key: string, data: Buffer, contentType: string): Promise<void>;
   /** The object, or null when there is none. */
   get(key: string, range?: ByteRange): Promise<StoredObject | null>;
@@ -98,9 +124,17 @@ export class LocalMediaStorage implements MediaStorage {
     return pathWithin(this.root, key);
   }
 
-  putFile(key: string, path: string, _contentType: string, head?: FileHead): Promise<number> {
+  /** A file moves in, its head written in place when it fits there; else it is copied. */
+  takeFile(key: string, path: string, _contentType: string, head?: FileHead): Promise<number> {
     return this.write(key, async (partial) => {
-      await copyWithHead(path, partial, head);
+      if (head && head.bytes.length === head.from) {
+        await writeAt(path, head.bytes, 0);
+        await moveFile(path, partial);
+      } else if (head) {
+        await copyWithHead(path, partial, head);
+      } else {
+        await moveFile(path, partial);
+      }
       return (await stat(partial)).size;
     });
   }
@@ -172,7 +206,7 @@ export class S3MediaStorage implements MediaStorage {
     return this.connected;
   }
 
-  async putFile(key: string, path: string, contentType: string, head?: FileHead): Promise<number> {
+  async takeFile(key: string, path: string, contentType: string, head?: FileHead): Promise<number> {
     const { sdk, client } = await this.connect();
     // Multipart above its part size, so a large file is never held in memory.
     await new sdk.Upload({

@@ -1,7 +1,7 @@
 import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { stripJpeg, stripPng } from './strip.js';
+import { padJpegHead, stripJpeg, stripJpegHead, stripPng } from './strip.js';
 
 /** A JPEG as a phone writes it: EXIF with the camera and the artist, turned (orientation 6). */
 async function phoneJpeg(): Promise<Buffer> {
@@ -73,5 +73,27 @@ describe('metadata stripped without decoding', () => {
     expect(stripJpeg(Buffer.from('not a jpeg'), 1)).toBeNull();
     expect(stripJpeg(Buffer.from([0xff, 0xd8, 0xff, 0xe1, 0x40, 0x00, 1, 2]), 1)).toBeNull();
     expect(stripPng(Buffer.from('not a png at all'))).toBeNull();
+  });
+
+  it("pads a stripped head to the old head's length with empty comments, one to many", async () => {
+    const input = await phoneJpeg();
+    const stripped = stripJpegHead(input, 6)!;
+    const picture = await sharp(input).raw().toBuffer();
+    for (const extra of [0, 4, 5, 70_000, 65_537 * 2 + 2]) {
+      const length = stripped.scanFrom + extra;
+      const padded = padJpegHead(stripped.head, length)!;
+      expect(padded.length).toBe(length);
+      const file = Buffer.concat([padded, input.subarray(stripped.scanFrom)]);
+      for (const secret of ['PhoneMaker', 'Ada', 'Rue de la Paix']) {
+        expect(file.includes(secret)).toBe(false);
+      }
+      expect((await sharp(file).metadata()).orientation).toBe(6);
+      expect(await sharp(file).raw().toBuffer()).toEqual(picture);
+    }
+    // One to three bytes cannot hold a segment.
+    for (const extra of [1, 2, 3]) {
+      expect(padJpegHead(stripped.head, stripped.head.length + extra)).toBeNull();
+    }
+    expect(padJpegHead(stripped.head, stripped.head.length)).toBe(stripped.head);
   });
 });

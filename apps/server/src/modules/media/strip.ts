@@ -71,6 +71,37 @@ export function stripJpegHead(input: Buffer, orientation: number): StrippedJpeg 
   return null;
 }
 
+/** Longest JPEG segment: a two-byte marker and a length of at most 65,535 that counts itself. */
+const JPEG_SEGMENT_MAX = 2 + 0xffff;
+/** Shortest: a marker and its length, nothing in it. */
+const JPEG_SEGMENT_MIN = 4;
+
+/**
+ * A stripped JPEG head grown to exactly `length` bytes by empty comment segments (zeros,
+ * right after the start of image), so that it can take the old head's place in the file
+ * itself: the picture after it is neither read nor written again. Null when the gap
+ * cannot be filled (one to three bytes).
+ */
+export function padJpegHead(head: Buffer, length: number): Buffer | null {
+  let gap = length - head.length;
+  if (gap === 0) return head;
+  if (gap < JPEG_SEGMENT_MIN) return null;
+  const parts: Buffer[] = [head.subarray(0, 2)];
+  while (gap > 0) {
+    let size = Math.min(gap, JPEG_SEGMENT_MAX);
+    // Leave enough for one more whole segment.
+    if (gap - size > 0 && gap - size < JPEG_SEGMENT_MIN) size -= JPEG_SEGMENT_MIN;
+    const segment = Buffer.alloc(size);
+    segment[0] = 0xff;
+    segment[1] = 0xfe;
+    segment.writeUInt16BE(size - 2, 2);
+    parts.push(segment);
+    gap -= size;
+  }
+  parts.push(head.subarray(2));
+  return Buffer.concat(parts, length);
+}
+
 /** An EXIF segment holding the orientation alone (big-endian TIFF, one IFD entry). */
 function orientationSegment(orientation: number): Buffer {
   const tiff = Buffer.alloc(26);
