@@ -6,7 +6,6 @@ export type LandingLanguage = UiLanguage;
 
 export interface LandingTexts {
   /** `lang` of the pages. */
-  htmlLang: string;
   /** The language's name in itself, for the switcher. */
   name: string;
   title: string;
@@ -38,7 +37,6 @@ export interface LandingTexts {
 
 export const LANDING: Record<LandingLanguage, LandingTexts> = {
   en_US: {
-    htmlLang: 'en',
     name: 'English',
     title: 'Teltlk: chat with pioneers in your own language',
     description:
@@ -153,7 +151,6 @@ export const LANDING: Record<LandingLanguage, LandingTexts> = {
     footer: { rights: 'Teltlk', contact: 'Contact', terms: 'Terms of Service' },
   },
   zh_CN: {
-    htmlLang: 'zh-CN',
     name: '简体中文',
     title: 'Teltlk：用母语与全球先锋畅聊',
     description:
@@ -255,7 +252,6 @@ export const LANDING: Record<LandingLanguage, LandingTexts> = {
     footer: { rights: 'Teltlk', contact: '联系我们', terms: '服务条款' },
   },
   zh_TW: {
-    htmlLang: 'zh-TW',
     name: '繁體中文',
     title: 'Teltlk：用母語與全球先鋒暢聊',
     description:

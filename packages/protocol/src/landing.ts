@@ -8,6 +8,42 @@ export const LANDING_PATHS: Record<UiLanguage, string> = {
   zh_TW: '/home/zh-tw/',
 };
 
+/**
+ * The build writes the landing pages' absolute addresses (canonical, alternates) with
+ * this origin; the server puts the request's own in its place.
+ */
+export const LANDING_ORIGIN_PLACEHOLDER = 'https://teltlk.invalid';
+
+/** Each interface language's tag in HTML (`lang`, `hreflang`). */
+export const HTML_LANG: Record<UiLanguage, string> = {
+  en_US: 'en',
+  zh_CN: 'zh-CN',
+  zh_TW: 'zh-TW',
+};
+
+/** Text made safe to put in HTML, in an element or a quoted attribute. */
+export function escapeHtml(text: string): string {
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
+}
+
+/**
+ * Pages of the web app that the server names (hash routes, as in a notification's link):
+ * the web app's route table takes them from here.
+ */
+export const APP_PAGES = {
+  chat: '/pages/home/chat',
+  find: '/pages/find/find',
+} as const;
+
+/** The web app's page of one chat. */
+export function chatPage(conversationId: string): string {
+  return `${APP_PAGES.chat}?conversationId=${encodeURIComponent(conversationId)}`;
+}
+
 /** The kinds of partnership the cooperation form offers. */
 export const COOPERATION_KINDS = ['business', 'community', 'media', 'technology', 'other'] as const;
 

@@ -1,3 +1,5 @@
+import { APP_PAGES } from '@teltlk/protocol';
+
 /** Route paths, exactly as the spec names them (hash routes; parameters in the query). */
 export const paths = {
   root: '/',
@@ -21,7 +23,7 @@ export const paths = {
   phoneCode: '/pages/sendCode/phoneCode',
   forgetPassword: '/pages/sendCode/forgetPassword',
   home: '/pages/home/home',
-  chat: '/pages/home/chat',
+  chat: APP_PAGES.chat,
   chatSetting: '/pages/home/chatSetting',
   groupChat: '/pages/home/groupChat',
   groupSetting: '/pages/home/groupSetting',
@@ -48,7 +50,7 @@ export const paths = {
   seeMeans: '/pages/contacts/seeMeans',
   officialAccounts: '/pages/contacts/officialAccounts',
   blacklist: '/pages/contacts/blacklist',
-  find: '/pages/find/find',
+  find: APP_PAGES.find,
   coin: '/pages/find/coin',
   /** Not named by the spec: my team (who invited me, the people I invited). */
   team: '/pages/find/team',

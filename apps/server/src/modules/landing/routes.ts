@@ -5,9 +5,12 @@ import { join } from 'node:path';
 import {
   DEFAULT_UI_LANGUAGE,
   DOWNLOAD_PLATFORMS,
+  HTML_LANG,
   LANDING_NOTICES,
+  LANDING_ORIGIN_PLACEHOLDER,
   LANDING_PATHS,
   cooperationForm,
+  escapeHtml,
   type DownloadPlatform,
   type UiLanguage,
 } from '@teltlk/protocol';
@@ -18,16 +21,8 @@ import { byAddress, limitBy } from '../../http/rate-limit.js';
 import { newId } from '../../lib/random.js';
 import { pickLanguage } from '../notify/messages.js';
 
-/** The build writes absolute addresses with this origin; the request's own replaces it. */
-const ORIGIN_PLACEHOLDER = 'https://teltlk.invalid';
 /** A landing page's path below /home/: lowercase words and slashes, nothing else. */
 const PAGE_PATH = /^(?:[a-z0-9-]+\/)*$/;
-
-function escape(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-const HTML_LANG: Record<UiLanguage, string> = { en_US: 'en', zh_CN: 'zh-CN', zh_TW: 'zh-TW' };
 
 /** A short page the server writes itself (a failed download link, a form to send again). */
 function notice(reply: FastifyReply, status: number, language: UiLanguage, text: string) {
@@ -40,7 +35,7 @@ function notice(reply: FastifyReply, status: number, language: UiLanguage, text:
       `<!doctype html><html lang="${HTML_LANG[language]}"><head><meta charset="utf-8">` +
         `<meta name="viewport" content="width=device-width, initial-scale=1"><title>Teltlk</title>` +
         `<link rel="stylesheet" href="/landing.css"></head><body><main class="l-section">` +
-        `<p role="alert">${escape(text)}</p><p><a class="l-button" href="${LANDING_PATHS[language]}">${back}</a></p>` +
+        `<p role="alert">${escapeHtml(text)}</p><p><a class="l-button" href="${LANDING_PATHS[language]}">${back}</a></p>` +
         `</main></body></html>`,
     );
 }
@@ -159,7 +154,7 @@ async function landingScope(app: FastifyInstance, ctx: AppContext): Promise<void
       return reply
         .type('text/html; charset=utf-8')
         .header('cache-control', 'no-cache')
-        .send(html.replaceAll(ORIGIN_PLACEHOLDER, originOf(request)));
+        .send(html.replaceAll(LANDING_ORIGIN_PLACEHOLDER, originOf(request)));
     },
   );
 }

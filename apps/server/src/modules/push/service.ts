@@ -1,4 +1,6 @@
 import {
+  APP_PAGES,
+  chatPage,
   groupIdOf,
   type Message,
   type PushKeyResult,
@@ -34,11 +36,6 @@ const MESSAGE_TTL_SECONDS = 24 * 60 * 60;
 /** Pushes under way at once; more wait their turn (and past the queue, are dropped). */
 const CONCURRENCY = 16;
 const QUEUE = 10_000;
-
-/** The route that opens a conversation (the web app's hash routes). */
-function chatPath(conversationId: string): string {
-  return `/pages/home/chat?conversationId=${encodeURIComponent(conversationId)}`;
-}
 
 /** A topic (RFC 8030: up to 32 URL-safe characters) per conversation, so pushes collapse. */
 function topicOf(conversationId: string): string {
@@ -206,7 +203,7 @@ export class PushService {
           title: shown ? (group?.name ?? name) : texts.newMessage,
           body: shown ? (group ? texts.inGroup(name, preview) : preview) : '',
           tag: message.conversationId,
-          path: chatPath(message.conversationId),
+          path: chatPage(message.conversationId),
           conversationId: message.conversationId,
         };
         await this.deliver(device, payload, options);
@@ -224,12 +221,12 @@ export class PushService {
         const texts = pushTexts(device.ui_language);
         const payload: PushPayload =
           data.reason === 'ended'
-            ? { ...texts.miningEnded, tag: 'mining', path: '/pages/find/find' }
+            ? { ...texts.miningEnded, tag: 'mining', path: APP_PAGES.find }
             : {
                 title: texts.nudged.title,
                 body: texts.nudged.body(data.by?.nickname ?? ''),
                 tag: 'mining',
-                path: '/pages/find/find',
+                path: APP_PAGES.find,
               };
         await this.deliver(device, payload, { ttlSeconds: 12 * 60 * 60, urgency: 'normal' });
       }),
