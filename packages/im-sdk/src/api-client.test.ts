@@ -85,6 +85,18 @@ describe('ApiClient', () => {
     expect(onUnauthorized).toHaveBeenCalledWith('TOKEN_EXPIRED');
   });
 
+  it('tells the app when the service is under maintenance', async () => {
+    const onMaintenance = vi.fn();
+    const onUnauthorized = vi.fn();
+    const fetch = vi.fn(() =>
+      Promise.resolve(jsonResponse(503, { error: { code: 'MAINTENANCE', message: 'x' } })),
+    );
+    const client = new ApiClient({ getToken: () => 't', fetch, onMaintenance, onUnauthorized });
+    await expect(client.me()).rejects.toMatchObject({ code: 'MAINTENANCE', status: 503 });
+    expect(onMaintenance).toHaveBeenCalledTimes(1);
+    expect(onUnauthorized).not.toHaveBeenCalled();
+  });
+
   it('maps an unreadable error and a network failure to stable codes', async () => {
     const html = vi.fn(() =>
       Promise.resolve(new Response('<html>bad gateway</html>', { status: 502 })),

@@ -111,6 +111,8 @@ export interface ApiClientOptions {
   getToken: () => string | null;
   /** Called when the server says the session is gone, so the app can sign out. */
   onUnauthorized?: (code: ErrorCode) => void;
+  /** Called when the server refuses a call because it is under maintenance. */
+  onMaintenance?: () => void;
   /** The UI language, sent so server-side texts (emails, SMS) match it. */
   getLanguage?: () => string;
   fetch?: typeof fetch;
@@ -211,6 +213,7 @@ export class ApiClient {
           ? 'NETWORK_ERROR'
           : 'INTERNAL';
     if (code === 'UNAUTHENTICATED' || code === 'TOKEN_EXPIRED') this.options.onUnauthorized?.(code);
+    if (code === 'MAINTENANCE') this.options.onMaintenance?.();
     return new ApiError(code, status, error?.params, error?.issues);
   }
 

@@ -1,5 +1,6 @@
 import { ApiClient } from '@teltlk/im-sdk';
 import { useAuthStore } from '../app/auth-store';
+import { paths } from '../app/paths';
 import { currentUiLanguage } from '../i18n/index';
 import { intlLocale } from '../i18n/language';
 import { showToast } from '../ui/toast';
@@ -14,6 +15,13 @@ export const api = new ApiClient({
     if (useAuthStore.getState().token === null) return;
     useAuthStore.getState().signOut();
     showToast(messageText({ key: `error.${code}` }));
+  },
+  // Under maintenance the first refused call takes the app to the page that says so,
+  // before the next version check would.
+  onMaintenance: () => {
+    if (!window.location.hash.startsWith(`#${paths.upgradation}`)) {
+      window.location.hash = `#${paths.upgradation}`;
+    }
   },
   getLanguage: () => intlLocale(currentUiLanguage()),
 });
