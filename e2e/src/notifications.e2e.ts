@@ -69,6 +69,31 @@ function serviceWorkerOf(context: BrowserContext) {
   return worker;
 }
 
+/** Whether the chat list kept in the page's local database (IndexedDB) holds `text`. */
+function chatListKeeps(page: Page, text: string): Promise<boolean> {
+  return page.evaluate(async (needle) => {
+    const request = <T>(r: IDBRequest<T>) =>
+      new Promise<T>((resolve, reject) => {
+        r.onsuccess = () => resolve(r.result);
+        r.onerror = () => reject(new Error(`IndexedDB: ${String(r.error)}`));
+      });
+    for (const { name } of await indexedDB.databases()) {
+      if (!name?.startsWith('teltlk-')) continue;
+      const db = await request(indexedDB.open(name));
+      try {
+        if (!db.objectStoreNames.contains('conversations')) continue;
+        const rows = await request(
+          db.transaction('conversations').objectStore('conversations').getAll(),
+        );
+        if (JSON.stringify(rows).includes(needle)) return true;
+      } finally {
+        db.close();
+      }
+    }
+    return false;
+  }, text);
+}
+
 describe('notifications', () => {
   it("notifies a background tab and counts it in the title; the chat beside the list on a wide screen; a friend's remark and translation pages", async () => {
     const [ada, bob] = await Promise.all([
@@ -196,6 +221,10 @@ describe('notifications', () => {
     const page = await suite.signedIn(ada);
     await openChat(page, /Bob/);
     await send(page, 'Offline soon');
+    // A reload offline shows what the local database holds: wait until its chat list has
+    // the message (acknowledged, then written), not only the page's bubble.
+    await page.getByRole('img', { name: 'Sending' }).first().waitFor({ state: 'detached' });
+    await expect.poll(() => chatListKeeps(page, 'Offline soon')).toBe(true);
     await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
     const manifest = await page.request.get(`${suite.server.baseUrl}/manifest.webmanifest`);
     expect(await manifest.json()).toMatchObject({ display: 'standalone', start_url: './' });
