@@ -37,42 +37,35 @@ interface Ranges {
 }
 
 type Key = number | readonly [bigint, bigint];
+type Family = 'ipv4' | 'ipv6';
 
 /**
  * The country of an address by the regional registries' records of who holds it (the
  * table `@ip-location-db/geo-whois-asn-country`, CC0). Shown to a person deciding whether
  * a device that asks to sign in as them is theirs. Each address family's table is read on
- * the first lookup in it (about a quarter of a second) and kept; private, loopback and
- * other unrouted addresses are in no range, so they have no country.
+ * the first lookup in it (under a second, a few thousand rows per turn of the event loop)
+ * and kept; private, loopback and other unrouted addresses are in no range, so they have
+ * no country.
  */
 export class IpCountryTable implements PlaceLookup {
-  private v4?: Promise<Ranges>;
-  private v6?: Promise<Ranges>;
+  private readonly tables: Partial<Record<Family, Promise<Ranges>>> = {};
 
   constructor(private readonly folder: string = defaultTableFolder()) {}
 
   async countryOf(ip: string | null): Promise<string | null> {
     const key = ip === null ? null : keyOf(ip);
     if (key === null) return null;
-    if (typeof key === 'number') {
-      this.v4 ??= this.load('ipv4', buildV4).catch((error: unknown) => {
-        this.v4 = undefined;
-        throw error;
-      });
-      return find(await this.v4, key);
-    }
-    this.v6 ??= this.load('ipv6', buildV6).catch((error: unknown) => {
-      this.v6 = undefined;
+    const family: Family = typeof key === 'number' ? 'ipv4' : 'ipv6';
+    const table = (this.tables[family] ??= this.load(family).catch((error: unknown) => {
+      delete this.tables[family];
       throw error;
-    });
-    return find(await this.v6, key);
+    }));
+    return find(await table, key);
   }
 
   /** Reads one family's table; a failed read is forgotten so that the next lookup tries again. */
-  private async load(
-    family: 'ipv4' | 'ipv6',
-    build: (text: string) => Promise<Ranges>,
-  ): Promise<Ranges> {
+  private async load(family: Family): Promise<Ranges> {
+    const build = family === 'ipv4' ? buildV4 : buildV6;
     return build(
       await readFile(path.join(this.folder, `geo-whois-asn-country-${family}-num.csv`), 'utf8'),
     );
