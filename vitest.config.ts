@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -17,6 +18,12 @@ export const workspaceAlias = {
 export default defineConfig({
   resolve: { alias: workspaceAlias },
   test: {
+    // One file per core and one more: most server files spend their time waiting on
+    // PostgreSQL, sockets and child processes, not on the CPU, so one worker fewer than
+    // the cores (Vitest's default) leaves a 2-core machine running its files one by one.
+    // Each file has its own PostgreSQL schema, SQLite file and ports, and what it keeps in
+    // Redis is keyed by random ids.
+    maxWorkers: availableParallelism() + 1,
     projects: [
       {
         extends: true,

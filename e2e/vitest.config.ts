@@ -1,7 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
-/** Browser tests drive the built app on a real server; one file at a time keeps 2 cores calm. */
+/**
+ * Browser tests drive the built app on a real server. Each file starts its own server and
+ * browser; two files at a time keep a 2-core machine busy (a file mostly waits on its
+ * pages) without starving either.
+ */
 export default defineConfig({
   // The shared test kit from its sources, like the other workspaces' tests.
   resolve: {
@@ -15,6 +19,6 @@ export default defineConfig({
     include: ['src/**/*.e2e.ts'],
     testTimeout: 120_000,
     hookTimeout: 120_000,
-    fileParallelism: false,
+    maxWorkers: 2,
   },
 });
