@@ -1,4 +1,4 @@
-import { open, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { fileTypeFromFile } from 'file-type';
 import sharp from 'sharp';
 import { rgbaToThumbHash } from 'thumbhash';
@@ -21,8 +21,8 @@ const THUMB_SIDE_PX = 480;
  */
 const PLACEHOLDER_SIDE_PX = 32;
 /**
- * What is read of a JPEG to find its start of scan: its metadata segments are at most
- * 64 KB each and few; a file whose head is longer is read whole.
+ * What is searched of a JPEG for its start of scan: its metadata segments are at most
+ * 64 KB each and few; a file whose head is longer is searched whole.
  */
 const JPEG_HEAD_BYTES = 512 * 1024;
 /**
@@ -65,9 +65,14 @@ export interface ProcessedImage {
  * decode, shrunk as it loads, makes both the thumbnail and the placeholder.
  */
 export async function processImage(path: string): Promise<ProcessedImage> {
+  // The photo is read once. Given its path, sharp would open the file again for each of
+  // its loaders asking whether the file is theirs, at each step (some thirty opens a
+  // photo), and read it in small pieces. Photos are processed one per core at a time, so
+  // only a few are in memory at once.
+  const input = await readFile(path);
   let opened;
   try {
-    opened = await openImage(path);
+    opened = await openImage(input);
   } catch (error) {
     // openImage names the avatar's errors; here they are a photo's.
     if (error instanceof AppError && error.code === 'IMAGE_TYPE_UNSUPPORTED') {
@@ -80,7 +85,7 @@ export async function processImage(path: string): Promise<ProcessedImage> {
     const { format, width, height, orientation = 1 } = header;
     // EXIF orientations 5 to 8 turn the picture a quarter: its sides swap once upright.
     const turned = orientation >= 5;
-    const original = await strippedOriginal(path, format, orientation);
+    const original = await strippedOriginal(input, path, format, orientation);
     const small = await image
       .rotate()
       .resize(THUMB_SIDE_PX, THUMB_SIDE_PX, { fit: 'inside', withoutEnlargement: true })
@@ -109,23 +114,22 @@ export async function processImage(path: string): Promise<ProcessedImage> {
 }
 
 async function strippedOriginal(
+  input: Buffer,
   path: string,
   format: string | undefined,
   orientation: number,
 ): Promise<Original> {
   if (format === 'jpeg') {
-    const { head, size } = await readHead(path, JPEG_HEAD_BYTES);
-    const stripped = stripJpegHead(head, orientation);
+    const stripped = stripJpegHead(input.subarray(0, JPEG_HEAD_BYTES), orientation);
     if (stripped) {
       const { scanFrom } = stripped;
       const blanked =
-        scanFrom - stripped.head.length <= size * BLANKED_SHARE
+        scanFrom - stripped.head.length <= input.length * BLANKED_SHARE
           ? padJpegHead(stripped.head, scanFrom)
           : null;
       return { head: blanked ?? stripped.head, path, from: scanFrom, mime: 'image/jpeg' };
     }
   }
-  const input = await readFile(path);
   if (format === 'gif') return { data: input, mime: 'image/gif' };
   if (format === 'jpeg' || format === 'png') {
     const data = format === 'jpeg' ? stripJpeg(input, orientation) : stripPng(input);
@@ -136,18 +140,6 @@ async function strippedOriginal(
     .webp({ quality: 90 })
     .toBuffer();
   return { data, mime: 'image/webp' };
-}
-
-/** The first `bytes` of a file, and its size. */
-async function readHead(path: string, bytes: number): Promise<{ head: Buffer; size: number }> {
-  const file = await open(path);
-  try {
-    const buffer = Buffer.alloc(bytes);
-    const { bytesRead } = await file.read(buffer, 0, bytes, 0);
-    return { head: buffer.subarray(0, bytesRead), size: (await file.stat()).size };
-  } finally {
-    await file.close();
-  }
 }
 
 /** A file's type by its bytes; what cannot be told is a plain stream of bytes. */
