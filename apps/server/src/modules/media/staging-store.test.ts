@@ -68,4 +68,17 @@ describe('StagingStore', () => {
     await expect(staging.getUpload('moved1')).rejects.toBeTruthy();
     await expect(staging.remove('../etc')).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
+
+  it('tells who began an upload from its description, without its staged bytes', async () => {
+    const { directory, store: staging } = await store();
+    await staging.create(
+      new Upload({ id: 'own1', size: 10, offset: 0, metadata: { owner: 'ada' } }),
+    );
+    await rm(join(directory, 'own1'));
+    expect(await staging.ownerOf('own1')).toBe('ada');
+    await staging.create(new Upload({ id: 'own2', size: 10, offset: 0, metadata: {} }));
+    expect(await staging.ownerOf('own2')).toBeNull();
+    expect(await staging.ownerOf('none')).toBeNull();
+    expect(await staging.ownerOf('../own1')).toBeNull();
+  });
 });

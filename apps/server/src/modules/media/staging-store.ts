@@ -85,6 +85,11 @@ class RememberedConfigstore implements Configstore<Upload> {
   }
 }
 
+/** Ids are ours (newId); anything else names no staged upload. */
+function isStagedId(fileId: string): boolean {
+  return /^[0-9a-z]{1,64}$/.test(fileId);
+}
+
 /**
  * Where uploads are staged until they finish: tus' file store, with its writes gathered
  * into large ones and its upload descriptions remembered.
@@ -94,10 +99,19 @@ export class StagingStore extends FileStore {
     super({ ...options, configstore: new RememberedConfigstore(options.directory) });
   }
 
+  /**
+   * Who began an upload, from its description alone (tus' `getUpload` also looks at the
+   * staged file for its offset, which an owner check does not need); null for none.
+   */
+  async ownerOf(fileId: string): Promise<string | null> {
+    if (!isStagedId(fileId)) return null;
+    const owner = (await this.configstore.get(fileId))?.metadata?.owner;
+    return typeof owner === 'string' ? owner : null;
+  }
+
   /** The staged bytes may have been moved into the media storage already: that is fine. */
   override async remove(fileId: string): Promise<void> {
-    // Ids are ours (newId); anything else names no staged upload.
-    if (!/^[0-9a-z]{1,64}$/.test(fileId)) throw new AppError('NOT_FOUND');
+    if (!isStagedId(fileId)) throw new AppError('NOT_FOUND');
     await rm(join(this.directory, fileId), { force: true });
     await this.configstore.delete(fileId);
   }

@@ -155,12 +155,7 @@ export class Uploads {
   private async checkOwner(req: TusRequest, id: string): Promise<void> {
     const userId = this.ownerOf(req);
     if (req.method === 'POST') return;
-    let owner: string | null | undefined;
-    try {
-      owner = (await this.datastore.getUpload(id)).metadata?.owner;
-    } catch {
-      owner = null;
-    }
+    const owner = await this.datastore.ownerOf(id).catch(() => null);
     if (owner !== userId) throw new AppError('NOT_FOUND');
   }
 
