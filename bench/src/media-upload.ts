@@ -33,7 +33,8 @@ export interface MediaOptions {
 
 export const MEDIA_DEFAULTS: MediaOptions = {
   clients: 20,
-  repeats: 3,
+  // The median of five rounds: one round's ratio strays by a tenth either way.
+  repeats: 5,
   photoBytes: 4 * 1024 * 1024,
 };
 
@@ -47,6 +48,8 @@ export interface MediaFigures {
 }
 
 const CLOCK_TICKS_PER_S = 100;
+/** Uncounted rounds before the measured ones. */
+const WARMUP_ROUNDS = 4;
 
 /** User and system CPU time of a process so far, in milliseconds (/proc/<pid>/stat). */
 async function cpuMsOf(pid: number): Promise<number> {
@@ -143,9 +146,11 @@ function recipientSocket(wsUrl: string, token: string, onMessage: (message: Mess
 
 export async function benchMediaUpload(options: MediaOptions): Promise<MediaFigures> {
   const { clients, repeats } = options;
-  // One round more than measured: the first warms the server up (its code compiled, its
-  // caches filled, as on a server that has been running), and is not counted.
-  const rounds = repeats + 1;
+  // Rounds before the measured ones warm the server up (its code compiled, its caches
+  // filled, as on a server that has been running) and are not counted. After one, V8 was
+  // still optimizing the upload path in the measured rounds (6 ms a photo in a profile of
+  // them; 4 ms after two).
+  const rounds = WARMUP_ROUNDS + repeats;
   const photos = await Promise.all(
     Array.from({ length: clients * rounds }, (_, seed) => phonePhoto(seed + 1, options.photoBytes)),
   );
@@ -179,7 +184,7 @@ export async function benchMediaUpload(options: MediaOptions): Promise<MediaFigu
     const baselinePerPhoto: number[] = [];
     const ratios: number[] = [];
     for (let round = 0; round < rounds; round += 1) {
-      const counted = round > 0;
+      const counted = round >= WARMUP_ROUNDS;
       const cpuBefore = await cpuMsOf(server.pid);
       await Promise.all(
         pairs.map(async ({ sender, recipient }, index) => {

@@ -62,7 +62,7 @@ import {
  *   --sync-chats=5000 --sync-messages=3 --sync-rounds=3                first sync
  *   --translation-members=40 --translation-group=100000 --translation-languages=5 --translation-offline=10
  *   --translation-messages=20 --translation-lookups=300              translation
- *   --media-clients=20 --media-repeats=3 --media-mb=4                  photo uploads
+ *   --media-clients=20 --media-repeats=5 --media-mb=4                  photo uploads
  *   --search-messages=1000000 --search-rounds=10                       message search
  *     (SQLite, and PostgreSQL at TEST_DATABASE_URL when set)
  *   --ledger-grabbers=1000 --ledger-shares=100 --ledger-transfers=2000 --ledger-rounds=3   ledger
