@@ -15,7 +15,8 @@ import { median, quantile } from './stats.js';
 
 /**
  * Photo messages as phones send them: `clients` people each upload a different 4 MB
- * JPEG at the same moment (the tus protocol, 1 MB chunks, as the web app does), then send
+ * JPEG at the same moment (the tus protocol, 1 MB chunks, the first with the request that begins the upload, as
+ * the web app does), then send
  * it to a friend whose socket is open. Figures:
  * - the server's CPU time per photo (reading the upload, stripping its metadata, making
  *   its thumbnail and placeholder, storing it, sending the message), against sharp making
@@ -122,6 +123,7 @@ function upload(baseUrl: string, token: string, photo: Buffer, name: string) {
       headers: { authorization: `Bearer ${token}` },
       metadata: { kind: 'image', name },
       chunkSize: 1024 * 1024,
+      uploadDataDuringCreation: true,
       retryDelays: null,
       onSuccess: ({ lastResponse }) => resolve(JSON.parse(lastResponse.getBody()) as UploadedMedia),
       onError: reject,

@@ -63,7 +63,10 @@ describe.each(dialects)('media on $dialect', ({ dialect }) => {
   let eve: RegisteredUser;
   let adaBob: string;
 
-  /** Uploads through the tus protocol as a browser does, in small chunks. */
+  /**
+   * Uploads through the tus protocol as the web app does, in small chunks, the first with
+   * the request that begins the upload.
+   */
   function upload(
     user: RegisteredUser,
     data: Buffer,
@@ -78,6 +81,7 @@ describe.each(dialects)('media on $dialect', ({ dialect }) => {
         headers: { authorization: `Bearer ${user.token}` },
         metadata,
         chunkSize: options.chunkSize ?? 16 * 1024,
+        uploadDataDuringCreation: true,
         retryDelays: null,
         onChunkComplete: () => {
           chunks += 1;
@@ -487,6 +491,30 @@ describe.each(dialects)('media on $dialect', ({ dialect }) => {
       "attachment; filename*=UTF-8''%C3%A9vil%20page.html",
     );
     expect(answer.headers.get('content-type')).toBe('application/octet-stream');
+  });
+
+  it('takes a small file whole with the request that begins its upload', async () => {
+    const data = Buffer.from('a small file, sent in one request');
+    const meta = (key: string, value: string) => `${key} ${Buffer.from(value).toString('base64')}`;
+    const response = await fetch(base + UPLOADS_PATH, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${ada.token}`,
+        'tus-resumable': '1.0.0',
+        'upload-length': String(data.length),
+        'upload-metadata': [meta('kind', 'file'), meta('name', 'small.txt')].join(','),
+        'content-type': 'application/offset+octet-stream',
+      },
+      body: data,
+    });
+    expect(response.status).toBe(201);
+    expect(response.headers.get('location')).toMatch(/^\/api\/v1\/uploads\/[0-9a-z]+$/);
+    expect(response.headers.get('upload-offset')).toBe(String(data.length));
+    const media = (await response.json()) as UploadedMedia;
+    if (media.kind !== 'file') throw new Error('not a file');
+    expect(media.file).toMatchObject({ name: 'small.txt', size: data.length });
+    const { urls } = await urlsFor(ada, [media.file.id]);
+    expect(Buffer.from(await (await fetch(base + urls[0]!.url)).arrayBuffer())).toEqual(data);
   });
 
   it('refuses too large, unsupported and over-quota uploads before storing them', async () => {

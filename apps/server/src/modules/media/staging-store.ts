@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline, Transform, type Readable, type TransformCallback } from 'node:stream';
 import { FileConfigstore, FileStore, type Configstore } from '@tus/file-store';
-import type { Upload } from '@tus/server';
+import { Upload } from '@tus/server';
 import { AppError } from '../../errors.js';
 
 /**
@@ -95,8 +95,32 @@ function isStagedId(fileId: string): boolean {
  * into large ones and its upload descriptions remembered.
  */
 export class StagingStore extends FileStore {
+  /** Uploads finished whose bytes may have left for the media storage before their description. */
+  private readonly finished = new Set<string>();
+
   constructor(options: { directory: string; expirationPeriodInMilliseconds: number }) {
     super({ ...options, configstore: new RememberedConfigstore(options.directory) });
+  }
+
+  /**
+   * Marks an upload as finished: from now on it is complete whether or not its bytes are
+   * still staged (tus reads it once more while answering a request that began and
+   * finished it at once, after they were moved).
+   */
+  markFinished(fileId: string): void {
+    this.finished.add(fileId);
+  }
+
+  override async getUpload(fileId: string): Promise<Upload> {
+    try {
+      return await super.getUpload(fileId);
+    } catch (error) {
+      const description = this.finished.has(fileId)
+        ? await this.configstore.get(fileId)
+        : undefined;
+      if (description?.size === undefined) throw error;
+      return new Upload({ ...description, offset: description.size });
+    }
   }
 
   /**
@@ -114,6 +138,7 @@ export class StagingStore extends FileStore {
     if (!isStagedId(fileId)) throw new AppError('NOT_FOUND');
     await rm(join(this.directory, fileId), { force: true });
     await this.configstore.delete(fileId);
+    this.finished.delete(fileId);
   }
 
   override write(readable: Readable, fileId: string, offset: number): Promise<number> {

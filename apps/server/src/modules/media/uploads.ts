@@ -70,6 +70,7 @@ export class Uploads {
         const userId = this.ownerOf(req);
         const kind = upload.metadata?.kind;
         if (!isMediaKind(kind)) throw new AppError('VALIDATION_FAILED');
+        this.datastore.markFinished(upload.id);
         try {
           const metadata = upload.metadata ?? {};
           const media = await deps.media.store(userId, {
@@ -86,18 +87,18 @@ export class Uploads {
             }),
           });
           return {
-            status_code: 200,
+            // A request that began the upload answers as one (with its address), all done.
+            status_code: req.method === 'POST' ? 201 : 200,
             headers: { 'Content-Type': 'application/json; charset=utf-8' },
             body: JSON.stringify(media),
           };
         } finally {
-          // Stored or refused, the staged bytes are done with.
-          await this.datastore.remove(upload.id).catch((error: unknown) => {
-            deps.logger.warn(
-              { err: error, uploadId: upload.id },
-              'could not remove a staged upload',
-            );
-          });
+          // Stored or refused, the staged bytes are done with. Answering a request that
+          // began an upload and finished it at once, tus reads the upload's description
+          // again after this hook, so that one is removed once its answer is out.
+          const res = req.method === 'POST' ? nodeResponseOf(req) : undefined;
+          if (res && !res.writableFinished) res.once('close', () => void this.discard(upload.id));
+          else await this.discard(upload.id);
         }
       },
       onResponseError: (_req, error) => this.errorBody(error),
@@ -136,6 +137,13 @@ export class Uploads {
     return new Response(response.status === 204 ? null : body, {
       status: response.status,
       headers,
+    });
+  }
+
+  /** Removes an upload's staged bytes and description; a failure is logged, not raised. */
+  private async discard(uploadId: string): Promise<void> {
+    await this.datastore.remove(uploadId).catch((error: unknown) => {
+      this.deps.logger.warn({ err: error, uploadId }, 'could not remove a staged upload');
     });
   }
 
@@ -178,6 +186,11 @@ export class Uploads {
     );
     return { status_code: known.status, body: JSON.stringify(known.toBody()) };
   }
+}
+
+/** The Node response a tus request is answered on. */
+function nodeResponseOf(req: TusRequest): ServerResponse | undefined {
+  return req.runtime?.node?.res as ServerResponse | undefined;
 }
 
 /** The tus protocol's refusals, by status, as API codes of the same status. */
