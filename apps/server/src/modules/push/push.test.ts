@@ -141,7 +141,8 @@ describe.each(dialects)('web push on $dialect', ({ dialect }) => {
       memberIds: [ada.user.id],
     });
     expect(group.statusCode, group.body).toBe(200);
-    const chat = groupConversationId(group.json<{ id: string }>().id);
+    const groupId = group.json<{ id: string }>().id;
+    const chat = groupConversationId(groupId);
     const device = await subscribe(ada);
     await call(ada, 'PATCH', '/me/settings', { notificationPreviews: true });
     await call(ada, 'PATCH', `/conversations/${chat}`, { muted: true });
@@ -152,6 +153,59 @@ describe.each(dialects)('web push on $dialect', ({ dialect }) => {
     expect(payloads(device)).toEqual([
       expect.objectContaining({ title: 'Hikers', body: 'Owner: @Ada route?', tag: chat }),
     ]);
+
+    // Silenced by the owner for an hour, Ada may not write, and still hears the group.
+    await call(ada, 'PATCH', `/conversations/${chat}`, { muted: false });
+    const silenced = await call(owner, 'PUT', `/groups/${groupId}/members/${ada.user.id}/mute`, {
+      seconds: 3600,
+    });
+    expect(silenced.statusCode, silenced.body).toBe(204);
+    await send(owner, chat, { kind: 'text', text: 'Meet at the gate' });
+    await settled();
+    expect(payloads(device).at(-1)).toMatchObject({ body: 'Owner: Meet at the gate' });
+  });
+
+  it('pushes messages sent at once in several chats, each to its own readers', async () => {
+    const [ada, bob, cai, dan] = await Promise.all([
+      t.register({ uiLanguage: 'en_US' }),
+      t.register({ nickname: 'Bob' }),
+      t.register({ nickname: 'Cai' }),
+      t.register({ nickname: 'Dan' }),
+    ]);
+    const [withBob, withCai, withDan] = await Promise.all([
+      friends(ada, bob),
+      friends(ada, cai),
+      friends(ada, dan),
+    ]);
+    const adaDevice = await subscribe(ada);
+    const caiDevice = await subscribe(cai);
+    await call(ada, 'PATCH', '/me/settings', { notificationPreviews: true });
+    // A chat is there to mute once its first message is.
+    await send(dan, withDan, { kind: 'text', text: 'Hi' });
+    const muted = await call(ada, 'PATCH', `/conversations/${withDan}`, { muted: true });
+    expect(muted.statusCode, muted.body).toBe(200);
+    await settled();
+    const before = payloads(adaDevice).length;
+
+    // Sent together, they are written in one batch or a few; each is pushed on its own.
+    await Promise.all([
+      send(bob, withBob, { kind: 'text', text: 'From Bob' }),
+      send(cai, withCai, { kind: 'text', text: 'From Cai' }),
+      send(dan, withDan, { kind: 'text', text: 'From Dan, muted' }),
+      send(ada, withCai, { kind: 'text', text: 'From Ada' }),
+    ]);
+    await settled();
+    const toAda = payloads(adaDevice)
+      .slice(before)
+      .map(({ title, body, tag }) => ({ title, body, tag }));
+    expect(toAda).toHaveLength(2);
+    expect(toAda).toEqual(
+      expect.arrayContaining([
+        { title: 'Bob', body: 'From Bob', tag: withBob },
+        { title: 'Cai', body: 'From Cai', tag: withCai },
+      ]),
+    );
+    expect(payloads(caiDevice).map(({ tag }) => tag)).toEqual([withCai]);
   });
 
   it('drops a subscription the push service says is gone, and one whose session signed out', async () => {

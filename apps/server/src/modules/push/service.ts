@@ -31,6 +31,30 @@ interface Recipient extends PushTarget {
   notification_previews: number;
 }
 
+/** A device of a member of a conversation, with how the member hears from it. */
+interface MemberDevice extends Recipient {
+  conversation_id: string;
+  muted: number;
+  /** The member's history starts after this seq (cleared, or joined later). */
+  min_seq: number;
+}
+
+/** Conversations whose subscribed members one query reads. */
+const CONVERSATIONS_PER_QUERY = 500;
+
+/**
+ * Whether a new message is pushed to a member's device: not their own, within their
+ * history, and the chat not muted, unless the message mentions them (an @mention breaks
+ * through a mute). A member a group's admins silenced for a while still hears the group.
+ */
+function concerns(message: Message, device: MemberDevice): boolean {
+  if (device.user_id === message.senderId || device.min_seq >= message.seq) return false;
+  if (device.muted === 0) return true;
+  const { content } = message;
+  if (content.kind !== 'text') return false;
+  return content.mentionAll === true || (content.mentions ?? []).includes(device.user_id);
+}
+
 /** A message waits this long at the push service for a device that is away. */
 const MESSAGE_TTL_SECONDS = 24 * 60 * 60;
 /** Pushes under way at once; more wait their turn (and past the queue, are dropped). */
@@ -122,10 +146,8 @@ export class PushService {
 
   /** After the commit of new messages: pushes to their offline recipients, in the background. */
   messagesSent(messages: readonly Message[]): void {
-    for (const message of messages) {
-      if (previewOf(message.content, 'en_US') === null) continue;
-      this.background(() => this.announce(message));
-    }
+    const announced = messages.filter((message) => previewOf(message.content, 'en_US') !== null);
+    if (announced.length > 0) this.background(() => this.announce(announced));
   }
 
   /** After user events are published: mining reminders reach devices that are away. */
@@ -149,36 +171,49 @@ export class PushService {
     this.pending.add(run);
   }
 
-  private async announce(message: Message): Promise<void> {
-    const now = this.deps.clock.now();
-    const mentioned = new Set(
-      message.content.kind === 'text' ? (message.content.mentions ?? []) : [],
+  /**
+   * New messages to the devices of their readers: one query reads the subscribed members
+   * of all their conversations (a batch of sends costs one read, not one a message), then
+   * each message goes to those of them it concerns.
+   */
+  private async announce(messages: readonly Message[]): Promise<void> {
+    const conversations = [...new Set(messages.map((message) => message.conversationId))];
+    const members = new Map<string, MemberDevice[]>();
+    for (let at = 0; at < conversations.length; at += CONVERSATIONS_PER_QUERY) {
+      const devices = await this.subscribedMembers(
+        conversations.slice(at, at + CONVERSATIONS_PER_QUERY),
+      );
+      for (const device of devices) {
+        const own = members.get(device.conversation_id);
+        if (own) own.push(device);
+        else members.set(device.conversation_id, [device]);
+      }
+    }
+    if (members.size === 0) return;
+    await Promise.all(
+      messages.map(async (message) => {
+        const devices = (members.get(message.conversationId) ?? []).filter((device) =>
+          concerns(message, device),
+        );
+        if (devices.length === 0) return;
+        await this.announceTo(message, devices).catch((error: unknown) =>
+          this.deps.logger.warn({ err: error }, 'push failed'),
+        );
+      }),
     );
-    const all = message.content.kind === 'text' && message.content.mentionAll === true;
-    const devices = await this.recipients((db) =>
-      db
-        .innerJoin('conversation_members as cm', (join) =>
-          join
-            .onRef('cm.user_id', '=', 'ps.user_id')
-            .on('cm.conversation_id', '=', message.conversationId),
-        )
-        .where('ps.user_id', '!=', message.senderId)
-        .where('u.notifications', '=', 1)
-        .where((eb) =>
-          eb.or([
-            eb.and([
-              eb('cm.muted', '=', 0),
-              eb.or([eb('cm.muted_until', 'is', null), eb('cm.muted_until', '<=', now)]),
-            ]),
-            // An @mention breaks through a mute.
-            ...(all ? [eb.lit(true)] : []),
-            ...(mentioned.size > 0 ? [eb('cm.user_id', 'in', [...mentioned])] : []),
-          ]),
-        )
-        // Those whose history starts after this message (cleared, joined later) skip it.
-        .where('cm.min_seq', '<', message.seq),
-    );
-    if (devices.length === 0) return;
+  }
+
+  /** Subscribed devices of members of these conversations who take notifications. */
+  private subscribedMembers(conversationIds: readonly string[]): Promise<MemberDevice[]> {
+    return this.baseQuery()
+      .innerJoin('conversation_members as cm', 'cm.user_id', 'ps.user_id')
+      .where('cm.conversation_id', 'in', conversationIds)
+      .where('u.notifications', '=', 1)
+      .select(['cm.conversation_id', 'cm.muted', 'cm.min_seq'])
+      .execute();
+  }
+
+  private async announceTo(message: Message, devices: readonly Recipient[]): Promise<void> {
     const sender = (await this.deps.users.cardsOf([message.senderId])).get(message.senderId);
     const groupId = groupIdOf(message.conversationId);
     const group = groupId
