@@ -106,7 +106,36 @@ export function uniquePhone(): string {
   return `+86138${String(randomInt(10 ** 8)).padStart(8, '0')}`;
 }
 
-async function createPostgresSchema(): Promise<{ url: string; drop: () => Promise<void> }> {
+/**
+ * Test files share one PostgreSQL database, a schema each. Kysely's migrator lists the
+ * tables of every schema in the database, and a schema that another file drops meanwhile
+ * breaks that listing (it names a schema that is gone): migrations hold this advisory
+ * lock shared, and drops hold it alone. Any key will do, the same in every process.
+ */
+const SCHEMA_LOCK = 0x7e17_7a1c;
+
+/** Runs `work` holding the schema lock, on a connection of its own. */
+async function underSchemaLock<T>(
+  mode: 'shared' | 'alone',
+  work: (client: pg.Client) => Promise<T>,
+): Promise<T> {
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await client.connect();
+  try {
+    const take = mode === 'shared' ? 'pg_advisory_lock_shared' : 'pg_advisory_lock';
+    await client.query(`SELECT ${take}($1)`, [SCHEMA_LOCK]);
+    return await work(client);
+  } finally {
+    // The session's end releases its advisory locks.
+    await client.end();
+  }
+}
+
+async function createPostgresSchema(): Promise<{
+  url: string;
+  migrating: <T>(work: () => Promise<T>) => Promise<T>;
+  drop: () => Promise<void>;
+}> {
   if (!TEST_DATABASE_URL) throw new Error('TEST_DATABASE_URL is not set');
   const schema = `t_${randomBytes(8).toString('hex')}`;
   const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
@@ -118,12 +147,11 @@ async function createPostgresSchema(): Promise<{ url: string; drop: () => Promis
   const url = `${TEST_DATABASE_URL}${separator}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
   return {
     url,
-    async drop() {
-      const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
-      await client.connect();
-      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await client.end();
-    },
+    migrating: (work) => underSchemaLock('shared', () => work()),
+    drop: () =>
+      underSchemaLock('alone', async (client) => {
+        await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      }),
   };
 }
 
@@ -152,7 +180,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     sms: null,
     ...overrides,
   });
-  await ctx.migrate();
+  await (postgres ? postgres.migrating(() => ctx.migrate()) : ctx.migrate());
   const app = await buildApp(ctx);
   await app.ready();
 
