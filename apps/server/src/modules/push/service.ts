@@ -189,14 +189,43 @@ export class PushService {
         else members.set(device.conversation_id, [device]);
       }
     }
-    if (members.size === 0) return;
-    await Promise.all(
-      messages.map(async (message) => {
-        const devices = (members.get(message.conversationId) ?? []).filter((device) =>
+    const due = messages
+      .map((message) => ({
+        message,
+        devices: (members.get(message.conversationId) ?? []).filter((device) =>
           concerns(message, device),
-        );
-        if (devices.length === 0) return;
-        await this.announceTo(message, devices).catch((error: unknown) =>
+        ),
+      }))
+      .filter(({ devices }) => devices.length > 0);
+    if (due.length === 0) return;
+    // Who wrote, and the groups' names, read once for the batch.
+    const senders = await this.deps.users.cardsOf([
+      ...new Set(due.map(({ message }) => message.senderId)),
+    ]);
+    const groupNames = new Map<string, Promise<string | null>>();
+    const groupNameOf = (message: Message): Promise<string | null> => {
+      const groupId = groupIdOf(message.conversationId);
+      if (groupId === null) return Promise.resolve(null);
+      let name = groupNames.get(groupId);
+      if (!name) {
+        name = this.deps
+          .groups()
+          .get(message.senderId, groupId)
+          .then(
+            (group) => group.name,
+            () => null,
+          );
+        groupNames.set(groupId, name);
+      }
+      return name;
+    };
+    await Promise.all(
+      due.map(async ({ message, devices }) => {
+        const from = {
+          name: senders.get(message.senderId)?.nickname ?? '',
+          group: await groupNameOf(message),
+        };
+        await this.announceTo(message, devices, from).catch((error: unknown) =>
           this.deps.logger.warn({ err: error }, 'push failed'),
         );
       }),
@@ -213,15 +242,12 @@ export class PushService {
       .execute();
   }
 
-  private async announceTo(message: Message, devices: readonly Recipient[]): Promise<void> {
-    const sender = (await this.deps.users.cardsOf([message.senderId])).get(message.senderId);
-    const groupId = groupIdOf(message.conversationId);
-    const group = groupId
-      ? await this.deps
-          .groups()
-          .get(message.senderId, groupId)
-          .catch(() => null)
-      : null;
+  /** One message to the devices it concerns, named by its sender and group (if any). */
+  private async announceTo(
+    message: Message,
+    devices: readonly Recipient[],
+    from: { name: string; group: string | null },
+  ): Promise<void> {
     const options: PushOptions = {
       ttlSeconds: MESSAGE_TTL_SECONDS,
       urgency: 'high',
@@ -232,11 +258,10 @@ export class PushService {
         if (await this.deps.online(device.user_id, device.session_id)) return;
         const texts = pushTexts(device.ui_language);
         const preview = previewOf(message.content, device.ui_language) ?? '';
-        const name = sender?.nickname ?? '';
         const shown = device.notification_previews === 1;
         const payload: PushPayload = {
-          title: shown ? (group?.name ?? name) : texts.newMessage,
-          body: shown ? (group ? texts.inGroup(name, preview) : preview) : '',
+          title: shown ? (from.group ?? from.name) : texts.newMessage,
+          body: shown ? (from.group === null ? preview : texts.inGroup(from.name, preview)) : '',
           tag: message.conversationId,
           path: chatPage(message.conversationId),
           conversationId: message.conversationId,
