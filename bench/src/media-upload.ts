@@ -15,9 +15,9 @@ import { median, quantile } from './stats.js';
 
 /**
  * Photo messages as phones send them: `clients` people each upload a different 4 MB
- * JPEG at the same moment (the tus protocol, 1 MB chunks, the first with the request that begins the upload, as
- * the web app does), then send
- * it to a friend whose socket is open. Figures:
+ * JPEG at the same moment (the tus protocol, 1 MB chunks, the first with the request
+ * that begins the upload, as the web app does), then send it to a friend whose socket is
+ * open. Figures:
  * - the server's CPU time per photo (reading the upload, stripping its metadata, making
  *   its thumbnail and placeholder, storing it, sending the message), against sharp making
  *   the same thumbnail alone, in this process, for the same photos, right after each

@@ -5,7 +5,6 @@ import type { UiLanguage } from '@teltlk/protocol';
 export type LandingLanguage = UiLanguage;
 
 export interface LandingTexts {
-  /** `lang` of the pages. */
   /** The language's name in itself, for the switcher. */
   name: string;
   title: string;
