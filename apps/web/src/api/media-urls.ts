@@ -7,12 +7,18 @@ export type MediaAddress = MediaUrlsResult['urls'][number] | 'missing';
 
 /** Addresses are asked for again this long before they expire. */
 const RENEW_BEFORE_MS = 5 * 60 * 1000;
+/** Waits before asking again for addresses a request failed to bring, one more per failure. */
+export const MEDIA_URLS_RETRY_MS = [1000, 3000, 10_000, 30_000] as const;
 
 const known = new Map<string, MediaAddress>();
 const wanted = new Set<string>();
 const asking = new Set<string>();
 const listeners = new Set<() => void>();
 let scheduled = false;
+/** Ids a failed request left without addresses, asked for again after a wait. */
+const retrying = new Set<string>();
+let retryTimer: ReturnType<typeof setTimeout> | null = null;
+let failures = 0;
 
 function notify(): void {
   for (const listener of [...listeners]) listener();
@@ -34,11 +40,13 @@ function flush(): void {
     api
       .mediaUrls(batch)
       .then(({ urls }) => {
+        failures = 0;
         const given = new Map(urls.map((address) => [address.id, address]));
         for (const id of batch) known.set(id, given.get(id) ?? 'missing');
       })
-      // Offline or refused: asked again the next time a screen wants them.
-      .catch(() => {})
+      // Offline, timed out or refused: the photos and files on screen would stay blank
+      // until it is left, so they are asked for again after a wait.
+      .catch(() => retryLater(batch))
       .finally(() => {
         for (const id of batch) asking.delete(id);
         notify();
@@ -46,12 +54,31 @@ function flush(): void {
   }
 }
 
-function request(id: string): void {
+function retryLater(ids: readonly string[]): void {
+  for (const id of ids) retrying.add(id);
+  if (retryTimer) return;
+  const wait = MEDIA_URLS_RETRY_MS[Math.min(failures, MEDIA_URLS_RETRY_MS.length - 1)];
+  failures += 1;
+  retryTimer = setTimeout(() => {
+    retryTimer = null;
+    const again = [...retrying];
+    retrying.clear();
+    for (const id of again) wantMediaAddress(id);
+  }, wait);
+}
+
+/** Asks for a media's addresses, with the others wanted in the same turn, unless known and fresh. */
+export function wantMediaAddress(id: string): void {
   if (fresh(known.get(id)) || asking.has(id)) return;
   wanted.add(id);
   if (scheduled) return;
   scheduled = true;
   queueMicrotask(flush);
+}
+
+/** A media's addresses as known now (null while asked for). */
+export function knownMediaAddress(id: string): MediaAddress | null {
+  return known.get(id) ?? null;
 }
 
 function subscribe(listener: () => void): () => void {
@@ -64,9 +91,9 @@ function subscribe(listener: () => void): () => void {
  * a screen are asked for together, and kept until shortly before they expire.
  */
 export function useMediaAddress(id: string | null): MediaAddress | null {
-  const address = useSyncExternalStore(subscribe, () => (id ? (known.get(id) ?? null) : null));
+  const address = useSyncExternalStore(subscribe, () => (id ? knownMediaAddress(id) : null));
   useEffect(() => {
-    if (id) request(id);
+    if (id) wantMediaAddress(id);
   }, [id, address]);
   return address;
 }
@@ -83,7 +110,7 @@ export function useMediaAddresses(ids: readonly string[]): (MediaAddress | null)
       .join('\n'),
   );
   useEffect(() => {
-    for (const id of key ? key.split(',') : []) request(id);
+    for (const id of key ? key.split(',') : []) wantMediaAddress(id);
   }, [key, snapshot]);
   return ids.map((id) => known.get(id) ?? null);
 }
@@ -91,5 +118,9 @@ export function useMediaAddresses(ids: readonly string[]): (MediaAddress | null)
 /** Forgets every address (signing out). */
 export function forgetMediaAddresses(): void {
   known.clear();
+  retrying.clear();
+  if (retryTimer) clearTimeout(retryTimer);
+  retryTimer = null;
+  failures = 0;
   notify();
 }
