@@ -155,7 +155,10 @@ describe('photos and files', () => {
     const b = await signedIn(bob);
     await b.getByText('[File] report.bin').waitFor();
     await b.getByRole('link', { name: /Ada/ }).first().click();
-    const file = b.getByRole('log').getByRole('link', { name: 'Download report.bin' });
+    // The message first, then its link once the file's signed address is there.
+    const bLog = b.getByRole('log');
+    await bLog.getByText('report.bin').waitFor();
+    const file = bLog.getByRole('link', { name: 'Download report.bin' });
     const download = await fetched(b, (await file.getAttribute('href'))!);
     expect(download.size).toBe(bytes.length);
   });
