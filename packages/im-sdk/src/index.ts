@@ -1,5 +1,6 @@
 export { ApiClient, type ApiClientOptions } from './api-client.js';
 export { ApiError } from './api-error.js';
+export { backoffDelay } from './connection.js';
 export {
   ImEngine,
   PAGE_SIZE,

@@ -1,12 +1,11 @@
-import { ApiError } from '@teltlk/im-sdk';
+import { ApiError, backoffDelay } from '@teltlk/im-sdk';
 import type { MediaUrlsResult } from '@teltlk/protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 const mediaUrls = vi.fn<(ids: string[]) => Promise<MediaUrlsResult>>();
 vi.mock('./client', () => ({ api: { mediaUrls: (ids: string[]) => mediaUrls(ids) } }));
 
-const { MEDIA_URLS_RETRY_MS, forgetMediaAddresses, knownMediaAddress, wantMediaAddress } =
-  await import('./media-urls');
+const { forgetMediaAddresses, knownMediaAddress, wantMediaAddress } = await import('./media-urls');
 
 function signed(ids: string[]): MediaUrlsResult {
   const expiresAt = Date.now() + 60 * 60 * 1000;
@@ -27,6 +26,7 @@ describe("the media's signed addresses", () => {
   });
   afterEach(() => {
     forgetMediaAddresses();
+    vi.restoreAllMocks();
     vi.useRealTimers();
   });
 
@@ -51,12 +51,15 @@ describe("the media's signed addresses", () => {
       .mockRejectedValueOnce(new ApiError('NETWORK_ERROR', 0))
       .mockRejectedValueOnce(new ApiError('TIMEOUT', 0))
       .mockImplementation((ids) => Promise.resolve(signed(ids)));
+    // The top of each backoff's random range, so each wait is the longest it can be.
+    const top = () => 0.999;
+    vi.spyOn(Math, 'random').mockImplementation(top);
     wantMediaAddress('c');
     await settle();
     expect(mediaUrls).toHaveBeenCalledTimes(1);
     expect(knownMediaAddress('c')).toBeNull();
 
-    for (const [failure, wait] of MEDIA_URLS_RETRY_MS.slice(0, 2).entries()) {
+    for (const [failure, wait] of [backoffDelay(0, top), backoffDelay(1, top)].entries()) {
       await vi.advanceTimersByTimeAsync(wait - 1);
       expect(mediaUrls).toHaveBeenCalledTimes(failure + 1);
       await vi.advanceTimersByTimeAsync(1);

@@ -1,3 +1,4 @@
+import { backoffDelay } from '@teltlk/im-sdk';
 import { MEDIA_URLS_MAX, type MediaUrlsResult } from '@teltlk/protocol';
 import { useEffect, useSyncExternalStore } from 'react';
 import { api } from './client';
@@ -7,8 +8,6 @@ export type MediaAddress = MediaUrlsResult['urls'][number] | 'missing';
 
 /** Addresses are asked for again this long before they expire. */
 const RENEW_BEFORE_MS = 5 * 60 * 1000;
-/** Waits before asking again for addresses a request failed to bring, one more per failure. */
-export const MEDIA_URLS_RETRY_MS = [1000, 3000, 10_000, 30_000] as const;
 
 const known = new Map<string, MediaAddress>();
 const wanted = new Set<string>();
@@ -57,7 +56,8 @@ function flush(): void {
 function retryLater(ids: readonly string[]): void {
   for (const id of ids) retrying.add(id);
   if (retryTimer) return;
-  const wait = MEDIA_URLS_RETRY_MS[Math.min(failures, MEDIA_URLS_RETRY_MS.length - 1)];
+  // The socket's backoff: longer after each failure in a row, up to 30 s, spread at random.
+  const wait = backoffDelay(failures);
   failures += 1;
   retryTimer = setTimeout(() => {
     retryTimer = null;
@@ -112,7 +112,7 @@ export function useMediaAddresses(ids: readonly string[]): (MediaAddress | null)
   useEffect(() => {
     for (const id of key ? key.split(',') : []) wantMediaAddress(id);
   }, [key, snapshot]);
-  return ids.map((id) => known.get(id) ?? null);
+  return ids.map(knownMediaAddress);
 }
 
 /** Forgets every address (signing out). */
