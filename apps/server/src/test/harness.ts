@@ -114,12 +114,13 @@ export function uniquePhone(): string {
  */
 const SCHEMA_LOCK = 0x7e17_7a1c;
 
-/** Runs `work` holding the schema lock, on a connection of its own. */
+/** Runs `work` holding the schema lock, on a connection of its own to `databaseUrl`. */
 async function underSchemaLock<T>(
+  databaseUrl: string,
   mode: 'shared' | 'alone',
   work: (client: pg.Client) => Promise<T>,
 ): Promise<T> {
-  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
     const take = mode === 'shared' ? 'pg_advisory_lock_shared' : 'pg_advisory_lock';
@@ -131,11 +132,7 @@ async function underSchemaLock<T>(
   }
 }
 
-async function createPostgresSchema(): Promise<{
-  url: string;
-  migrating: <T>(work: () => Promise<T>) => Promise<T>;
-  drop: () => Promise<void>;
-}> {
+async function createPostgresSchema(): Promise<{ url: string; drop: () => Promise<void> }> {
   if (!TEST_DATABASE_URL) throw new Error('TEST_DATABASE_URL is not set');
   const schema = `t_${randomBytes(8).toString('hex')}`;
   const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
@@ -147,9 +144,8 @@ async function createPostgresSchema(): Promise<{
   const url = `${TEST_DATABASE_URL}${separator}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
   return {
     url,
-    migrating: (work) => underSchemaLock('shared', () => work()),
     drop: () =>
-      underSchemaLock('alone', async (client) => {
+      underSchemaLock(TEST_DATABASE_URL, 'alone', async (client) => {
         await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
       }),
   };
@@ -180,7 +176,10 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     sms: null,
     ...overrides,
   });
-  await (postgres ? postgres.migrating(() => ctx.migrate()) : ctx.migrate());
+  // Any app on PostgreSQL migrates under the lock: a second node given the first's
+  // DATABASE_URL lists every schema's tables just the same.
+  const { databaseUrl } = config;
+  await (databaseUrl ? underSchemaLock(databaseUrl, 'shared', () => ctx.migrate()) : ctx.migrate());
   const app = await buildApp(ctx);
   await app.ready();
 
