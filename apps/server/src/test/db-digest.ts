@@ -15,21 +15,26 @@ const tableNames = new WeakMap<Db, Promise<string[]>>();
 
 /**
  * The app's tables; migrations run before a test app starts, so they are read once. On
- * PostgreSQL only those of the test's own schema (other tests work beside it).
+ * PostgreSQL only those of the test's own schema, asked of the catalog directly: the
+ * introspector lists every schema's tables, and a schema another test file drops
+ * meanwhile breaks that listing.
  */
-function tablesOf(db: Db): Promise<string[]> {
+function tablesOf(db: Db, dialect: Dialect): Promise<string[]> {
   let names = tableNames.get(db);
   if (!names) {
     names = (async () => {
-      const tables = (await db.introspection.getTables()).filter((table) => !table.isView);
-      const schema = tables.some((table) => table.schema !== undefined)
-        ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]!
-            .schema
-        : undefined;
-      return tables
-        .filter((table) => table.schema === schema)
-        .map((table) => table.name)
-        .sort();
+      if (dialect === 'sqlite') {
+        const tables = await db.introspection.getTables();
+        return tables
+          .filter((table) => !table.isView)
+          .map((table) => table.name)
+          .sort();
+      }
+      const { rows } = await sql<{ name: string }>`select table_name as name
+        from information_schema.tables
+        where table_schema = current_schema() and table_type = 'BASE TABLE'
+          and table_name not like 'kysely\_%'`.execute(db);
+      return rows.map((row) => row.name).sort();
     })();
     tableNames.set(db, names);
   }
@@ -44,9 +49,13 @@ function canonical(value: unknown): string {
   );
 }
 
-export async function snapshotDb(db: Db, ignored: IgnoredColumns = {}): Promise<DbSnapshot> {
+async function snapshotDb(
+  db: Db,
+  dialect: Dialect,
+  ignored: IgnoredColumns = {},
+): Promise<DbSnapshot> {
   const snapshot: DbSnapshot = new Map();
-  for (const table of await tablesOf(db)) {
+  for (const table of await tablesOf(db, dialect)) {
     const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(
       db,
     );
@@ -119,7 +128,7 @@ export class DbWatch {
   /** Takes the state to compare with; call before the first request and after setup writes. */
   async reset(): Promise<void> {
     this.mark = await writeMark(this.db, this.dialect);
-    this.snapshot = await snapshotDb(this.db, this.ignored);
+    this.snapshot = await snapshotDb(this.db, this.dialect, this.ignored);
   }
 
   async changes(): Promise<string[]> {
