@@ -113,11 +113,26 @@ describe.each(stores)('growth on $dialect (Redis: $redis)', ({ dialect, redis })
     expect(events.at(-1)?.data).toMatchObject({ type: 'mining', reason: 'ended', points: 6000 });
   });
 
+  it('settles the ended session of someone who checks in again before the job ran', async () => {
+    const a = await t.register();
+    const first = await checkIn(a);
+    t.clock.advance(DAY + SETTLE_GRACE_MS);
+    // No job has run: the check-in itself settles the last session, then starts the next.
+    const again = await checkIn(a);
+    expect(again).toMatchObject({ state: 'mining', checkins: 2, serverNow: t.clock.now() });
+    expect(again.session?.id).not.toBe(first.session?.id);
+    expect(again.session?.accrued).toBe(0);
+    expect(await coin(a)).toMatchObject({ total: 6000 });
+    // The answer is the status the person sees next.
+    expect(await status(a)).toEqual(again);
+  });
+
   it('sends no reminder to someone who switched them off', async () => {
     const a = await t.register();
     const off = ok<MiningStatus>(await call(a, 'PUT', '/growth/mining/reminders', { on: false }));
     expect(off.reminders).toBe(false);
-    await checkIn(a);
+    // The row the switch made counts no check-in of its own.
+    expect(await checkIn(a)).toMatchObject({ state: 'mining', reminders: false, checkins: 1 });
     await endSessions();
     expect((await eventsOf(a)).filter((e) => e.data.type === 'mining')).toEqual([]);
     expect((await coin(a)).total).toBe(6000);
@@ -177,16 +192,23 @@ describe.each(stores)('growth on $dialect (Redis: $redis)', ({ dialect, redis })
       expect(me.value).toBe(2);
       expect(me.rank).toBeGreaterThanOrEqual(1);
     }
-    // A second check-in of the invitee counts nothing more.
+    // A second check-in of the invitee counts nothing more; the unconfirmed one counts
+    // at their first check-in after confirming.
     await endSessions();
     await checkIn(local);
+    await t.ctx.db
+      .updateTable('users')
+      .set({ email: `${unconfirmed.user.id}@example.com` })
+      .where('id', '=', unconfirmed.user.id)
+      .execute();
+    await checkIn(unconfirmed);
     const counted = await t.ctx.db
       .selectFrom('rank_values')
       .select((eb) => eb.fn.sum<number>('value').as('n'))
       .where('user_id', '=', inviter.user.id)
       .where('board', '=', 'dayInvites')
       .executeTakeFirstOrThrow();
-    expect(Number(counted.n)).toBe(2);
+    expect(Number(counted.n)).toBe(3);
     // The booster was settled: 22 hours of one local and one other member.
     const points = await coin(inviter);
     expect(points.balances).toMatchObject({ basic: 6000, local: 50 * 22, other: 25 * 22 });

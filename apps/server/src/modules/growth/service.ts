@@ -175,21 +175,7 @@ export class GrowthService {
         .selectAll()
         .where('id', '=', miner.session_id)
         .executeTakeFirstOrThrow();
-      const session = sessionOf(row);
-      const spans = await this.spansOf(db, row);
-      const accrued = accrue(session, spans, now);
-      return {
-        ...base,
-        state: 'mining',
-        session: {
-          id: row.id,
-          startedAt: session.startedAt,
-          endsAt: session.endsAt,
-          adBoosted: session.adBoostAt !== null,
-          accrued: accrued.basic + accrued.local + accrued.other,
-        },
-        rate: rateAt(session, spans, now),
-      };
+      return this.mining(base, row, now);
     }
     // Not mining: the rate a check-in now would start with.
     const user = await this.deps.users.get(auth.userId);
@@ -208,6 +194,29 @@ export class GrowthService {
     return { ...base, state: 'idle', session: null, rate: rateAt(sessionOf(preview), spans, now) };
   }
 
+  /** The status of someone mining in the session `row`. */
+  private async mining(
+    base: Pick<MiningStatus, 'serverNow' | 'adBooster' | 'reminders' | 'checkins'>,
+    row: SessionRow,
+    now: number,
+  ): Promise<MiningStatus> {
+    const session = sessionOf(row);
+    const spans = await this.spansOf(this.deps.db, row);
+    const accrued = accrue(session, spans, now);
+    return {
+      ...base,
+      state: 'mining',
+      session: {
+        id: row.id,
+        startedAt: session.startedAt,
+        endsAt: session.endsAt,
+        adBoosted: session.adBoostAt !== null,
+        accrued: accrued.basic + accrued.local + accrued.other,
+      },
+      rate: rateAt(session, spans, now),
+    };
+  }
+
   /**
    * Starts a 24-hour session, unless one is running (then it answers the running one: a
    * double tap starts one session). The person's invitation begins to count at their
@@ -216,65 +225,78 @@ export class GrowthService {
   async checkIn(auth: AuthInfo): Promise<MiningStatus> {
     const { db, clock, jobs, rankings } = this.deps;
     const user = await this.deps.users.get(auth.userId);
-    const rates = ratesOf(await this.deps.settings.current());
+    const settings = await this.deps.settings.current();
+    const qualifies = user.invited_by !== null && (user.phone !== null || user.email !== null);
     const updates: RankUpdate[] = [];
-    await db.transaction().execute(async (trx) => {
+    const started = await db.transaction().execute(async (trx) => {
       const now = clock.now();
-      await trx
+      const session: SessionRow = {
+        id: newId(),
+        user_id: user.id,
+        country: user.country,
+        started_at: now,
+        ends_at: now + MINING_SESSION_MS,
+        rates: JSON.stringify(ratesOf(settings)),
+        ad_boost_at: null,
+        ad_id: null,
+        settled_at: null,
+      };
+      const running = { session_id: session.id, started_at: now, ends_at: session.ends_at };
+      // One statement for the person's row: made at a first check-in, and a session
+      // started on it unless one is running (then nothing comes back). An invitation
+      // that counts from now is marked here too: `qualified_at` comes back as `now`.
+      const miner = await trx
         .insertInto('miners')
-        .values({ user_id: user.id, qualified_at: null, nudged_at: null })
-        .onConflict((c) => c.column('user_id').doNothing())
-        .execute();
-      const sessionId = newId();
-      const endsAt = now + MINING_SESSION_MS;
-      const started = await trx
-        .updateTable('miners')
-        .set({
-          session_id: sessionId,
-          started_at: now,
-          ends_at: endsAt,
-          checkins: sql`checkins + 1`,
-        })
-        .where('user_id', '=', user.id)
-        .where((eb) => eb.or([eb('ends_at', 'is', null), eb('ends_at', '<=', now)]))
-        .returning('qualified_at')
-        .executeTakeFirst();
-      if (!started) return;
-      await trx
-        .insertInto('mining_sessions')
         .values({
-          id: sessionId,
           user_id: user.id,
-          country: user.country,
-          started_at: now,
-          ends_at: endsAt,
-          rates: JSON.stringify(rates),
-          ad_boost_at: null,
-          ad_id: null,
-          settled_at: null,
+          ...running,
+          checkins: 1,
+          qualified_at: qualifies ? now : null,
+          nudged_at: null,
         })
-        .execute();
+        .onConflict((c) =>
+          c
+            .column('user_id')
+            .doUpdateSet({
+              ...running,
+              checkins: sql`miners.checkins + 1`,
+              ...(qualifies ? { qualified_at: sql`coalesce(miners.qualified_at, ${now})` } : {}),
+            })
+            .where((eb) =>
+              eb.or([eb('miners.ends_at', 'is', null), eb('miners.ends_at', '<=', now)]),
+            ),
+        )
+        .returning(['checkins', 'reminders', 'qualified_at'])
+        .executeTakeFirst();
+      if (!miner) return null;
+      await trx.insertInto('mining_sessions').values(session).execute();
       await jobs.schedule(trx, {
         kind: 'mining-end',
-        key: `mining-end:${sessionId}`,
-        runAt: endsAt + SETTLE_GRACE_MS,
-        payload: { sessionId },
+        key: `mining-end:${session.id}`,
+        runAt: Number(session.ends_at) + SETTLE_GRACE_MS,
+        payload: { sessionId: session.id },
       });
-      const confirmed = user.phone !== null || user.email !== null;
-      if (started.qualified_at === null && user.invited_by !== null && confirmed) {
-        await trx
-          .updateTable('miners')
-          .set({ qualified_at: now })
-          .where('user_id', '=', user.id)
-          .execute();
+      if (qualifies && user.invited_by !== null && Number(miner.qualified_at) === now) {
         updates.push(
           await rankings.add(trx, 'dayInvites', dayOf(now), user.invited_by, 1),
           await rankings.add(trx, 'monthInvites', monthOf(now), user.invited_by, 1),
         );
       }
+      return { miner, session, now };
     });
     rankings.publish(updates);
-    return this.status(auth);
+    // A session is running: answer it, as the status does.
+    if (!started) return this.status(auth);
+    const { miner, session, now } = started;
+    // Only someone who mined before can have ended sessions the job has not settled yet.
+    if (Number(miner.checkins) > 1) await this.settleEnded(user.id);
+    const base = {
+      serverNow: now,
+      adBooster: settings.adBooster,
+      reminders: miner.reminders === 1,
+      checkins: Number(miner.checkins),
+    };
+    return this.mining(base, session, now);
   }
 
   async setReminders(auth: AuthInfo, on: boolean): Promise<MiningStatus> {
