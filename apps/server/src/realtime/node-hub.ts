@@ -16,7 +16,7 @@ export interface LocalSocket {
 
 /**
  * Which of these users are members of a conversation (in the audience, if one is given),
- * each with the point their history starts after.
+ * each with the point their history starts after and the language they read it in.
  */
 export type MemberFilter = (
   conversationId: string,
@@ -24,11 +24,14 @@ export type MemberFilter = (
   audience?: Audience,
 ) => Promise<Reader[]>;
 
-/** Told which of its users a node delivered a group conversation's frames to. */
+/**
+ * Told which of its users a node delivered a group conversation's frames to, as the
+ * member look-up found them (so their languages need no second look-up).
+ */
 export type MembersReached = (
   conversationId: string,
   frames: readonly ServerFrame[],
-  userIds: readonly string[],
+  readers: readonly Reader[],
 ) => void;
 
 /**
@@ -228,17 +231,17 @@ export class NodeHub implements MemberHub {
    * Each frame to each reader as far as their history goes (frameFor); readers given the
    * same view of a frame share its one serialization. Answers who got anything.
    */
-  private deliverToReaders(readers: readonly Reader[], frames: readonly ServerFrame[]): string[] {
-    const reached = new Set<string>();
+  private deliverToReaders(readers: readonly Reader[], frames: readonly ServerFrame[]): Reader[] {
+    const reached = new Set<Reader>();
     for (const frame of frames) {
       const byView = new Map<ServerFrame, string[]>();
-      for (const { userId, minSeq } of readers) {
-        const view = frameFor(frame, minSeq);
+      for (const reader of readers) {
+        const view = frameFor(frame, reader.minSeq);
         if (view === null) continue;
         const userIds = byView.get(view);
-        if (userIds) userIds.push(userId);
-        else byView.set(view, [userId]);
-        reached.add(userId);
+        if (userIds) userIds.push(reader.userId);
+        else byView.set(view, [reader.userId]);
+        reached.add(reader);
       }
       for (const [view, userIds] of byView) this.deliverFrame(userIds, view);
     }

@@ -38,7 +38,9 @@ describe('group fan-out to online members', () => {
         expect(conversationId).toBe('sg_g1');
         asked.push([...userIds].sort());
         return Promise.resolve(
-          userIds.filter((id) => members.has(id)).map((userId) => ({ userId, minSeq: 0 })),
+          userIds
+            .filter((id) => members.has(id))
+            .map((userId) => ({ userId, minSeq: 0, lang: null })),
         );
       });
     }
@@ -75,7 +77,9 @@ describe('group fan-out to online members', () => {
     ]);
     for (const hub of [north, south]) {
       hub.setMemberFilter((_conversationId, userIds) =>
-        Promise.resolve(userIds.map((userId) => ({ userId, minSeq: minSeqs.get(userId)! }))),
+        Promise.resolve(
+          userIds.map((userId) => ({ userId, minSeq: minSeqs.get(userId)!, lang: null })),
+        ),
       );
     }
     const ada = socket('ada', north);

@@ -10,6 +10,7 @@ import type {
 } from '../../db/schema.js';
 import { Prepared } from '../../db/prepared.js';
 import { valuesList } from '../../db/values.js';
+import type { Reader } from './visibility.js';
 
 /** A member row with its conversation's columns, as sync reads them. */
 export interface MemberView extends MemberRow {
@@ -399,21 +400,32 @@ export class MessageRepo {
 
   /**
    * Which of these users are members of the conversation, each with the seq their history
-   * starts after: point look-ups on the primary key, whatever the size of the group.
+   * starts after and the language they read it in: point look-ups on the primary key,
+   * whatever the size of the group (in chunks).
    */
-  async readersAmong(
-    conversationId: string,
-    userIds: readonly string[],
-  ): Promise<{ userId: string; minSeq: number }[]> {
-    const found: { userId: string; minSeq: number }[] = [];
+  async readersAmong(conversationId: string, userIds: readonly string[]): Promise<Reader[]> {
+    const found: Reader[] = [];
     for (let start = 0; start < userIds.length; start += ONLINE_LOOKUP_CHUNK) {
       const rows = await this.db
-        .selectFrom('conversation_members')
-        .select(['user_id', 'min_seq'])
-        .where('conversation_id', '=', conversationId)
-        .where('user_id', 'in', userIds.slice(start, start + ONLINE_LOOKUP_CHUNK))
+        .selectFrom('conversation_members as cm')
+        .innerJoin('users as u', 'u.id', 'cm.user_id')
+        .select([
+          'cm.user_id',
+          'cm.min_seq',
+          'cm.translate_off',
+          'cm.translate_to',
+          'u.mother_tongue',
+        ])
+        .where('cm.conversation_id', '=', conversationId)
+        .where('cm.user_id', 'in', userIds.slice(start, start + ONLINE_LOOKUP_CHUNK))
         .execute();
-      for (const row of rows) found.push({ userId: row.user_id, minSeq: Number(row.min_seq) });
+      for (const row of rows) {
+        found.push({
+          userId: row.user_id,
+          minSeq: Number(row.min_seq),
+          lang: row.translate_off ? null : (row.translate_to ?? row.mother_tongue),
+        });
+      }
     }
     return found;
   }
@@ -442,36 +454,6 @@ export class MessageRepo {
       .where('id', '=', conversationId)
       .where('mention_all_seq', '<', seq)
       .execute();
-  }
-
-  /**
-   * The language each of these users reads a conversation in, for those who are members
-   * with translation on: their choice for the conversation, else their mother tongue; and
-   * the seq their history starts after. Any number of users (looked up in chunks).
-   */
-  async readerLanguages(
-    conversationId: string,
-    userIds: readonly string[],
-  ): Promise<{ userId: string; lang: string; minSeq: number }[]> {
-    const found: { userId: string; lang: string; minSeq: number }[] = [];
-    for (let start = 0; start < userIds.length; start += ONLINE_LOOKUP_CHUNK) {
-      const rows = await this.db
-        .selectFrom('conversation_members as cm')
-        .innerJoin('users as u', 'u.id', 'cm.user_id')
-        .select(['cm.user_id', 'cm.translate_to', 'cm.min_seq', 'u.mother_tongue'])
-        .where('cm.conversation_id', '=', conversationId)
-        .where('cm.translate_off', '=', 0)
-        .where('cm.user_id', 'in', userIds.slice(start, start + ONLINE_LOOKUP_CHUNK))
-        .execute();
-      for (const row of rows) {
-        found.push({
-          userId: row.user_id,
-          lang: row.translate_to ?? row.mother_tongue,
-          minSeq: Number(row.min_seq),
-        });
-      }
-    }
-    return found;
   }
 
   /** A member's clear mark and translation language, with their mother tongue. */

@@ -229,7 +229,8 @@ export class MessageService {
 
   /**
    * Which of these users are members of the conversation, each with the seq their history
-   * starts after (whom a push may reach, and with what): one look-up, any size.
+   * starts after and the language they read it in (whom a push may reach, with what, and
+   * which translation): one look-up, any size.
    */
   readersAmong(conversationId: string, userIds: readonly string[]): Promise<Reader[]> {
     return this.deps.repo.readersAmong(conversationId, userIds);
@@ -243,17 +244,6 @@ export class MessageService {
       minSeq: Number(reader.min_seq),
       lang: reader.translate_to ?? reader.mother_tongue,
     };
-  }
-
-  /**
-   * Which of these members read the conversation translated, into which language, and
-   * from which seq on.
-   */
-  readerLanguages(
-    conversationId: string,
-    userIds: readonly string[],
-  ): Promise<(Reader & { lang: string })[]> {
-    return this.deps.repo.readerLanguages(conversationId, userIds);
   }
 
   /**

@@ -5,6 +5,11 @@ export interface Reader {
   userId: string;
   /** Their join point, or where they cleared the history: nothing at or before it is theirs. */
   minSeq: number;
+  /**
+   * The language they read the conversation in (their choice for it, else their mother
+   * tongue); null: translation is off for them there.
+   */
+  lang: string | null;
 }
 
 /**

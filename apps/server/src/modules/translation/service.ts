@@ -191,26 +191,27 @@ export class TranslationService {
       byConversation.set(message.conversationId, list);
     }
     for (const [conversationId, messages] of byConversation) {
-      this.eager(conversationId, messages, singleMembersOf(conversationId)!);
+      const pair = singleMembersOf(conversationId)!;
+      this.eager(conversationId, messages, this.deps.messages.readersAmong(conversationId, pair));
     }
   }
 
   /**
    * After a node pushed group frames to its online members: the languages those members
-   * read in, each made once.
+   * read in (as the delivery's look-up found them), each made once.
    */
   membersReached(
     conversationId: string,
     frames: readonly ServerFrame[],
-    userIds: readonly string[],
+    readers: readonly Reader[],
   ): void {
-    if (userIds.length === 0) return;
+    if (readers.length === 0) return;
     const sent = frames.flatMap((frame) => (frame.t === 'message' ? [frame.message] : []));
     this.afterEdits(sent, (edited) =>
-      this.eager(conversationId, edited.filter(isTranslatable), userIds),
+      this.eager(conversationId, edited.filter(isTranslatable), Promise.resolve(readers)),
     );
     const messages = sent.filter(isTranslatable);
-    if (messages.length > 0) this.eager(conversationId, messages, userIds);
+    if (messages.length > 0) this.eager(conversationId, messages, Promise.resolve(readers));
   }
 
   /**
@@ -254,28 +255,27 @@ export class TranslationService {
     userIds: readonly string[],
     { lang, except }: Audience,
   ): Promise<Reader[]> {
-    const readers = await this.deps.messages.readerLanguages(conversationId, userIds);
-    return readers
-      .filter((reader) => reader.lang === lang && reader.userId !== except)
-      .map(({ userId, minSeq }) => ({ userId, minSeq }));
+    const readers = await this.deps.messages.readersAmong(conversationId, userIds);
+    return readers.filter((reader) => reader.lang === lang && reader.userId !== except);
   }
 
   /**
-   * Each message into the languages these users read the conversation in, looked up once
-   * for all of them. The sender is no reader of their own message; languages nobody can
+   * Each message into the languages these readers read the conversation in (those with
+   * translation on). The sender is no reader of their own message; languages nobody can
    * translate into are left alone.
    */
   private eager(
     conversationId: string,
     messages: readonly Translatable[],
-    userIds: readonly string[],
+    readersOf: Promise<readonly Reader[]>,
   ): void {
-    const lookup = this.deps.messages
-      .readerLanguages(conversationId, userIds)
+    const lookup = readersOf
       .then(async (readers) => {
         for (const message of messages) {
           const langs = new Set(
-            readers.flatMap(({ userId, lang }) => (userId === message.senderId ? [] : [lang])),
+            readers.flatMap(({ userId, lang }) =>
+              userId === message.senderId || lang === null ? [] : [lang],
+            ),
           );
           for (const lang of langs) {
             if (!this.deps.translator.mayTranslate(message.lang, lang)) continue;
