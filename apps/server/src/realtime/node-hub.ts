@@ -144,12 +144,15 @@ export class NodeHub implements MemberHub {
     audience?: Audience,
   ): void {
     if (frames.length === 0) return;
-    // A big group's pushes are thousands of socket writes: let the senders' acks, settled
-    // in this same turn, leave first. Sockets written in a turn flush in that turn's
-    // setImmediate phase, so the pushes wait for the next loop's timers phase (a timer,
-    // not setImmediate, which would run before the acks flush). Group frames keep their
-    // order: timers of equal delay run in the order they were set.
-    setTimeout(() => this.deliverToMembers(conversationId, frames, audience), 0);
+    // A big group's pushes are a member look-up and thousands of socket writes: the
+    // senders' acks, settled in this same turn, leave first. A socket written to flushes
+    // in a setImmediate callback set at its first write (Connection.write), which comes
+    // after this call. So the pushes wait two setImmediate hops: the first runs before
+    // the acks' flushes, the second after them, whichever phase of the event loop this
+    // turn is (a timer would not do: when the group commit runs in the check phase, the
+    // next loop's timers come before the acks' flushes). Group frames keep their order:
+    // setImmediate callbacks run in the order they were set.
+    setImmediate(() => setImmediate(() => this.deliverToMembers(conversationId, frames, audience)));
     this.bus.publish({
       type: 'members',
       conversationId,

@@ -3,7 +3,18 @@ import { describe, expect, it } from 'vitest';
 import { InProcessBus, InProcessNetwork, type BusMessage } from '../../realtime/bus.js';
 import { NodeHub, type LocalSocket } from '../../realtime/node-hub.js';
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+/** Turns of the event loop: `n` setImmediate hops, each after the callbacks set before it. */
+const turns = async (n: number) => {
+  for (let i = 0; i < n; i += 1) await new Promise((resolve) => setImmediate(resolve));
+};
+/** Runs the event loop, timers included, until `done` holds (at most 100 timer turns). */
+const until = async (done: () => boolean) => {
+  for (let i = 0; i < 100 && !done(); i += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+};
+/** Past a group push: its two hops (toOnlineMembers), then the member look-up's promise. */
+const settle = () => turns(3);
 const pong = (now: number): ServerFrame => ({ t: 'pong', now });
 
 function socket(userId: string, hub: NodeHub): LocalSocket & { received: ServerFrame[] } {
@@ -63,6 +74,37 @@ describe('group fan-out to online members', () => {
     await settle();
     expect(bob.received).toHaveLength(2);
     expect(ada.received).toHaveLength(3);
+  });
+
+  it('lets the acks written in the turn of a group message leave before its pushes', async () => {
+    const hub = new NodeHub(new InProcessBus(new InProcessNetwork()));
+    const order: string[] = [];
+    hub.setMemberFilter((_conversationId, userIds) => {
+      order.push('members looked up');
+      return Promise.resolve(userIds.map((userId) => ({ userId, minSeq: 0, lang: null })));
+    });
+    const ada = socket('ada', hub);
+    // The group commit writes a batch in a setImmediate callback, or in an I/O callback
+    // when the send waited on a thread. Its acks go out in that turn: a socket's first
+    // write sets a setImmediate callback that flushes it (Connection.write).
+    const inSetImmediate = (run: () => void) => setImmediate(run);
+    const inTimer = (run: () => void) => setTimeout(run, 0);
+    for (const [index, turn] of [inSetImmediate, inTimer].entries()) {
+      order.length = 0;
+      await new Promise<void>((done) =>
+        turn(() => {
+          hub.toOnlineMembers('sg_g1', [pong(index)]);
+          setImmediate(() => order.push('acks flushed'));
+          // The rest of the batch's work, long enough for a timer set at its start to be due.
+          const end = performance.now() + 3;
+          while (performance.now() < end);
+          done();
+        }),
+      );
+      await until(() => order.length === 2);
+      expect(order).toEqual(['acks flushed', 'members looked up']);
+      expect(ada.received.at(-1)).toEqual(pong(index));
+    }
   });
 
   it('gives each member, on any node, only what lies after the point their history starts', async () => {
