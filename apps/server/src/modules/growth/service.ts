@@ -17,7 +17,7 @@ import {
 import { sql, type Selectable } from 'kysely';
 import type { Logger } from 'pino';
 import { after, cursorOf } from '../../db/keyset.js';
-import type { Db, MiningSessionsTable } from '../../db/schema.js';
+import type { Db, MiningSessionsTable, UserRow } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { DAY, MINUTE, type Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/random.js';
@@ -99,6 +99,24 @@ function ratesOf(settings: GrowthSettings): SessionRates {
 
 type SessionRow = Selectable<MiningSessionsTable>;
 
+/** A session of `user` starting `now` at the rates in force. */
+const sessionStarting = (
+  id: string,
+  user: Pick<UserRow, 'id' | 'country'>,
+  settings: GrowthSettings,
+  now: number,
+): SessionRow => ({
+  id,
+  user_id: user.id,
+  country: user.country,
+  started_at: now,
+  ends_at: now + MINING_SESSION_MS,
+  rates: JSON.stringify(ratesOf(settings)),
+  ad_boost_at: null,
+  ad_id: null,
+  settled_at: null,
+});
+
 const sessionOf = (row: SessionRow): MiningSession => ({
   startedAt: Number(row.started_at),
   endsAt: Number(row.ends_at),
@@ -179,17 +197,7 @@ export class GrowthService {
     }
     // Not mining: the rate a check-in now would start with.
     const user = await this.deps.users.get(auth.userId);
-    const preview: SessionRow = {
-      id: '',
-      user_id: auth.userId,
-      country: user.country,
-      started_at: now,
-      ends_at: now + MINING_SESSION_MS,
-      rates: JSON.stringify(ratesOf(settings)),
-      ad_boost_at: null,
-      ad_id: null,
-      settled_at: null,
-    };
+    const preview = sessionStarting('', user, settings, now);
     const spans = await this.spansOf(db, preview);
     return { ...base, state: 'idle', session: null, rate: rateAt(sessionOf(preview), spans, now) };
   }
@@ -230,17 +238,7 @@ export class GrowthService {
     const updates: RankUpdate[] = [];
     const started = await db.transaction().execute(async (trx) => {
       const now = clock.now();
-      const session: SessionRow = {
-        id: newId(),
-        user_id: user.id,
-        country: user.country,
-        started_at: now,
-        ends_at: now + MINING_SESSION_MS,
-        rates: JSON.stringify(ratesOf(settings)),
-        ad_boost_at: null,
-        ad_id: null,
-        settled_at: null,
-      };
+      const session = sessionStarting(newId(), user, settings, now);
       const running = { session_id: session.id, started_at: now, ends_at: session.ends_at };
       // One statement for the person's row: made at a first check-in, and a session
       // started on it unless one is running (then nothing comes back). An invitation
