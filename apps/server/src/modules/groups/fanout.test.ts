@@ -1,17 +1,11 @@
 import type { Message, ServerFrame } from '@teltlk/protocol';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { InProcessBus, InProcessNetwork, type BusMessage } from '../../realtime/bus.js';
 import { NodeHub, type LocalSocket } from '../../realtime/node-hub.js';
 
 /** Turns of the event loop: `n` setImmediate hops, each after the callbacks set before it. */
 const turns = async (n: number) => {
   for (let i = 0; i < n; i += 1) await new Promise((resolve) => setImmediate(resolve));
-};
-/** Runs the event loop, timers included, until `done` holds (at most 100 timer turns). */
-const until = async (done: () => boolean) => {
-  for (let i = 0; i < 100 && !done(); i += 1) {
-    await new Promise((resolve) => setTimeout(resolve, 1));
-  }
 };
 /** Past a group push: its two hops (toOnlineMembers), then the member look-up's promise. */
 const settle = () => turns(3);
@@ -101,7 +95,7 @@ describe('group fan-out to online members', () => {
           done();
         }),
       );
-      await until(() => order.length === 2);
+      await vi.waitFor(() => expect(order).toHaveLength(2));
       expect(order).toEqual(['acks flushed', 'members looked up']);
       expect(ada.received.at(-1)).toEqual(pong(index));
     }

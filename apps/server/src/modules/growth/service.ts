@@ -17,7 +17,7 @@ import {
 import { sql, type Selectable } from 'kysely';
 import type { Logger } from 'pino';
 import { after, cursorOf } from '../../db/keyset.js';
-import type { Db, MiningSessionsTable, UserRow } from '../../db/schema.js';
+import type { Db, MinersTable, MiningSessionsTable, UserRow } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { DAY, MINUTE, type Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/random.js';
@@ -117,6 +117,20 @@ const sessionStarting = (
   settled_at: null,
 });
 
+type StatusBase = Pick<MiningStatus, 'serverNow' | 'adBooster' | 'reminders' | 'checkins'>;
+
+/** What every mining status says, mining or not; no miner row yet: reminders on, no check-in. */
+const statusBase = (
+  now: number,
+  settings: GrowthSettings,
+  miner: Pick<Selectable<MinersTable>, 'reminders' | 'checkins'> | undefined,
+): StatusBase => ({
+  serverNow: now,
+  adBooster: settings.adBooster,
+  reminders: miner ? miner.reminders === 1 : true,
+  checkins: miner ? Number(miner.checkins) : 0,
+});
+
 const sessionOf = (row: SessionRow): MiningSession => ({
   startedAt: Number(row.started_at),
   endsAt: Number(row.ends_at),
@@ -181,12 +195,7 @@ export class GrowthService {
       .where('user_id', '=', auth.userId)
       .executeTakeFirst();
     const settings = await this.deps.settings.current();
-    const base = {
-      serverNow: now,
-      adBooster: settings.adBooster,
-      reminders: miner ? miner.reminders === 1 : true,
-      checkins: miner ? Number(miner.checkins) : 0,
-    };
+    const base = statusBase(now, settings, miner);
     if (miner?.session_id && Number(miner.ends_at) > now) {
       const row = await db
         .selectFrom('mining_sessions')
@@ -203,11 +212,7 @@ export class GrowthService {
   }
 
   /** The status of someone mining in the session `row`. */
-  private async mining(
-    base: Pick<MiningStatus, 'serverNow' | 'adBooster' | 'reminders' | 'checkins'>,
-    row: SessionRow,
-    now: number,
-  ): Promise<MiningStatus> {
+  private async mining(base: StatusBase, row: SessionRow, now: number): Promise<MiningStatus> {
     const session = sessionOf(row);
     const spans = await this.spansOf(this.deps.db, row);
     const accrued = accrue(session, spans, now);
@@ -234,7 +239,8 @@ export class GrowthService {
     const { db, clock, jobs, rankings } = this.deps;
     const user = await this.deps.users.get(auth.userId);
     const settings = await this.deps.settings.current();
-    const qualifies = user.invited_by !== null && (user.phone !== null || user.email !== null);
+    // Whom this check-in counts for, if it is the first since a confirmed contact.
+    const inviter = user.phone !== null || user.email !== null ? user.invited_by : null;
     const updates: RankUpdate[] = [];
     const started = await db.transaction().execute(async (trx) => {
       const now = clock.now();
@@ -249,7 +255,7 @@ export class GrowthService {
           user_id: user.id,
           ...running,
           checkins: 1,
-          qualified_at: qualifies ? now : null,
+          qualified_at: inviter !== null ? now : null,
           nudged_at: null,
         })
         .onConflict((c) =>
@@ -258,7 +264,9 @@ export class GrowthService {
             .doUpdateSet({
               ...running,
               checkins: sql`miners.checkins + 1`,
-              ...(qualifies ? { qualified_at: sql`coalesce(miners.qualified_at, ${now})` } : {}),
+              ...(inviter !== null
+                ? { qualified_at: sql`coalesce(miners.qualified_at, ${now})` }
+                : {}),
             })
             .where((eb) =>
               eb.or([eb('miners.ends_at', 'is', null), eb('miners.ends_at', '<=', now)]),
@@ -274,10 +282,10 @@ export class GrowthService {
         runAt: Number(session.ends_at) + SETTLE_GRACE_MS,
         payload: { sessionId: session.id },
       });
-      if (qualifies && user.invited_by !== null && Number(miner.qualified_at) === now) {
+      if (inviter !== null && Number(miner.qualified_at) === now) {
         updates.push(
-          await rankings.add(trx, 'dayInvites', dayOf(now), user.invited_by, 1),
-          await rankings.add(trx, 'monthInvites', monthOf(now), user.invited_by, 1),
+          await rankings.add(trx, 'dayInvites', dayOf(now), inviter, 1),
+          await rankings.add(trx, 'monthInvites', monthOf(now), inviter, 1),
         );
       }
       return { miner, session, now };
@@ -288,13 +296,7 @@ export class GrowthService {
     const { miner, session, now } = started;
     // Only someone who mined before can have ended sessions the job has not settled yet.
     if (Number(miner.checkins) > 1) await this.settleEnded(user.id);
-    const base = {
-      serverNow: now,
-      adBooster: settings.adBooster,
-      reminders: miner.reminders === 1,
-      checkins: Number(miner.checkins),
-    };
-    return this.mining(base, session, now);
+    return this.mining(statusBase(now, settings, miner), session, now);
   }
 
   async setReminders(auth: AuthInfo, on: boolean): Promise<MiningStatus> {
