@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import { TextThread, TurnBatch } from './text-thread.js';
 
 /**
  * The source language of a message, detected when it is sent. The detector (ELD: n-gram
@@ -85,12 +85,12 @@ function chineseLanguageOf(script: ChineseScript, fallback: string | null): stri
 const DETECTOR_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 import(workerData.detector).then(({ eld }) => {
-  parentPort.on('message', ({ id, texts }) => {
-    const guesses = texts.map((text) => {
+  parentPort.on('message', ({ id, questions }) => {
+    const answers = questions.map((text) => {
       const result = eld.detect(text);
       return [result.language, result.isReliable()];
     });
-    parentPort.postMessage({ id, guesses });
+    parentPort.postMessage({ id, answers });
   });
 });
 `;
@@ -108,14 +108,6 @@ function detectorUrl(): string {
   throw new Error('the language detector (package eld) is not installed');
 }
 
-interface Asked {
-  resolve: (guesses: [string, boolean][]) => void;
-  reject: (error: unknown) => void;
-}
-
-/** After a thread fails, its share of texts goes unguessed this long before it is restarted. */
-const RESTART_AFTER_MS = 10_000;
-
 /**
  * Threads a detector runs on: one per core the event loop leaves free (at least one, at
  * most four: a thread detects tens of thousands of short texts a second).
@@ -124,89 +116,14 @@ export function detectorThreadCount(): number {
   return Math.max(1, Math.min(4, availableParallelism() - 1));
 }
 
-/** One detector thread, started on first use and restarted after it fails. */
-class DetectorThread {
-  private worker: Worker | null = null;
-  /** When the last thread failed (0: never). */
-  private failedAt = 0;
-  private readonly asked = new Map<number, Asked>();
-  private nextId = 0;
-
-  constructor(private readonly tablesUrl: string) {}
-
-  /** Questions waiting for their answers. */
-  get load(): number {
-    return this.asked.size;
-  }
-
-  get running(): boolean {
-    return this.worker !== null;
-  }
-
-  ask(texts: string[]): Promise<[string, boolean][]> {
-    const worker = this.start();
-    const id = (this.nextId += 1);
-    return new Promise((resolve, reject) => {
-      // A question waiting for its answer keeps the process alive; an idle thread does not.
-      if (this.asked.size === 0) worker.ref();
-      this.asked.set(id, { resolve, reject });
-      worker.postMessage({ id, texts });
-    });
-  }
-
-  /** Ends the thread; texts still being detected get no guess. */
-  async close(): Promise<void> {
-    const worker = this.worker;
-    this.worker = null;
-    this.failAll(new Error('the language detector was closed'));
-    if (worker) await worker.terminate();
-  }
-
-  private start(): Worker {
-    if (this.worker) return this.worker;
-    // A thread that cannot start (its tables missing, say) is not restarted for every text.
-    if (Date.now() - this.failedAt < RESTART_AFTER_MS) {
-      throw new Error('the language detector failed a moment ago');
-    }
-    const worker = new Worker(DETECTOR_SOURCE, {
-      eval: true,
-      workerData: { detector: this.tablesUrl },
-    });
-    worker.on('message', ({ id, guesses }: { id: number; guesses: [string, boolean][] }) => {
-      const asked = this.asked.get(id);
-      this.asked.delete(id);
-      if (this.asked.size === 0) worker.unref();
-      asked?.resolve(guesses);
-    });
-    // A thread that fails is replaced on the next question; the waiting ones fail.
-    const lost = (error: unknown) => {
-      if (this.worker !== worker) return;
-      this.worker = null;
-      this.failedAt = Date.now();
-      this.failAll(error);
-    };
-    worker.on('error', lost);
-    worker.on('exit', () => lost(new Error('the language detector stopped')));
-    worker.unref();
-    this.worker = worker;
-    return worker;
-  }
-
-  private failAll(error: unknown): void {
-    for (const asked of this.asked.values()) asked.reject(error);
-    this.asked.clear();
-  }
-}
-
 /**
  * Detects languages on a pool of worker threads sized to the machine, each started on
  * first use: a turn's texts go to the thread with the fewest questions waiting.
  */
 export class LanguageDetector {
-  private readonly threads: DetectorThread[];
+  private readonly threads: TextThread<string, [string, boolean]>[];
   /** Texts of this turn, sent to a thread together at its end. */
-  private turn: { text: string; resolve: (guess: Guess) => void; reject: (e: unknown) => void }[] =
-    [];
+  private readonly turn = new TurnBatch<string, Guess>((texts) => this.guess(texts));
 
   /**
    * `tablesUrl`: the detector module the threads import (tests give a broken one);
@@ -215,7 +132,7 @@ export class LanguageDetector {
   constructor(tablesUrl: string = detectorUrl(), threads: number = detectorThreadCount()) {
     this.threads = Array.from(
       { length: Math.max(1, threads) },
-      () => new DetectorThread(tablesUrl),
+      () => new TextThread(DETECTOR_SOURCE, { detector: tablesUrl }, 'the language detector'),
     );
   }
 
@@ -224,19 +141,7 @@ export class LanguageDetector {
    * thread as one batch, so a burst of sends costs one message each way.
    */
   guessOne(text: string): Promise<Guess> {
-    return new Promise((resolve, reject) => {
-      if (this.turn.length === 0) setImmediate(() => this.flushTurn());
-      this.turn.push({ text, resolve, reject });
-    });
-  }
-
-  private flushTurn(): void {
-    const turn = this.turn;
-    this.turn = [];
-    this.guess(turn.map(({ text }) => text)).then(
-      (guesses) => turn.forEach(({ resolve }, index) => resolve(guesses[index] ?? null)),
-      (error: unknown) => turn.forEach(({ reject }) => reject(error)),
-    );
+    return this.turn.ask(text);
   }
 
   /** The guess for each text, in order. */
