@@ -511,6 +511,7 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
       await codes.drain();
       await push.drain();
       await detector.close();
+      await scripts.close();
       // Translations under way are left: their claims lapse and the next reader asks again.
       await closeDatabase();
     },

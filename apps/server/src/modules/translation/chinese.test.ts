@@ -48,3 +48,57 @@ describe('Chinese scripts', () => {
     expect(regionOf(null)).toBe('tw');
   });
 });
+
+describe('the Chinese script thread', () => {
+  it("keeps OpenCC's tables out of the event loop's heap", async () => {
+    const scripts = new ChineseScripts();
+    try {
+      const before = process.memoryUsage().heapUsed;
+      await scripts.preload();
+      // Built here, the tables would take about 50 MB of this heap.
+      expect(process.memoryUsage().heapUsed - before).toBeLessThan(15 * 1024 * 1024);
+      expect(await scripts.scriptOf('软件')).toBe('simplified');
+    } finally {
+      await scripts.close();
+    }
+  });
+
+  it('answers the texts of one turn together, each its own', async () => {
+    const scripts = new ChineseScripts();
+    try {
+      const answers = await Promise.all([
+        scripts.scriptOf('谢谢'),
+        scripts.convert('鼠标', 'zh-Hant'),
+        scripts.scriptOf('謝謝'),
+        scripts.scriptOf('hello'),
+        scripts.convert('滑鼠', 'zh'),
+      ]);
+      expect(answers).toEqual(['simplified', '滑鼠', 'traditional', 'either', '鼠标']);
+    } finally {
+      await scripts.close();
+    }
+  });
+
+  it('starts again after it was closed', async () => {
+    const scripts = new ChineseScripts();
+    try {
+      expect(await scripts.convert('软件', 'zh-Hant')).toBe('軟體');
+      await scripts.close();
+      expect(await scripts.convert('软件', 'zh-Hant')).toBe('軟體');
+    } finally {
+      await scripts.close();
+    }
+  });
+
+  it('reads every text as either script while its thread cannot start, and fails conversions', async () => {
+    const missing = 'file:///nonexistent/opencc.js';
+    const broken = new ChineseScripts({ core: missing, preset: missing });
+    try {
+      await expect(broken.preload()).rejects.toThrow();
+      expect(await broken.scriptOf('谢谢')).toBe('either');
+      await expect(broken.convert('软件', 'zh-Hant')).rejects.toThrow(/Chinese script converter/);
+    } finally {
+      await broken.close();
+    }
+  });
+});

@@ -1,4 +1,6 @@
-import type { ConverterFunction, DictGroup } from 'opencc-js/core';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { TextThread, TurnBatch } from './text-thread.js';
 
 /**
  * Chinese in its two scripts. The mother tongues name them `zh` (Simplified, as written
@@ -43,117 +45,134 @@ const SCRIPT_CHARACTERS_MAX = 1000;
 
 const HAN = /\p{Script=Han}/u;
 
-/** OpenCC's converter configurations, with the normalisation step its type leaves out. */
-interface ConverterConfig {
-  normalizationChain?: readonly DictGroup[];
-  segmentation: DictGroup;
-  conversionChain: readonly DictGroup[];
-}
-
-/** The converters, built from OpenCC's tables once they are first needed. */
-interface Tables {
-  /**
-   * Simplified → OpenCC's standard Traditional, phrase by phrase; its changes are the
-   * characters that are Simplified only.
-   */
-  toStandardTraditional: ConverterFunction;
-  /** Simplified → Traditional as written in Taiwan, with Taiwan's phrasing (`s2twp`). */
-  toTaiwan: ConverterFunction;
-  /** Traditional → Simplified; its changes are the characters that are Traditional only. */
-  toSimplified: ConverterFunction;
-  /** Traditional of each region, with its phrasing, → Simplified as written in mainland China. */
-  fromRegion: Record<TraditionalRegion, ConverterFunction>;
-}
-
 /**
- * Script detection and conversion. The tables are large (about 50 MB of heap once built,
- * most of it the Simplified phrase dictionary) and take most of a second to build, on the
- * event loop: the server builds them before it listens (`preload`), so no message waits
- * for them; elsewhere they are built on the first Chinese text.
+ * OpenCC's tables and what is done with them, run on their thread. Questions:
+ * `['script', text]` answers the text's script; `['traditional', text]` converts into
+ * Traditional with Taiwan's phrasing; `['tw' | 'hk', text]` into Simplified from that
+ * region's phrasing.
+ *
+ * The tables are built as OpenCC builds them, except `s2twp` (normalise, segment by
+ * Simplified phrases, convert each segment to standard Traditional, then to Taiwan's):
+ * built here so that the standard Traditional step, which tells Simplified characters,
+ * and the whole share the large phrase tables.
  */
-export class ChineseScripts {
-  private tables: Promise<Tables> | null = null;
+const SCRIPTS_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
 
-  /** Builds the tables now rather than on the first Chinese text. */
-  async preload(): Promise<void> {
-    await this.load();
-  }
-
-  /** The script of a text; `either` for a text without Chinese characters. */
-  async scriptOf(text: string): Promise<ChineseScript> {
-    if (!HAN.test(text)) return 'either';
-    const start = text.slice(0, SCRIPT_CHARACTERS_MAX);
-    const tables = await this.load();
-    const simplified = changedCharacters(start, tables.toStandardTraditional(start));
-    const traditional = changedCharacters(start, tables.toSimplified(start));
-    if (simplified > traditional) return 'simplified';
-    return traditional > simplified ? 'traditional' : 'either';
-  }
-
-  /**
-   * A text in the other script: Traditional with Taiwan's phrasing, or Simplified from
-   * the phrasing of the writer's region.
-   */
-  async convert(
-    text: string,
-    to: ChineseLanguage,
-    region: TraditionalRegion = 'tw',
-  ): Promise<string> {
-    const tables = await this.load();
-    return to === TRADITIONAL ? tables.toTaiwan(text) : tables.fromRegion[region](text);
-  }
-
-  private load(): Promise<Tables> {
-    this.tables ??= buildTables();
-    return this.tables;
-  }
-}
-
-async function buildTables(): Promise<Tables> {
-  const [{ ConverterBuilder, ConverterFactory, Trie }, preset] = await Promise.all([
-    import('opencc-js/core'),
-    import('opencc-js/preset'),
-  ]);
-  const converter = ConverterBuilder(preset);
-  // `s2twp` as OpenCC runs it (normalise, segment by Simplified phrases, convert each
-  // segment to standard Traditional, then to Taiwan's), built here so that the standard
-  // Traditional step and the whole share the large phrase tables.
-  const config = preset.configs.s2twp as unknown as ConverterConfig;
-  const [standard, taiwan] = config.conversionChain;
-  if (!standard || !taiwan) throw new Error('OpenCC has no s2twp conversion chain');
-  const normalize = config.normalizationChain
-    ? ConverterFactory(...config.normalizationChain)
-    : (text: string) => text;
-  const segmentation = new Trie();
-  segmentation.loadDictGroup(config.segmentation);
-  const toStandard = new Trie();
-  toStandard.loadDictGroup(standard);
-  const toTaiwanPhrasing = new Trie();
-  toTaiwanPhrasing.loadDictGroup(taiwan);
-  const segmented =
-    (step: (segment: string) => string): ConverterFunction =>
-    (text) =>
-      segmentation.segment(normalize(text)).map(step).join('');
-  return {
-    toStandardTraditional: segmented((segment) => toStandard.convert(segment)),
-    toTaiwan: segmented((segment) => toTaiwanPhrasing.convert(toStandard.convert(segment))),
-    toSimplified: converter({ from: 't', to: 'cn' }),
-    fromRegion: {
-      tw: converter({ from: 'twp', to: 'cn' }),
-      hk: converter({ from: 'hkp', to: 'cn' }),
-    },
-  };
-}
-
-/**
- * How many characters a conversion changed. Character tables map one character to one;
- * where a phrase changed length, every character past the common start counts.
- */
-function changedCharacters(before: string, after: string): number {
+// How many characters a conversion changed. Character tables map one character to one;
+// where a phrase changed length, every character past the common start counts.
+function changedCharacters(before, after) {
   const a = Array.from(before);
   const b = Array.from(after);
   let changed = Math.abs(a.length - b.length);
   const common = Math.min(a.length, b.length);
   for (let index = 0; index < common; index += 1) if (a[index] !== b[index]) changed += 1;
   return changed;
+}
+
+function build({ ConverterBuilder, ConverterFactory, Trie }, preset) {
+  const converter = ConverterBuilder(preset);
+  const config = preset.configs.s2twp;
+  const [standard, taiwan] = config.conversionChain;
+  if (!standard || !taiwan) throw new Error('OpenCC has no s2twp conversion chain');
+  const normalize = config.normalizationChain
+    ? ConverterFactory(...config.normalizationChain)
+    : (text) => text;
+  const trie = (group) => {
+    const built = new Trie();
+    built.loadDictGroup(group);
+    return built;
+  };
+  const segmentation = trie(config.segmentation);
+  const toStandard = trie(standard);
+  const toTaiwanPhrasing = trie(taiwan);
+  const segmented = (step) => (text) => segmentation.segment(normalize(text)).map(step).join('');
+  const toStandardTraditional = segmented((segment) => toStandard.convert(segment));
+  const toSimplified = converter({ from: 't', to: 'cn' });
+  return {
+    script(text) {
+      const simplified = changedCharacters(text, toStandardTraditional(text));
+      const traditional = changedCharacters(text, toSimplified(text));
+      if (simplified > traditional) return 'simplified';
+      return traditional > simplified ? 'traditional' : 'either';
+    },
+    traditional: segmented((segment) => toTaiwanPhrasing.convert(toStandard.convert(segment))),
+    tw: converter({ from: 'twp', to: 'cn' }),
+    hk: converter({ from: 'hkp', to: 'cn' }),
+  };
+}
+
+Promise.all([import(workerData.core), import(workerData.preset)]).then(([core, preset]) => {
+  const tables = build(core, preset);
+  parentPort.on('message', ({ id, questions }) => {
+    try {
+      parentPort.postMessage({ id, answers: questions.map(([what, text]) => tables[what](text)) });
+    } catch (error) {
+      parentPort.postMessage({ id, error: String(error) });
+    }
+  });
+});
+`;
+
+type ScriptQuestion = ['script' | 'traditional' | TraditionalRegion, string];
+
+/** Where OpenCC's modules are, for the thread's code to import. */
+function openccUrls(): { core: string; preset: string } {
+  const require = createRequire(import.meta.url);
+  return {
+    core: pathToFileURL(require.resolve('opencc-js/core')).href,
+    preset: pathToFileURL(require.resolve('opencc-js/preset')).href,
+  };
+}
+
+/**
+ * Script detection and conversion. The tables are large (about 50 MB of heap once built,
+ * most of it the Simplified phrase dictionary) and take most of a second to build, so
+ * they live on a thread of their own: every garbage collection of the event loop's heap
+ * would otherwise go through them, and no message waits while they are built. The
+ * server starts the thread before it listens (`preload`); elsewhere it starts on the
+ * first Chinese text. Texts without Chinese characters never leave the event loop.
+ */
+export class ChineseScripts {
+  private readonly thread: TextThread<ScriptQuestion, string>;
+  private readonly turn = new TurnBatch<ScriptQuestion, string>((questions) =>
+    this.thread.ask(questions),
+  );
+
+  /** `modules`: where OpenCC's modules are (tests give missing ones). */
+  constructor(modules: { core: string; preset: string } = openccUrls()) {
+    this.thread = new TextThread(SCRIPTS_SOURCE, modules, 'the Chinese script converter');
+  }
+
+  /** Builds the tables now rather than on the first Chinese text; fails if they cannot be. */
+  async preload(): Promise<void> {
+    await this.turn.ask(['script', '中']);
+  }
+
+  /**
+   * The script of a text; `either` for a text without Chinese characters, and for every
+   * text while the thread has failed (it is started again after a while): a send never
+   * fails for it, and a Chinese reader reads either script.
+   */
+  async scriptOf(text: string): Promise<ChineseScript> {
+    if (!HAN.test(text)) return 'either';
+    const question: ScriptQuestion = ['script', text.slice(0, SCRIPT_CHARACTERS_MAX)];
+    return this.turn.ask(question).then(
+      (script) => script as ChineseScript,
+      () => 'either',
+    );
+  }
+
+  /**
+   * A text in the other script: Traditional with Taiwan's phrasing, or Simplified from
+   * the phrasing of the writer's region.
+   */
+  convert(text: string, to: ChineseLanguage, region: TraditionalRegion = 'tw'): Promise<string> {
+    return this.turn.ask([to === TRADITIONAL ? 'traditional' : region, text]);
+  }
+
+  /** Ends the thread; texts still being converted get no answer. */
+  close(): Promise<void> {
+    return this.thread.close();
+  }
 }
