@@ -1,4 +1,5 @@
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +14,7 @@ import {
 import S3rver from 's3rver';
 import sharp from 'sharp';
 import { Upload, type DetailedError } from 'tus-js-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   createTestApp,
   dialects,
@@ -565,6 +566,51 @@ describe.each(dialects)('media on $dialect', ({ dialect }) => {
       { kind: 'file', name: 'r.bin' },
       {
         uploadUrl: new URL(uploadUrl!, base).href,
+      },
+    );
+    if (resumed.media.kind !== 'file') throw new Error('not a file');
+    const { urls } = await urlsFor(ada, [resumed.media.file.id]);
+    expect(Buffer.from(await (await fetch(base + urls[0]!.url)).arrayBuffer())).toEqual(data);
+  });
+
+  it('keeps the bytes of a request cut off in the middle of its body, and resumes after them', async () => {
+    const data = Buffer.from(Array.from({ length: 300_000 }, (_, i) => (i * 13) % 251));
+    const tusHeaders = { 'tus-resumable': '1.0.0', authorization: `Bearer ${ada.token}` };
+    const created = await fetch(base + UPLOADS_PATH, {
+      method: 'POST',
+      headers: {
+        ...tusHeaders,
+        'upload-length': String(data.length),
+        'upload-metadata': `kind ${Buffer.from('file').toString('base64')},name ${Buffer.from('cut.bin').toString('base64')}`,
+      },
+    });
+    expect(created.status).toBe(201);
+    const address = new URL(created.headers.get('location')!, base);
+    // A PATCH of the whole file whose connection drops after 200,000 bytes.
+    const patch = httpRequest(address, {
+      method: 'PATCH',
+      headers: {
+        ...tusHeaders,
+        'upload-offset': '0',
+        'content-type': 'application/offset+octet-stream',
+        'content-length': String(data.length),
+      },
+    });
+    patch.on('error', () => {});
+    await new Promise<void>((resolve) => patch.write(data.subarray(0, 200_000), () => resolve()));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    patch.destroy();
+    const offset = async () => {
+      const head = await fetch(address, { method: 'HEAD', headers: tusHeaders });
+      return head.headers.get('upload-offset');
+    };
+    await vi.waitFor(async () => expect(await offset()).toBe('200000'), { timeout: 5000 });
+    const resumed = await upload(
+      ada,
+      data,
+      { kind: 'file', name: 'cut.bin' },
+      {
+        uploadUrl: address.href,
       },
     );
     if (resumed.media.kind !== 'file') throw new Error('not a file');

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
+import { finished } from 'node:stream';
 import { Server, type ServerOptions } from '@tus/server';
 import {
   MEDIA_KINDS,
@@ -111,7 +112,7 @@ export class Uploads {
    */
   async handle(userId: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
     this.owners.set(req, userId);
-    const response = await this.server.handleWeb(new NodeRequest({ req, res }));
+    const response = await this.server.handleWeb(new UploadRequest(req, res));
     await sendNodeResponse(
       res,
       response.status >= 400 ? await this.asApiError(response) : response,
@@ -186,6 +187,69 @@ export class Uploads {
     );
     return { status_code: known.status, body: JSON.stringify(known.toBody()) };
   }
+}
+
+type Bytes = Uint8Array<ArrayBuffer>;
+
+/** Bytes of a request body waiting in its stream before the request is paused. */
+const BODY_WATER_BYTES = 64 * 1024;
+
+/**
+ * A request of the upload path whose body streams the Node request's own chunks. srvx's
+ * (`Readable.toWeb`) copies each chunk, since a Buffer may be a slice of a shared pool;
+ * the HTTP parser gives each chunk of a body memory of its own, so here they pass as
+ * they are, and an upload's bytes are copied once less on their way to the disk.
+ */
+class UploadRequest extends NodeRequest {
+  readonly #req: IncomingMessage;
+  #body: ReadableStream<Bytes> | null | undefined;
+
+  constructor(req: IncomingMessage, res: ServerResponse) {
+    super({ req, res });
+    this.#req = req;
+  }
+
+  override get body(): ReadableStream<Bytes> | null {
+    if (this.#body === undefined) {
+      const bodiless = this.method === 'GET' || this.method === 'HEAD';
+      this.#body = bodiless ? null : bodyStreamOf(this.#req);
+    }
+    return this.#body;
+  }
+}
+
+/** A Node request's body as a web stream of its chunks, paused while the reader lags. */
+function bodyStreamOf(req: IncomingMessage): ReadableStream<Bytes> {
+  let ended = false;
+  return new ReadableStream<Bytes>(
+    {
+      start(controller) {
+        req.on('data', (chunk: Buffer) => {
+          if (ended) return;
+          // A socket's chunks are never shared memory.
+          controller.enqueue(
+            new Uint8Array(chunk.buffer as ArrayBuffer, chunk.byteOffset, chunk.byteLength),
+          );
+          if ((controller.desiredSize ?? 0) <= 0) req.pause();
+        });
+        // A body cut short (a dropped connection) ends the stream with an error.
+        finished(req, (error) => {
+          if (ended) return;
+          ended = true;
+          if (error) controller.error(error);
+          else controller.close();
+        });
+      },
+      pull() {
+        req.resume();
+      },
+      cancel(reason: unknown) {
+        ended = true;
+        req.destroy(reason instanceof Error ? reason : undefined);
+      },
+    },
+    { highWaterMark: BODY_WATER_BYTES, size: (chunk) => chunk.byteLength },
+  );
 }
 
 /** The Node response a tus request is answered on. */
