@@ -186,6 +186,8 @@ export class TranslationService {
     const byConversation = new Map<string, Translatable[]>();
     for (const message of sent) {
       if (!isTranslatable(message) || !singleMembersOf(message.conversationId)) continue;
+      // Without a provider only Chinese changes script: nobody's language need be read.
+      if (!this.available && !isChineseScript(message.lang)) continue;
       const list = byConversation.get(message.conversationId) ?? [];
       list.push(message);
       byConversation.set(message.conversationId, list);

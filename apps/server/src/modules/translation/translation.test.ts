@@ -7,7 +7,7 @@ import {
   type TranslateResult,
   type Translation,
 } from '@teltlk/protocol';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { socketUrl, TestSocket } from '../../test/test-client.js';
 import {
   createTestApp,
@@ -663,7 +663,13 @@ describe('translation limits', () => {
       const [a, b] = [await none.person('en'), await none.person('es')];
       await none.befriend(a, b);
       const chat = singleConversationId(a.user.id, b.user.id);
+      const { messages } = none.t.ctx.services;
+      const readersAmong = vi.spyOn(messages, 'readersAmong');
       const message = await none.send(a, chat, 'Nobody translates this one.');
+      await none.t.ctx.services.translations.drain();
+      // Nobody's language is read for a text no one can translate.
+      expect(readersAmong).not.toHaveBeenCalled();
+      readersAmong.mockRestore();
       expect(
         none.ok<{ available: boolean }>(await none.call(b, 'GET', '/translations/info')).available,
       ).toBe(false);
