@@ -112,7 +112,7 @@ export class Uploads {
    */
   async handle(userId: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
     this.owners.set(req, userId);
-    const response = await this.server.handleWeb(new UploadRequest(req, res));
+    const response = await this.server.handleWeb(uploadRequestOf(req, res));
     await sendNodeResponse(
       res,
       response.status >= 400 ? await this.asApiError(response) : response,
@@ -200,22 +200,14 @@ const BODY_WATER_BYTES = 64 * 1024;
  * the HTTP parser gives each chunk of a body memory of its own, so here they pass as
  * they are, and an upload's bytes are copied once less on their way to the disk.
  */
-class UploadRequest extends NodeRequest {
-  readonly #req: IncomingMessage;
-  #body: ReadableStream<Bytes> | null | undefined;
-
-  constructor(req: IncomingMessage, res: ServerResponse) {
-    super({ req, res });
-    this.#req = req;
-  }
-
-  override get body(): ReadableStream<Bytes> | null {
-    if (this.#body === undefined) {
-      const bodiless = this.method === 'GET' || this.method === 'HEAD';
-      this.#body = bodiless ? null : bodyStreamOf(this.#req);
-    }
-    return this.#body;
-  }
+function uploadRequestOf(req: IncomingMessage, res: ServerResponse) {
+  const request = new NodeRequest({ req, res });
+  let body: ReadableStream<Bytes> | null = null;
+  const bodiless = request.method === 'GET' || request.method === 'HEAD';
+  Object.defineProperty(request, 'body', {
+    get: () => (body ??= bodiless ? null : bodyStreamOf(req)),
+  });
+  return request;
 }
 
 /** A Node request's body as a web stream of its chunks, paused while the reader lags. */
