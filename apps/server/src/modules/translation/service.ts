@@ -186,8 +186,8 @@ export class TranslationService {
     const byConversation = new Map<string, Translatable[]>();
     for (const message of sent) {
       if (!isTranslatable(message) || !singleMembersOf(message.conversationId)) continue;
-      // Without a provider only Chinese changes script: nobody's language need be read.
-      if (!this.available && !isChineseScript(message.lang)) continue;
+      // Nobody's language need be read for a text nothing can be made of.
+      if (!this.deps.translator.mayTranslateFrom(message.lang)) continue;
       const list = byConversation.get(message.conversationId) ?? [];
       list.push(message);
       byConversation.set(message.conversationId, list);

@@ -80,6 +80,11 @@ export class Translator {
     return this.available || isConversion(from, to);
   }
 
+  /** Whether a text in `from` may be translated into anything (see `mayTranslate`). */
+  mayTranslateFrom(from: string): boolean {
+    return this.available || isChineseScript(from);
+  }
+
   async translate(
     text: string,
     from: string,
