@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { launch } from 'chrome-launcher';
 import lighthouse, { type Result } from 'lighthouse';
 import { startTeltlk } from './server-process.js';
@@ -119,6 +120,32 @@ function summarise(result: Result): LighthouseRun {
   };
 }
 
+/**
+ * The fonts this machine has for Simplified Chinese, as fontconfig lists them (Chromium
+ * on Linux finds its fonts through it), or null where fontconfig is not there to ask.
+ */
+function chineseFonts(): string[] | null {
+  const listing = spawnSync('fc-list', [':lang=zh-cn', 'family'], { encoding: 'utf8' });
+  if (listing.error || listing.status !== 0) return null;
+  return [...new Set(listing.stdout.split('\n').filter(Boolean))].sort();
+}
+
+/**
+ * Both pages are in Simplified Chinese by default, and every reader's phone has a font
+ * for it. Without one Chromium searches every font for each character and draws empty
+ * boxes, and the pages take two to three times as long to lay out: the audit would
+ * measure this machine's missing font, not the pages.
+ */
+function requireChineseFont(): void {
+  const fonts = chineseFonts();
+  if (fonts !== null && fonts.length === 0) {
+    throw new Error(
+      'no font for Chinese on this machine (fc-list :lang=zh-cn lists none); ' +
+        'install one, on Debian: apt-get install fonts-noto-cjk',
+    );
+  }
+}
+
 /** Lighthouse sometimes loses the trace of a load (NO_NAVSTART); such a run is taken again. */
 const ATTEMPTS_PER_RUN = 3;
 
@@ -162,6 +189,7 @@ async function visit(url: string): Promise<LighthouseRun> {
  * built web app by the built server like the other benchmarks.
  */
 export async function benchLighthouse(options: LighthouseOptions): Promise<LighthouseResult> {
+  requireChineseFont();
   const server = await startTeltlk();
   try {
     const runs: LighthouseRun[] = [];
