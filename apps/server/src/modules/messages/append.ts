@@ -237,20 +237,13 @@ export class Appender {
         );
       }
     }
-    // Deleted chats come back for their members, and the read marks move: in a one-to-one
-    // chat one statement does both; a group's members are many, and each part keeps its index.
-    const inGroup = (conversationId: string) => groupIdOf(conversationId) !== null;
-    const conversationIds = groups.map(({ conversationId }) => conversationId);
-    await repo.unhideMembers(conversationIds.filter(inGroup), now);
-    await repo.advanceReads(
-      marks.filter((mark) => inGroup(mark.conversationId)),
+    // Deleted chats come back for their members (found through their own index: few rows,
+    // most often none), and the read marks move.
+    await repo.unhideMembers(
+      groups.map(({ conversationId }) => conversationId),
       now,
     );
-    await repo.unhideAndAdvanceReads(
-      conversationIds.filter((id) => !inGroup(id)),
-      marks.filter((mark) => !inGroup(mark.conversationId)),
-      now,
-    );
+    await repo.advanceReads(marks);
     await repo.startBurns(burns, now);
     return appended;
   }

@@ -202,87 +202,20 @@ export class MessageRepo {
     seq: number,
     now: number,
   ): Promise<void> {
-    const values = { conversationId, readerId, fromSeq, seq, now };
-    await startBurnQuery.execute(this.db, (slot) => values[slot]);
+    await this.startBurns([{ conversationId, readerId, fromSeq, seq }], now);
   }
 
   /**
    * Many read marks at once, each moved forward to its seq (never back): one statement for
-   * a whole batch of sends, whose senders have read up to their own new messages.
+   * a whole batch of sends, whose senders have read up to their own new messages. The
+   * rows' updated_at is left as it is: the same sends moved their conversations' updated_at,
+   * which sync reads beside it, and each row changes in one index (its read mark's) instead
+   * of two.
    */
-  async advanceReads(marks: readonly ReadMark[], now: number): Promise<void> {
+  async advanceReads(marks: readonly ReadMark[]): Promise<void> {
     if (marks.length === 0) return;
-    await this.db
-      .updateTable('conversation_members')
-      .set((eb) => {
-        const of = (mark: ReadMark) =>
-          eb.and([
-            eb('conversation_id', '=', mark.conversationId),
-            eb('user_id', '=', mark.userId),
-          ]);
-        // Values as parameters, so the statement's text (and its cached statement) depends
-        // on the batch's size only.
-        const [first, ...rest] = marks;
-        let seq = eb.case().when(of(first!)).then(eb.val(first!.seq));
-        for (const mark of rest) seq = seq.when(of(mark)).then(eb.val(mark.seq));
-        return { read_seq: seq.else(eb.ref('read_seq')).end(), updated_at: now };
-      })
-      .where((eb) =>
-        eb.or(
-          marks.map((mark) =>
-            eb.and([
-              eb('conversation_id', '=', mark.conversationId),
-              eb('user_id', '=', mark.userId),
-              eb('read_seq', '<', mark.seq),
-            ]),
-          ),
-        ),
-      )
-      .execute();
-  }
-
-  /**
-   * unhideMembers and advanceReads in one statement, for one-to-one chats: two members
-   * each, so the OR in it costs nothing. (A group's deleted-chat rows are found through
-   * their own index, which an OR would lose: there the two stay apart.)
-   */
-  async unhideAndAdvanceReads(
-    conversationIds: readonly string[],
-    marks: readonly ReadMark[],
-    now: number,
-  ): Promise<void> {
-    if (conversationIds.length === 0) return;
-    await this.db
-      .updateTable('conversation_members')
-      .set((eb) => {
-        const ahead = (mark: ReadMark) =>
-          eb.and([
-            eb('conversation_id', '=', mark.conversationId),
-            eb('user_id', '=', mark.userId),
-            eb('read_seq', '<', mark.seq),
-          ]);
-        if (marks.length === 0) return { hidden: 0, updated_at: now };
-        // Values as parameters, so the statement's text (and its cached statement) depends
-        // on the batch's size only.
-        const [first, ...rest] = marks;
-        let seq = eb.case().when(ahead(first!)).then(eb.val(first!.seq));
-        for (const mark of rest) seq = seq.when(ahead(mark)).then(eb.val(mark.seq));
-        return { hidden: 0, read_seq: seq.else(eb.ref('read_seq')).end(), updated_at: now };
-      })
-      .where('conversation_id', 'in', conversationIds)
-      .where((eb) =>
-        eb.or([
-          eb('hidden', '=', 1),
-          ...marks.map((mark) =>
-            eb.and([
-              eb('conversation_id', '=', mark.conversationId),
-              eb('user_id', '=', mark.userId),
-              eb('read_seq', '<', mark.seq),
-            ]),
-          ),
-        ]),
-      )
-      .execute();
+    const list = padded(marks);
+    await advanceReadsQuery(list.length).execute(this.db, ([index, field]) => list[index]![field]);
   }
 
   /**
@@ -291,26 +224,10 @@ export class MessageRepo {
    */
   async startBurns(reads: readonly BurnRead[], now: number): Promise<void> {
     if (reads.length === 0) return;
-    await this.db
-      .updateTable('messages')
-      .set((eb) => ({
-        burn_at: eb(eb.cast<number>(eb.val(now), 'bigint'), '+', eb('burn_seconds', '*', 1000)),
-      }))
-      .where('burn_seconds', '>', 0)
-      .where('burn_at', 'is', null)
-      .where((eb) =>
-        eb.or(
-          reads.map((read) =>
-            eb.and([
-              eb('conversation_id', '=', read.conversationId),
-              eb('sender_id', '!=', read.readerId),
-              eb('seq', '>', read.fromSeq),
-              eb('seq', '<=', read.seq),
-            ]),
-          ),
-        ),
-      )
-      .execute();
+    const list = padded(reads);
+    await startBurnsQuery(list.length).execute(this.db, (slot) =>
+      slot === 'now' ? now : list[slot[0]]![slot[1]],
+    );
   }
 
   /** The caller's conversations whose conversation or member row changed after `since`. */
@@ -803,6 +720,74 @@ const unhideQuery = bySize(
     ),
 );
 
+/** A slot of a read mark's value in a prepared statement: its index in the list, and which. */
+type MarkSlot = [number, keyof ReadMark];
+
+type MemberScope = ExpressionBuilder<Database, 'conversation_members'>;
+
+/** Whether a member row is the one of mark `index`, and behind it. */
+function behindMark(eb: MemberScope, param: (slot: MarkSlot) => never, index: number) {
+  return eb.and([
+    eb('conversation_id', '=', param([index, 'conversationId'])),
+    eb('user_id', '=', param([index, 'userId'])),
+    eb('read_seq', '<', param([index, 'seq'])),
+  ]);
+}
+
+/** The new read_seq of a row: the seq of the first mark it is behind, else its own. */
+function markedSeq(eb: MemberScope, param: (slot: MarkSlot) => never, size: number) {
+  let seq = eb
+    .case()
+    .when(behindMark(eb, param, 0))
+    .then(eb.val<number>(param([0, 'seq'])));
+  for (let index = 1; index < size; index += 1) {
+    seq = seq.when(behindMark(eb, param, index)).then(eb.val<number>(param([index, 'seq'])));
+  }
+  return seq.else(eb.ref('read_seq')).end();
+}
+
+const advanceReadsQuery = bySize(
+  (size) =>
+    new Prepared<MarkSlot>((db, param) =>
+      db
+        .updateTable('conversation_members')
+        .set((eb) => ({ read_seq: markedSeq(eb, param, size) }))
+        .where((eb) =>
+          eb.or(Array.from({ length: size }, (_, index) => behindMark(eb, param, index))),
+        ),
+    ),
+);
+
+const startBurnsQuery = bySize(
+  (size) =>
+    new Prepared<[number, keyof BurnRead] | 'now'>((db, param) =>
+      db
+        .updateTable('messages')
+        // Cast: PostgreSQL would otherwise take the parameter as an integer like burn_seconds.
+        .set((eb) => ({
+          burn_at: eb(
+            eb.cast<number>(eb.val(param('now')), 'bigint'),
+            '+',
+            eb('burn_seconds', '*', 1000),
+          ),
+        }))
+        .where('burn_seconds', '>', 0)
+        .where('burn_at', 'is', null)
+        .where((eb) =>
+          eb.or(
+            Array.from({ length: size }, (_, index) =>
+              eb.and([
+                eb('conversation_id', '=', param([index, 'conversationId'])),
+                eb('sender_id', '!=', param([index, 'readerId'])),
+                eb('seq', '>', param([index, 'fromSeq'])),
+                eb('seq', '<=', param([index, 'seq'])),
+              ]),
+            ),
+          ),
+        ),
+    ),
+);
+
 const allocateSeqsQuery = new Prepared<
   'conversationId' | 'count' | 'now',
   { max_seq: number; burn_seconds: number }
@@ -821,26 +806,6 @@ const advanceReadQuery = new Prepared<'conversationId' | 'userId' | 'seq' | 'now
     .where('conversation_id', '=', param('conversationId'))
     .where('user_id', '=', param('userId'))
     .where('read_seq', '<', param('seq')),
-);
-
-const startBurnQuery = new Prepared<'conversationId' | 'readerId' | 'fromSeq' | 'seq' | 'now'>(
-  (db, param) =>
-    db
-      .updateTable('messages')
-      // Cast: PostgreSQL would otherwise take the parameter as an integer like burn_seconds.
-      .set((eb) => ({
-        burn_at: eb(
-          eb.cast<number>(eb.val(param('now')), 'bigint'),
-          '+',
-          eb('burn_seconds', '*', 1000),
-        ),
-      }))
-      .where('conversation_id', '=', param('conversationId'))
-      .where('sender_id', '!=', param('readerId'))
-      .where('seq', '>', param('fromSeq'))
-      .where('seq', '<=', param('seq'))
-      .where('burn_seconds', '>', 0)
-      .where('burn_at', 'is', null),
 );
 
 /**
