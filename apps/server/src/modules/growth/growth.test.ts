@@ -68,9 +68,7 @@ describe.each(stores)('growth on $dialect (Redis: $redis)', ({ dialect, redis })
     const me = ok<{ inviteCode: string }>(await call(inviter, 'GET', '/me'));
     return t.register({ inviteCode: me.inviteCode, country });
   };
-  const rankingsSettled = async () => {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  };
+  const rankingsSettled = () => t.ctx.services.growth.rankingsSettled();
 
   it('starts a 24-hour session at check-in, once however often it is tapped', async () => {
     const a = await t.register();

@@ -71,6 +71,8 @@ export class Rankings {
   /** Updates Redis missed, sent again with the next write. */
   private readonly missed = new Map<string, RankUpdate>();
   private readonly rebuilding = new Set<string>();
+  /** Redis writes and rebuilds under way; each settles (failures are logged, not thrown). */
+  private readonly underWay = new Set<Promise<void>>();
 
   constructor(
     private readonly deps: {
@@ -109,7 +111,7 @@ export class Rankings {
     for (const update of updates) this.missed.set(this.memberKey(update), update);
     const batch = [...this.missed.values()];
     this.missed.clear();
-    this.scoped()
+    const write = this.scoped()
       .then(async (base) => {
         const pipeline = redis.pipeline();
         for (const update of batch) {
@@ -129,6 +131,7 @@ export class Rankings {
         }
         this.deps.logger.warn({ err: error }, 'rankings: Redis write failed, sent again later');
       });
+    this.track(write);
   }
 
   /** The top `n` of a board's period, and a person's place and value: one Redis round trip. */
@@ -292,16 +295,26 @@ export class Rankings {
     const key = `${board}\n${period}`;
     if (this.rebuilding.has(key)) return;
     this.rebuilding.add(key);
-    this.rebuild(board, period)
-      .catch((error: unknown) => {
-        this.deps.logger.warn({ err: error, board, period }, 'rankings: rebuild failed');
-      })
-      .finally(() => this.rebuilding.delete(key));
+    this.track(
+      this.rebuild(board, period)
+        .catch((error: unknown) => {
+          this.deps.logger.warn({ err: error, board, period }, 'rankings: rebuild failed');
+        })
+        .finally(() => this.rebuilding.delete(key)),
+    );
   }
 
-  /** Waits for rebuilds under way (tests, shutdown). */
+  private track(work: Promise<void>): void {
+    this.underWay.add(work);
+    void work.finally(() => this.underWay.delete(work));
+  }
+
+  /**
+   * Resolves once the Redis writes and rebuilds under way have ended, those started
+   * meanwhile included.
+   */
   async settled(): Promise<void> {
-    while (this.rebuilding.size > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    while (this.underWay.size > 0) await Promise.all(this.underWay);
   }
 
   private key(base: string, board: RankingBoard, period: string): string {

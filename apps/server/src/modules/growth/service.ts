@@ -505,6 +505,11 @@ export class GrowthService {
     return { items, next: more && last ? cursorOf(last.at, last.id) : null };
   }
 
+  /** Resolves once the rankings' writes under way have reached Redis or failed. */
+  rankingsSettled(): Promise<void> {
+    return this.deps.rankings.settled();
+  }
+
   /** Points the operator gives for the ecosystem (events, contributions), once per key. */
   async ecologicalReward(input: {
     userId: string;

@@ -1,9 +1,9 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { Upload } from '@tus/server';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { StagingStore } from './staging-store.js';
 
 const folders: string[] = [];
@@ -47,7 +47,8 @@ describe('StagingStore', () => {
     const body = new Readable({ read() {} });
     const writing = staging.write(body, 'cut1', 0);
     body.push(Buffer.alloc(600_000, 1));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The body fails once its first piece is on the disk, which the failure must not undo.
+    await vi.waitFor(async () => expect((await stat(join(directory, 'cut1'))).size).toBe(600_000));
     body.destroy(new Error('connection reset'));
     await expect(writing).rejects.toBeTruthy();
     // The first gathered piece reached the disk; the client resumes from what is there.

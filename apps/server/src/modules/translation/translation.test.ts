@@ -306,7 +306,7 @@ describe.each(dialects)('translation on $dialect', ({ dialect }) => {
       text: 'Are you coming to dinner tonight at eight?',
     });
     // The provider call is still under way: delivery did not wait for it.
-    await waitFor(() => provider.inFlight > hanging);
+    await vi.waitFor(() => expect(provider.inFlight).toBeGreaterThan(hanging));
     expect(reader.frames.some(isTranslation)).toBe(false);
     const [pending] = await w.translate(es, chat, [delivered.message.seq]);
     expect(pending!.status).toBe('pending');
@@ -362,13 +362,13 @@ describe.each(dialects)('translation on $dialect', ({ dialect }) => {
       `/conversations/${chat}/messages/${message.seq}/revoke`,
     );
     expect(revoked.statusCode, revoked.body).toBe(200);
-    await waitFor(async () => {
+    await vi.waitFor(async () => {
       const rows = await w.t.ctx.db
         .selectFrom('translations')
         .select('message_id')
         .where('message_id', '=', message.id)
         .execute();
-      return rows.length === 0;
+      expect(rows).toEqual([]);
     });
     expect(await w.translate(es, chat, [message.seq])).toEqual([]);
   });
@@ -844,12 +844,3 @@ describe.each(dialects)('Chinese readers and senders on $dialect', ({ dialect })
     expect(await usage(reader)).toBe(0);
   });
 });
-
-/** Polls a condition (a few hundred times at most). */
-async function waitFor(condition: () => boolean | Promise<boolean>): Promise<void> {
-  for (let attempt = 0; attempt < 500; attempt += 1) {
-    if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error('the condition never held');
-}
