@@ -4,6 +4,7 @@ import { defineConfig } from 'vite';
 import { appFilesPlugin } from './app-files.ts';
 import { precompressPlugin } from './precompress.ts';
 import { serviceWorkerPlugin } from './service-worker-plugin.ts';
+import { signInPagePlugin } from './sign-in-plugin.ts';
 import { landingPlugin } from './landing/landing-plugin.ts';
 
 const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -13,7 +14,14 @@ const server = process.env.TELTLK_API ?? 'http://localhost:3000';
 export default defineConfig({
   // Relative asset paths, so the built app works wherever the server mounts it.
   base: './',
-  plugins: [react(), appFilesPlugin(), serviceWorkerPlugin(), landingPlugin(), precompressPlugin()],
+  plugins: [
+    react(),
+    signInPagePlugin(),
+    appFilesPlugin(),
+    serviceWorkerPlugin(),
+    landingPlugin(),
+    precompressPlugin(),
+  ],
   resolve: {
     alias: {
       '@teltlk/protocol': source('../../packages/protocol/src/index.ts'),

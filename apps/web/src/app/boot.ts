@@ -1,15 +1,16 @@
 import './global.css';
 import './boot.css';
+import { putPiLoginFirst } from '../features/auth/pi-first';
 import { loadCatalog } from '../i18n/catalogs';
 import { readStoredLanguage } from '../i18n/language';
-import { paths } from './paths';
+import { atSignIn } from './paths';
 import { readStoredToken } from './stored-session';
 
 /*
- * The page's entry. index.html paints the sign-in header from HTML and CSS alone. A
+ * The page's entry. index.html paints the sign-in page from HTML and CSS alone. A
  * signed-out visitor at the sign-in page then gets that page without the app (guest.ts),
  * which loads once it is needed; everyone else gets the app, asked for once the first
- * frame is on screen, so on a slow network the header does not wait behind the scripts.
+ * frame is on screen, so on a slow network the page does not wait behind the scripts.
  */
 
 function afterFirstPaint(run: () => void): void {
@@ -31,14 +32,12 @@ function startApp(): Promise<void> {
   return app;
 }
 
-/** The hash router's address of the sign-in page: the root, or the login route. */
-function atSignIn(): boolean {
-  const route = location.hash.replace(/^#/, '').split('?')[0];
-  return route === '' || route === paths.root || route === paths.login;
-}
-
 const main = document.querySelector<HTMLElement>('#root main');
 if (main && readStoredToken() === null && atSignIn()) {
+  // Signed out: index.html's sign-in page shows whole, in the order it will keep; what is
+  // typed into it stays.
+  putPiLoginFirst(main);
+  delete main.dataset.signin;
   // The catalog and the page's code download side by side.
   void loadCatalog(readStoredLanguage(globalThis.localStorage));
   afterFirstPaint(() => {

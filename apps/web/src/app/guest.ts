@@ -2,11 +2,14 @@ import type { UiLanguage } from '@teltlk/protocol';
 import { mountLoginView } from '../features/auth/login-view';
 import { catalogText, loadCatalog } from '../i18n/catalogs';
 import { applyDocumentLanguage, readStoredLanguage, rememberUiLanguage } from '../i18n/language';
+import { onFocusWithin } from '../ui/first-use';
+import { atSignIn } from './paths';
 import { TOKEN_STORAGE_KEY, storeToken } from './stored-session';
 
 /*
- * A signed-out visitor's first page, before the app: the sign-in page drawn with the
- * DOM and the catalog of the visitor's language, without React, the router or i18next.
+ * A signed-out visitor's first page, before the app: index.html's sign-in page, taken
+ * over with the DOM and the catalog of the visitor's language (login-view.ts), without
+ * React, the router or i18next.
  * The app loads when it is needed: on signing in, on following a link to any other page,
  * or when another tab signs in. Until then a slow phone has nothing else to run.
  */
@@ -75,5 +78,7 @@ export async function showSignIn(main: HTMLElement, startApp: () => Promise<void
   });
   window.addEventListener('hashchange', onRoute);
   window.addEventListener('storage', onStorage);
-  main.addEventListener('focusin', prefetchApp, { once: true });
+  onFocusWithin(main, prefetchApp);
+  // A link of index.html's page followed before this script had started.
+  if (!atSignIn()) onRoute();
 }

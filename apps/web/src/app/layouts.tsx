@@ -3,6 +3,7 @@ import { Outlet, ScrollRestoration, useNavigate } from 'react-router';
 import { preloadFeedback } from '../ui/feedback-loader';
 import { PageSpinner } from '../ui/spinner';
 import { useSignedIn } from './guards';
+import { PageLoadBar } from './page-loads';
 
 const SessionServices = lazy(() =>
   import('./signed-in').then((module) => ({ default: module.SessionServices })),
@@ -44,6 +45,7 @@ export function AppLayout() {
   useVersionChecks();
   return (
     <div className="tt-app">
+      <PageLoadBar />
       <Suspense fallback={<PageSpinner />}>
         <Outlet />
         <PreloadFeedback />

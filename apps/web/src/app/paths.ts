@@ -108,3 +108,9 @@ export function appLink(
 export function socketUrl(location: Pick<Location, 'protocol' | 'host'>): string {
   return `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}/ws`;
 }
+
+/** Whether the hash router's address is the sign-in page's: the root, or the login route. */
+export function atSignIn(): boolean {
+  const route = location.hash.replace(/^#/, '').split('?')[0];
+  return route === '' || route === paths.root || route === paths.login;
+}

@@ -3,18 +3,20 @@ import { createHashRouter, type RouteObject } from 'react-router';
 import { GuestOnly, RequireAuth, useSignedIn } from './guards';
 import { AppLayout } from './layouts';
 import { NotFoundPage } from './not-found-page';
+import { trackPageLoad } from './page-loads';
 import { paths } from './paths';
 import { RouteError } from './route-error';
 import { WideSplit } from './wide-split';
 
-/** A route-level chunk: each page downloads when first visited. */
-function page<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) {
-  return lazy(() => load().then((module) => ({ default: module[name] })));
+/** A route-level chunk: each page downloads when first visited, with the bar meanwhile. */
+function page<K extends string, P extends object = object>(
+  load: () => Promise<Record<K, ComponentType<P>>>,
+  name: K,
+) {
+  return lazy(() => trackPageLoad(load()).then((module) => ({ default: module[name] })));
 }
 
-const TabLayout = lazy(() =>
-  import('./signed-in').then((module) => ({ default: module.TabLayout })),
-);
+const TabLayout = page(() => import('./signed-in'), 'TabLayout');
 const LoginPage = page(() => import('../features/auth/login-page'), 'LoginPage');
 const PiLoginPage = page(() => import('../features/auth/pi-login-page'), 'PiLoginPage');
 const BindTipsPage = page(() => import('../features/auth/pi-bind-pages'), 'BindTipsPage');

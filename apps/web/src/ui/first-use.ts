@@ -17,3 +17,16 @@ export function onFirstUse(start: () => void): () => void {
   for (const type of FIRST_USE_EVENTS) window.addEventListener(type, run, true);
   return stop;
 }
+
+/**
+ * Runs `start` once the focus is in `element`: at once if it is there already, as on a
+ * page that was in use before its script arrived. Returns the cleanup.
+ */
+export function onFocusWithin(element: Element, start: () => void): () => void {
+  if (element.contains(document.activeElement)) {
+    start();
+    return () => {};
+  }
+  element.addEventListener('focusin', start, { once: true });
+  return () => element.removeEventListener('focusin', start);
+}

@@ -35,16 +35,11 @@ export const LINE_ICON_FRAME = {
   focusable: 'false',
 } as const;
 
-const SVG = 'http://www.w3.org/2000/svg';
-
-export function lineIcon(name: LineIconName): SVGSVGElement {
-  const svg = document.createElementNS(SVG, 'svg');
-  for (const [attribute, value] of Object.entries(LINE_ICON_FRAME))
-    svg.setAttribute(attribute, value);
-  for (const d of LINE_ICONS[name]) {
-    const path = document.createElementNS(SVG, 'path');
-    path.setAttribute('d', d);
-    svg.append(path);
-  }
-  return svg;
+/** A line icon as SVG markup, for the sign-in page that is HTML before it is DOM. */
+export function lineIconMarkup(name: LineIconName): string {
+  const frame = Object.entries(LINE_ICON_FRAME)
+    .map(([attribute, value]) => ` ${attribute}="${value}"`)
+    .join('');
+  const strokes = LINE_ICONS[name].map((d) => `<path d="${d}"></path>`).join('');
+  return `<svg xmlns="http://www.w3.org/2000/svg"${frame}>${strokes}</svg>`;
 }

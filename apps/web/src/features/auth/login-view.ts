@@ -1,11 +1,13 @@
-import { UI_LANGUAGES, type AuthResult, type UiLanguage } from '@teltlk/protocol';
+import type { AuthResult, UiLanguage } from '@teltlk/protocol';
 import type { CatalogKey, TextParams } from '../../i18n/catalogs';
 import { isUiLanguage } from '../../i18n/language';
 import type { FormErrors, Message } from '../../ui/error-message';
-import { lineIcon } from '../../ui/line-icons';
-import { paths } from '../../app/paths';
-import { checkLogin, type LoginField } from './login-rules';
+import { onFocusWithin } from '../../ui/first-use';
+import { lineIconMarkup } from '../../ui/line-icons';
 import { setPageTitle } from '../../ui/page-title';
+import { LEGAL_LINKS, loginMarkup, type LoginPart } from './login-markup';
+import { checkLogin, type LoginField } from './login-rules';
+import { putPiLoginFirst } from './pi-first';
 
 /*
  * The sign-in page, written against the DOM rather than React. It is what a signed-out
@@ -35,39 +37,19 @@ export interface LoginView {
 /** The calls load on the first focus in the form (or the first submit), not with the page. */
 const loadRequests = () => import('./login-request');
 
-type Attributes = Record<string, string | number | boolean | undefined>;
-
-function element<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  attributes: Attributes = {},
-  ...children: (Node | null)[]
-): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) {
-    if (value === undefined || value === false) continue;
-    node.setAttribute(name, value === true ? '' : String(value));
-  }
-  for (const child of children) if (child) node.append(child);
-  return node;
-}
-
-/** A routed link: the app's router reads the hash, and the entry loads the app on it. */
-const routeHref = (path: string) => `#${path}`;
-
 interface Field {
   input: HTMLInputElement;
-  control: HTMLDivElement;
-  label: HTMLLabelElement;
+  control: HTMLElement;
   error: HTMLParagraphElement;
 }
 
-/** A labelled input with its error tied to it, as ui/text-field.tsx draws one. */
-function field(id: string, attributes: Attributes, suffix: Node | null = null): [Field, Node] {
-  const label = element('label', { class: 'tt-label', for: id });
-  const input = element('input', { dir: 'auto', ...attributes, id, class: 'tt-input' });
-  const control = element('div', { class: 'tt-field-control' }, input, suffix);
-  const error = element('p', { id: `${id}-error`, class: 'tt-error', role: 'alert' });
-  return [{ input, control, label, error }, element('div', { class: 'tt-field' }, label, control)];
+/** A text written only when it changes: the page taken over from index.html is not laid out again. */
+function write(node: Element, text: string): void {
+  if (node.textContent !== text) node.textContent = text;
+}
+
+function writeAttribute(node: Element, name: string, value: string): void {
+  if (node.getAttribute(name) !== value) node.setAttribute(name, value);
 }
 
 function showFieldError(target: Field, message: string | undefined): void {
@@ -85,7 +67,12 @@ function showFieldError(target: Field, message: string | undefined): void {
   }
 }
 
-/** `/` and `/pages/login/login`: sign in with phone, email or Teltlk ID and a password. */
+/**
+ * `/` and `/pages/login/login`: sign in with phone, email or Teltlk ID and a password.
+ * The page's elements are index.html's when the entry shows it (written there at build,
+ * see login-markup.ts), kept with whatever was typed into them meanwhile; inside the app
+ * they are written here from the same markup.
+ */
 export function mountLoginView(main: HTMLElement, host: LoginHost): LoginView {
   let errors: FormErrors<LoginField> = { fields: {}, general: null };
   let busy = false;
@@ -93,75 +80,54 @@ export function mountLoginView(main: HTMLElement, host: LoginHost): LoginView {
   const say = (message: Message | null | undefined) =>
     message ? host.text(message.key, message.params) : undefined;
 
-  const languageLabel = element('label', { for: 'login-language' });
-  const languageSelect = element('select', { id: 'login-language' });
-  const [account, accountField] = field('login-account', {
-    autocomplete: 'username',
-    autocapitalize: 'off',
-    spellcheck: 'false',
-  });
-  const toggleText = element('span', { class: 'tt-visually-hidden' });
-  const toggle = element('button', { type: 'button', class: 'tt-icon-button' });
-  const [password, passwordField] = field(
-    'login-password',
-    {
-      type: 'password',
-      autocomplete: 'current-password',
-      autocapitalize: 'off',
-      autocorrect: 'off',
-      spellcheck: 'false',
-    },
-    toggle,
-  );
-  const alert = element('p', { class: 'tt-alert', role: 'alert' });
-  const submitText = element('span');
-  const submit = element(
-    'button',
-    { type: 'submit', class: 'tt-button tt-button-primary tt-button-block' },
-    submitText,
-  );
-  const codeLogin = element('a', { class: 'tt-link-button', href: routeHref(paths.mobileLogin) });
-  const forgot = element('a', { class: 'tt-link-button', href: routeHref(paths.forget) });
-  const qrLogin = element('a', { class: 'tt-link-button', href: routeHref(paths.pcDevice) });
-  const form = element(
-    'form',
-    { class: 'tt-form', novalidate: true },
-    accountField,
-    passwordField,
-    submit,
-    element('div', { class: 'tt-auth-links' }, codeLogin, qrLogin, forgot),
-  );
-  const register = element('a', {
-    class: 'tt-button tt-button-secondary tt-button-block',
-    href: routeHref(paths.register),
-  });
-  // Pioneers arriving from the Pi Browser sign in with their Pi account: there it comes
-  // first, as the main way in.
-  // The Pi Browser names itself in its user agent (as @teltlk/pi-sdk reads it); checked
-  // here without the SDK, which this first page does not load.
-  const inPiBrowser = /\bPiBrowser\b/i.test(navigator.userAgent);
-  const piLogin = element('a', {
-    class: `tt-button ${inPiBrowser ? 'tt-button-primary' : 'tt-button-secondary'} tt-button-block`,
-    href: routeHref(paths.piLogin),
-  });
-  const legalPaths = [paths.agreement, paths.service, paths.privacy];
-  const legalLinks = legalPaths.map((path) => element('a', { href: routeHref(path) }));
-  const legal = element(
-    'nav',
-    {},
-    element(
-      'ul',
-      { class: 'tt-legal-links' },
-      ...legalLinks.map((link) => element('li', {}, link)),
-    ),
-  );
-  const title = element('h1');
-  const tagline = element('p');
+  if (!main.querySelector('[data-login="form"]')) {
+    main.innerHTML = loginMarkup({ language: host.language(), text: (key) => host.text(key) });
+  }
+  const part = <T extends HTMLElement>(name: LoginPart) =>
+    main.querySelector<T>(`[data-login="${name}"]`)!;
+  const alertParagraph = (className: string) => {
+    const paragraph = document.createElement('p');
+    paragraph.className = className;
+    paragraph.setAttribute('role', 'alert');
+    return paragraph;
+  };
+  const field = (name: 'account' | 'password'): Field => {
+    const input = part<HTMLInputElement>(name);
+    const error = alertParagraph('tt-error');
+    error.id = `${input.id}-error`;
+    return { input, control: input.parentElement!, error };
+  };
+  const languageSelect = part<HTMLSelectElement>('language');
+  const form = part<HTMLFormElement>('form');
+  const account = field('account');
+  const password = field('password');
+  const toggle = part<HTMLButtonElement>('toggle');
+  const submit = part<HTMLButtonElement>('submit');
+  const alert = alertParagraph('tt-alert');
+  const legal = part('legal');
+  // Done already by the entry for index.html's page, before it showed.
+  putPiLoginFirst(main);
+  // Each text of the page, found once.
+  const textKeys: [LoginPart, CatalogKey][] = [
+    ['language-label', 'language.label'],
+    ['title', 'login.welcome'],
+    ['tagline', 'login.tagline'],
+    ['account-label', 'login.account'],
+    ['password-label', 'login.password'],
+    ['toggle-text', 'form.showPassword'],
+    ['submit-text', 'login.submit'],
+    ['code-login', 'login.codeLogin'],
+    ['qr-login', 'login.qrLogin'],
+    ['forgot', 'login.forgot'],
+    ['register', 'login.register'],
+    ['pi-login', 'login.withPi'],
+  ];
+  const texts = textKeys.map(([name, key]) => [part(name), key] as const);
 
   function drawToggle(): void {
     password.input.type = passwordShown ? 'text' : 'password';
     toggle.setAttribute('aria-pressed', String(passwordShown));
-    toggle.replaceChildren(lineIcon(passwordShown ? 'eye' : 'eyeOff'), toggleText);
+    toggle.querySelector('svg')!.outerHTML = lineIconMarkup(passwordShown ? 'eye' : 'eyeOff');
   }
 
   function drawErrors(): void {
@@ -179,40 +145,29 @@ export function mountLoginView(main: HTMLElement, host: LoginHost): LoginView {
     if (busy) submit.setAttribute('aria-busy', 'true');
     else submit.removeAttribute('aria-busy');
     const spinner = submit.querySelector('.tt-button-spinner');
-    if (busy && !spinner)
-      submit.prepend(element('span', { class: 'tt-button-spinner', 'aria-hidden': 'true' }));
+    if (busy && !spinner) {
+      const added = document.createElement('span');
+      added.className = 'tt-button-spinner';
+      added.setAttribute('aria-hidden', 'true');
+      submit.prepend(added);
+    }
     if (!busy) spinner?.remove();
   }
 
   function update(): void {
     const language = host.language();
-    languageLabel.textContent = host.text('language.label');
-    languageSelect.replaceChildren(
-      ...UI_LANGUAGES.map((option) =>
-        element(
-          'option',
-          { value: option, selected: option === language },
-          document.createTextNode(host.text(`language.${option}`)),
-        ),
-      ),
-    );
+    for (const option of languageSelect.options) {
+      if (isUiLanguage(option.value)) write(option, host.text(`language.${option.value}`));
+    }
     languageSelect.value = language;
-    title.textContent = host.text('login.welcome');
-    tagline.textContent = host.text('login.tagline');
-    form.setAttribute('aria-label', host.text('login.title'));
-    account.label.textContent = host.text('login.account');
-    account.input.placeholder = host.text('login.accountPlaceholder');
-    password.label.textContent = host.text('login.password');
-    toggleText.textContent = host.text('form.showPassword');
-    submitText.textContent = host.text('login.submit');
-    codeLogin.textContent = host.text('login.codeLogin');
-    forgot.textContent = host.text('login.forgot');
-    qrLogin.textContent = host.text('login.qrLogin');
-    register.textContent = host.text('login.register');
-    piLogin.textContent = host.text('login.withPi');
-    legal.setAttribute('aria-label', host.text('login.legal'));
-    const legalKeys = ['legal.agreement', 'legal.service', 'legal.privacy'] as const;
-    legalLinks.forEach((link, index) => (link.textContent = host.text(legalKeys[index]!)));
+    for (const [node, key] of texts) write(node, host.text(key));
+    writeAttribute(form, 'aria-label', host.text('login.title'));
+    writeAttribute(account.input, 'placeholder', host.text('login.accountPlaceholder'));
+    writeAttribute(legal, 'aria-label', host.text('login.legal'));
+    legal.querySelectorAll('a').forEach((link, index) => {
+      const entry = LEGAL_LINKS[index];
+      if (entry) write(link, host.text(entry[1]));
+    });
     drawErrors();
     setPageTitle(host.text('common.appName'));
   }
@@ -266,54 +221,22 @@ export function mountLoginView(main: HTMLElement, host: LoginHost): LoginView {
     if (isUiLanguage(chosen) && chosen !== host.language())
       void host.chooseLanguage(chosen).then(update);
   };
-  const onFocus = () => void loadRequests();
-
   form.addEventListener('submit', onSubmit);
-  form.addEventListener('focusin', onFocus, { once: true });
   toggle.addEventListener('click', onToggle);
   languageSelect.addEventListener('change', onLanguage);
 
-  main.replaceChildren(
-    element(
-      'div',
-      { class: 'tt-login-top' },
-      element(
-        'div',
-        { class: 'tt-language-select' },
-        lineIcon('globe'),
-        languageLabel,
-        languageSelect,
-      ),
-    ),
-    element(
-      'div',
-      { class: 'tt-auth' },
-      element(
-        'div',
-        { class: 'tt-brand' },
-        element('img', {
-          class: 'tt-brand-mark',
-          src: './logo.svg',
-          width: 72,
-          height: 72,
-          alt: '',
-        }),
-        title,
-        tagline,
-      ),
-      ...(inPiBrowser ? [piLogin, form, register] : [form, register, piLogin]),
-      legal,
-    ),
-  );
+  // Ready: what index.html held back until now (see loginMarkup) is let go.
   main.removeAttribute('aria-busy');
-  drawToggle();
+  languageSelect.disabled = false;
+  drawBusy();
   update();
+  const stopFocusWatch = onFocusWithin(form, () => void loadRequests());
 
   return {
     update,
     destroy() {
       form.removeEventListener('submit', onSubmit);
-      form.removeEventListener('focusin', onFocus);
+      stopFocusWatch();
       toggle.removeEventListener('click', onToggle);
       languageSelect.removeEventListener('change', onLanguage);
     },

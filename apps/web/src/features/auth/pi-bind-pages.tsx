@@ -14,6 +14,7 @@ import { showToast } from '../../ui/toast';
 import { messageText, useMessageText } from '../../ui/use-message';
 import { checkField } from '../../ui/validation';
 import { DestinationForm } from './destination-form';
+import { useLaterStepsFetched } from './later-steps';
 import { useRegistrationDraft } from './registration-draft';
 import { useApplyAuth } from './use-apply-auth';
 
@@ -32,6 +33,7 @@ export function BindTipsPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const draft = useRegistrationDraft();
+  useLaterStepsFetched(false);
   if (!draft.pi) return <Navigate to={paths.piLogin} replace />;
   const { username } = draft.pi;
   return (

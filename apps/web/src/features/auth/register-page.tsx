@@ -7,6 +7,7 @@ import { paths } from '../../app/paths';
 import { Page } from '../../ui/page';
 import { showToast } from '../../ui/toast';
 import { DestinationForm } from './destination-form';
+import { useLaterStepsFetched } from './later-steps';
 import { useRegistrationDraft } from './registration-draft';
 
 function RegisterForm({ phoneOnly = false }: { phoneOnly?: boolean }) {
@@ -75,6 +76,7 @@ export function RegisterPage() {
   useEffect(() => {
     if (code) update({ inviteCode: code });
   }, [code, update]);
+  useLaterStepsFetched(true);
   return <RegisterForm />;
 }
 
