@@ -20,5 +20,8 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     maxWorkers: 2,
+    // A poll waits on pages that load chunks, process files and push over sockets, while
+    // another file's pages share the two cores: seconds, not vitest's default one.
+    expect: { poll: { timeout: 15_000 } },
   },
 });

@@ -2,10 +2,13 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest';
 import {
   codeFor,
+  LATER_REGISTRATION_PAGES,
   launchBrowser,
   newPhoneContext,
   startServer,
   watchConsole,
+  watchPageChunks,
+  walkRegistrationSteps,
   type RunningServer,
 } from './harness.js';
 
@@ -31,6 +34,9 @@ const screens = {
     password: 'Password',
     confirmPassword: 'Confirm password',
     next: 'Next',
+    region: 'Country or region',
+    motherTongue: 'Mother tongue',
+    invitation: 'Invitation code',
     search: 'Search',
     skip: 'Skip',
     finish: 'Finish',
@@ -48,9 +54,33 @@ const screens = {
   },
   zh_CN: {
     option: '简体中文',
+    createAccount: '注册新账号',
+    email: '邮箱',
+    emailAddress: '邮箱地址',
+    agree: '我已阅读并同意《用户协议》和《隐私政策》',
+    getCode: '获取验证码',
+    code: '验证码',
+    nickname: '昵称',
+    password: '密码',
+    confirmPassword: '确认密码',
+    next: '下一步',
+    region: '国家或地区',
+    motherTongue: '母语',
+    invitation: '邀请码',
+    search: '搜索',
+    skip: '跳过',
+    finish: '完成',
     chats: '消息',
     me: '我的',
     settings: '设置',
+    logout: '退出登录',
+    confirm: '确定',
+    account: '账号',
+    signIn: '登录',
+    forgot: '忘记密码？',
+    newPassword: '新密码',
+    confirmNewPassword: '确认新密码',
+    resetPassword: '重置密码',
   },
   zh_TW: {
     option: '繁體中文',
@@ -64,6 +94,9 @@ const screens = {
     password: '密碼',
     confirmPassword: '確認密碼',
     next: '下一步',
+    region: '國家或地區',
+    motherTongue: '母語',
+    invitation: '邀請碼',
     search: '搜尋',
     skip: '略過',
     finish: '完成',
@@ -127,6 +160,7 @@ async function chooseLanguageOnLoginPage(option: string): Promise<void> {
 
 /** The whole registration through the UI; ends on the chat list. */
 async function registerByEmail(text: Screens, email: string, nickname: string): Promise<void> {
+  const laterPages = watchPageChunks(page, LATER_REGISTRATION_PAGES);
   await page.getByRole('link', { name: text.createAccount }).click();
   await page.getByRole('radio', { name: text.email }).check();
   await page.getByRole('textbox', { name: text.emailAddress }).fill(email);
@@ -134,6 +168,8 @@ async function registerByEmail(text: Screens, email: string, nickname: string): 
   await page.getByRole('button', { name: text.getCode }).click();
 
   const code = await codeFor(server.baseUrl, email, 'register');
+  // The later steps' pages download while the person waits for the code.
+  await expect.poll(laterPages).toEqual(LATER_REGISTRATION_PAGES);
   await page.getByRole('textbox', { name: text.code }).fill(code);
   await page.getByRole('button', { name: text.next }).click();
 
@@ -142,15 +178,9 @@ async function registerByEmail(text: Screens, email: string, nickname: string): 
   await page.getByRole('textbox', { name: text.confirmPassword }).fill(PASSWORD);
   await page.getByRole('button', { name: text.next }).click();
 
-  await page.getByRole('radio').first().check();
-  await page.getByRole('button', { name: text.next }).click();
-
-  await page.getByRole('searchbox', { name: text.search }).fill('Deutsch');
-  await page.getByRole('radio', { name: /Deutsch/ }).check();
-  await page.getByRole('button', { name: text.next }).click();
-
+  await walkRegistrationSteps(page, text, { motherTongue: 'Deutsch' });
   await page.getByRole('button', { name: text.skip }).click();
-  await expect.poll(() => heading(text.chats).count(), { timeout: 15_000 }).toBe(1);
+  await expect.poll(() => heading(text.chats).count()).toBe(1);
 }
 
 async function openSettings(text: { me: string; settings: string }): Promise<void> {
@@ -243,6 +273,16 @@ describe('accounts in the browser', () => {
     await page.getByRole('heading', { name: 'Ada Lovelace' }).waitFor();
   });
 
+  it('registers by email in Simplified Chinese, the language a first visit opens in', async () => {
+    const cn = screens.zh_CN;
+    await page.goto(`${server.baseUrl}/`);
+    const email = uniqueEmail();
+    await registerByEmail(cn, email, '小红');
+    await signOut(cn);
+    await signIn(cn, email, PASSWORD);
+    await heading(cn.chats).waitFor();
+  });
+
   it('registers and resets a forgotten password in Traditional Chinese', async () => {
     const tw = screens.zh_TW;
     await chooseLanguageOnLoginPage(tw.option);
@@ -328,4 +368,118 @@ describe('accounts in the browser', () => {
     expect(scripts.filter(app)).toHaveLength(1);
     expect(new URL(page.url()).hash).toBe('#/pages/register/register');
   });
+
+  it('paints the whole sign-in page before its script, and keeps what is typed meanwhile', async () => {
+    // The entry and then the page's script are held back, as on a slow network.
+    const entry = await holdScript(/\/assets\/index-[\w-]+\.js$/);
+    const view = await holdScript(/\/assets\/guest-[\w-]+\.js$/);
+    const calls: string[] = [];
+    page.on('request', (request) => {
+      const path = new URL(request.url()).pathname;
+      if (path.startsWith('/api/')) calls.push(path);
+    });
+    // The page's load waits for its entry script: only its start is awaited.
+    await page.goto(`${server.baseUrl}/`, { waitUntil: 'commit' });
+    const form = page.getByRole('form', { name: '登录' });
+    const account = page.getByRole('textbox', { name: '账号' });
+    const submit = page.getByRole('button', { name: '登录', exact: true });
+
+    // Before the entry knows who is visiting: the header, a spinner, no form (someone
+    // signed in is on their way to the app and must not meet a sign-in form).
+    await page.getByRole('heading', { level: 1, name: '欢迎来到 Teltlk' }).waitFor();
+    await page.getByRole('status', { name: '加载中' }).waitFor();
+    expect(await form.isVisible()).toBe(false);
+
+    // Signed out: the form shows at once, and takes what is typed; it cannot be sent yet.
+    entry.release();
+    await form.waitFor();
+    await account.fill('pioneer@example.com');
+    await page.getByLabel('密码', { exact: true }).fill('not sent yet');
+    await page.getByLabel('密码', { exact: true }).press('Enter');
+    expect(await submit.isDisabled()).toBe(true);
+    expect(calls).toEqual([]);
+    expect(await page.getByRole('status', { name: '加载中' }).isVisible()).toBe(false);
+
+    // The page's script takes over the same elements: nothing typed is lost.
+    view.release();
+    await expect.poll(() => submit.isEnabled()).toBe(true);
+    expect(await account.inputValue()).toBe('pioneer@example.com');
+    expect(await page.getByLabel('密码', { exact: true }).inputValue()).toBe('not sent yet');
+    expect(
+      await page
+        .getByLabel('密码', { exact: true })
+        .evaluate((input) => input === document.activeElement),
+    ).toBe(true);
+    expect(await page.getByRole('combobox', { name: /语言/ }).isEnabled()).toBe(true);
+    // And answers: the account that does not exist is refused in place.
+    await submit.click();
+    await page.getByRole('alert').first().waitFor();
+    expect(calls).toEqual(['/api/v1/auth/login']);
+  });
+
+  it('runs a bar along the top while the next page downloads', async () => {
+    await page.goto(`${server.baseUrl}/#/pages/register/register`);
+    await heading('注册账号').waitFor();
+    const bar = page.getByRole('progressbar', { name: '加载中' });
+    expect(await bar.count()).toBe(0);
+    const legal = await holdScript(/\/assets\/legal-page-[\w-]+\.js$/);
+    await page.getByRole('link', { name: '用户协议' }).first().click();
+    // The page before stays meanwhile, with the bar over it.
+    await bar.waitFor();
+    expect(await heading('注册账号').isVisible()).toBe(true);
+    legal.release();
+    await heading('用户协议').waitFor();
+    await expect.poll(() => bar.count()).toBe(0);
+  });
+
+  it('puts signing in with Pi first in the Pi Browser, as its main way in', async () => {
+    const pi = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      userAgent:
+        'Mozilla/5.0 (Linux; Android 13) AppleWebKit/537.36 (KHTML, like Gecko) ' +
+        'Chrome/120.0 Mobile Safari/537.36 PiBrowser/2.3',
+    });
+    try {
+      const piPage = await pi.newPage();
+      const ways = piPage.locator('.tt-auth > :not(.tt-brand, nav)');
+      const order = async () => ({
+        first: await ways.first().textContent(),
+        primary: (await ways.first().getAttribute('class'))?.includes('tt-button-primary'),
+        second: await ways.nth(1).getAttribute('data-login'),
+      });
+      const inPiOrder = { first: '使用 Pi 登录', primary: true, second: 'form' };
+      // In that order from the moment the form shows, before the page's script: nothing moves.
+      const view = await holdScript(/\/assets\/guest-[\w-]+\.js$/, piPage);
+      await piPage.goto(`${server.baseUrl}/`, { waitUntil: 'commit' });
+      await piPage.getByRole('form', { name: '登录' }).waitFor();
+      expect(await order()).toEqual(inPiOrder);
+      view.release();
+      await expect
+        .poll(() => piPage.getByRole('button', { name: '登录', exact: true }).isEnabled())
+        .toBe(true);
+      expect(await order()).toEqual(inPiOrder);
+    } finally {
+      await pi.close();
+    }
+  });
+
+  it('follows a link of the sign-in page taken before its script had started', async () => {
+    const view = await holdScript(/\/assets\/guest-[\w-]+\.js$/);
+    await page.goto(`${server.baseUrl}/`, { waitUntil: 'commit' });
+    await page.getByRole('link', { name: '注册新账号' }).click();
+    expect(new URL(page.url()).hash).toBe('#/pages/register/register');
+    view.release();
+    await heading('注册账号').waitFor();
+  });
 });
+
+/** Holds back the scripts whose address matches until `release()`, then serves them. */
+async function holdScript(address: RegExp, on: Page = page): Promise<{ release(): void }> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await on.route(address, async (route) => {
+    await released;
+    await route.continue();
+  });
+  return { release };
+}

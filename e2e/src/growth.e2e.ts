@@ -10,6 +10,7 @@ import {
   signIn,
   startServer,
   watchConsole,
+  walkRegistrationSteps,
   type RunningServer,
 } from './harness.js';
 
@@ -71,11 +72,16 @@ async function registerByLink(link: string, email: string, nickname: string): Pr
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill('Passw0rdE2E');
   await page.getByRole('textbox', { name: 'Confirm password' }).fill('Passw0rdE2E');
   await page.getByRole('button', { name: 'Next' }).click();
-  await page.getByRole('searchbox').fill('Nigeria');
-  await page.getByRole('radio', { name: 'Nigeria' }).check();
-  await page.getByRole('button', { name: 'Next' }).click();
-  await page.getByRole('radio').first().check();
-  await page.getByRole('button', { name: 'Next' }).click();
+  await walkRegistrationSteps(
+    page,
+    {
+      next: 'Next',
+      region: 'Country or region',
+      motherTongue: 'Mother tongue',
+      invitation: 'Invitation code',
+    },
+    { region: 'Nigeria' },
+  );
   // The code from the link is filled in already.
   const field = page.getByRole('textbox', { name: /Invitation code/ });
   await expect.poll(() => field.inputValue()).toMatch(/^[A-Z][A-Z0-9]{5,15}$/);

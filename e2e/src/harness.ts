@@ -11,7 +11,13 @@ import {
   registerAccount as registerThroughApi,
   spawnServer,
 } from '@teltlk/test-kit';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type FrameLocator,
+  type Page,
+} from 'playwright-core';
 
 const serverEntry = fileURLToPath(new URL('../../apps/server/dist/main.js', import.meta.url));
 const operatorEntry = fileURLToPath(new URL('../../apps/server/dist/operator.js', import.meta.url));
@@ -163,6 +169,66 @@ export function watchConsole(page: Page): string[] {
     if (response.status() >= 500) errors.push(`${response.status()} ${response.url()}`);
   });
   return errors;
+}
+
+/**
+ * Records the app's page chunks `page` asks for, its frames' included; answers which of
+ * `pages` (module names, such as `invite-code-page`) have been asked for so far.
+ */
+export function watchPageChunks(page: Page, pages: readonly string[]): () => string[] {
+  const requested = new Set<string>();
+  page.on('request', (request) => {
+    const chunk = /\/assets\/(.+)-[\w-]{8}\.js$/.exec(new URL(request.url()).pathname);
+    if (chunk) requested.add(chunk[1]!);
+  });
+  return () => pages.filter((name) => requested.has(name));
+}
+
+/** The registration's pages after the code, which download while the person waits for it. */
+export const LATER_REGISTRATION_PAGES = [
+  'register-account-page',
+  'select-region-page',
+  'register-language-page',
+  'invite-code-page',
+];
+
+/** What a person reads on the registration's region, mother tongue and invitation steps. */
+export interface RegistrationStepTexts {
+  next: string;
+  region: string;
+  motherTongue: string;
+  invitation: string;
+}
+
+/** The country or region and the mother tongue to pick: searched for, or the first listed. */
+export interface RegistrationChoices {
+  region?: string;
+  motherTongue?: string;
+}
+
+/**
+ * From the account step's Next, already pressed, to the invitation step, in a page or in
+ * the app's frame. Each step's page loads on its own, and the step before stays until it
+ * has: each step is waited for by its heading, or a choice would land on the step before.
+ */
+export async function walkRegistrationSteps(
+  app: Page | FrameLocator,
+  text: RegistrationStepTexts,
+  choices: RegistrationChoices = {},
+): Promise<void> {
+  const step = (name: string) => app.getByRole('heading', { level: 1, name, exact: true });
+  const choose = async (searched: string | undefined) => {
+    if (searched === undefined) return app.getByRole('radio').first().check();
+    await app.getByRole('searchbox').fill(searched);
+    await app.getByRole('radio', { name: new RegExp(searched) }).check();
+  };
+  await step(text.region).waitFor();
+  await choose(choices.region);
+  await app.getByRole('button', { name: text.next }).click();
+  await step(text.motherTongue).waitFor();
+  await choose(choices.motherTongue);
+  await app.getByRole('button', { name: text.next }).click();
+  await step(text.invitation).waitFor();
 }
 
 /** A phone-sized browser of one person, signed in through the sign-in page, in English. */

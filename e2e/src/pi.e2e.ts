@@ -3,11 +3,15 @@ import type { BrowserContext, FrameLocator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './axe.js';
 import {
+  LATER_REGISTRATION_PAGES,
   launchBrowser,
   newPhoneContext,
   registerAccount,
   startServer,
   watchConsole,
+  watchPageChunks,
+  walkRegistrationSteps,
+  type RegistrationStepTexts,
   type RunningServer,
 } from './harness.js';
 import type { Browser } from 'playwright-core';
@@ -93,10 +97,35 @@ async function signInWithPi(page: Page, app: FrameLocator, consent: boolean): Pr
   }
 }
 
+/** What a person reads on the registration steps after the account page. */
+interface StepTexts extends RegistrationStepTexts {
+  skip: string;
+  chats: string;
+}
+
+const englishSteps: StepTexts = {
+  next: 'Next',
+  region: 'Country or region',
+  motherTongue: 'Mother tongue',
+  invitation: 'Invitation code',
+  skip: 'Skip',
+  chats: 'Chats',
+};
+
+/** From the account page to the chat list: any region, German, no invitation code. */
+async function finishRegistration(app: FrameLocator, text: StepTexts): Promise<void> {
+  await app.getByRole('button', { name: text.next }).click();
+  await walkRegistrationSteps(app, text, { motherTongue: 'Deutsch' });
+  await app.getByRole('button', { name: text.skip }).click();
+  await expect.poll(() => heading(app, text.chats).count()).toBe(1);
+}
+
 describe('Pi identity in the browser', () => {
   it('makes an account with Pi, signs out, and signs in with Pi again', async () => {
     const user = `pioneer_${Date.now().toString(36)}`;
     const { page, app } = await inPiBrowser(user);
+    // The code page too, which the registration through Pi never shows.
+    const laterPages = watchPageChunks(page, [...LATER_REGISTRATION_PAGES, 'send-code-page']);
     // Refusing Pi's consent first: the app says so and offers to try again.
     await app.getByRole('link', { name: 'Sign in with Pi' }).click();
     const consent = page.getByRole('dialog', { name: 'Share your Pi account with this app?' });
@@ -114,14 +143,9 @@ describe('Pi identity in the browser', () => {
     const nickname = app.getByRole('textbox', { name: 'Nickname' });
     await expect.poll(() => nickname.inputValue()).toBe(user);
     expect(await app.getByLabel('Password', { exact: true }).count()).toBe(0);
-    await app.getByRole('button', { name: 'Next' }).click();
-    await app.getByRole('radio').first().check();
-    await app.getByRole('button', { name: 'Next' }).click();
-    await app.getByRole('searchbox', { name: 'Search' }).fill('Deutsch');
-    await app.getByRole('radio', { name: /Deutsch/ }).check();
-    await app.getByRole('button', { name: 'Next' }).click();
-    await app.getByRole('button', { name: 'Skip' }).click();
-    await expect.poll(() => heading(app, 'Chats').count(), { timeout: 15_000 }).toBe(1);
+    // The later steps' pages download from the first step on; the code page does not.
+    await expect.poll(laterPages).toEqual(LATER_REGISTRATION_PAGES);
+    await finishRegistration(app, englishSteps);
 
     // The profile names the Pi account.
     await app.getByRole('link', { name: 'Me', exact: true }).click();
@@ -135,7 +159,7 @@ describe('Pi identity in the browser', () => {
     await app.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
     await app.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
     await signInWithPi(page, app, false);
-    await expect.poll(() => heading(app, 'Chats').count(), { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => heading(app, 'Chats').count()).toBe(1);
     const accounts = [...sandbox.emulator.users.values()].filter((u) => u.username === user);
     expect(accounts).toHaveLength(1);
   });
@@ -149,6 +173,9 @@ describe('Pi identity in the browser', () => {
       welcome: '欢迎你，先锋',
       create: '创建新账号',
       next: '下一步',
+      region: '国家或地区',
+      motherTongue: '母语',
+      invitation: '邀请码',
       skip: '跳过',
       chats: '消息',
       piOnly: '该功能目前仅对PI用户开放',
@@ -160,6 +187,9 @@ describe('Pi identity in the browser', () => {
       welcome: '歡迎你，先鋒',
       create: '建立新帳號',
       next: '下一步',
+      region: '國家或地區',
+      motherTongue: '母語',
+      invitation: '邀請碼',
       skip: '略過',
       chats: '訊息',
       piOnly: '此功能目前僅對PI用戶開放',
@@ -175,14 +205,7 @@ describe('Pi identity in the browser', () => {
     await heading(app, text.welcome).waitFor();
     await expectAccessible(appFrame(page), `bindTips in ${text.ui}`);
     await app.getByRole('button', { name: text.create }).click();
-    await app.getByRole('button', { name: text.next }).click();
-    await app.getByRole('radio').first().check();
-    await app.getByRole('button', { name: text.next }).click();
-    await app.getByRole('searchbox').fill('Deutsch');
-    await app.getByRole('radio', { name: /Deutsch/ }).check();
-    await app.getByRole('button', { name: text.next }).click();
-    await app.getByRole('button', { name: text.skip }).click();
-    await expect.poll(() => heading(app, text.chats).count(), { timeout: 15_000 }).toBe(1);
+    await finishRegistration(app, text);
 
     // Outside the Pi Browser, the same page says Pi sign-in is for Pi users.
     const other = await newPage();
@@ -209,7 +232,7 @@ describe('Pi identity in the browser', () => {
       .waitFor();
     await app.getByLabel('Password', { exact: true }).fill(existing.password);
     await app.getByRole('button', { name: 'Bind and sign in' }).click();
-    await expect.poll(() => heading(app, 'Chats').count(), { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => heading(app, 'Chats').count()).toBe(1);
 
     const me = await fetch(`${server.baseUrl}/api/v1/me`, {
       headers: { Authorization: `Bearer ${existing.token}` },
@@ -225,7 +248,7 @@ describe('Pi identity in the browser', () => {
     await app.getByRole('textbox', { name: 'Account' }).fill(existing.email);
     await app.getByLabel('Password', { exact: true }).fill(existing.password);
     await app.getByRole('button', { name: 'Bind and sign in' }).click();
-    await expect.poll(() => heading(app, 'Chats').count(), { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => heading(app, 'Chats').count()).toBe(1);
 
     await app.getByRole('link', { name: 'Discover', exact: true }).click();
     await app.getByRole('button', { name: 'Check in' }).click();

@@ -108,7 +108,7 @@ describe('the wallet in the browser', () => {
     await app.getByRole('textbox', { name: 'Account' }).fill(account.email);
     await app.getByLabel('Password', { exact: true }).fill(account.password);
     await app.getByRole('button', { name: 'Bind and sign in' }).click();
-    await expect.poll(() => heading(app, 'Chats').count(), { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => heading(app, 'Chats').count()).toBe(1);
 
     // Me → Wallet: no wallet yet, so the page to create one.
     await app.getByRole('link', { name: 'Me', exact: true }).click();
