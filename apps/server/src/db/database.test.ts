@@ -156,6 +156,36 @@ describe.each(dialects)('database on $dialect', ({ dialect }) => {
     expect(grams.rows.map(({ id }) => id)).toEqual(['m5']);
   });
 
+  it.runIf(dialect === 'postgres')(
+    "introspects its own schema only, whatever the database's other schemas hold",
+    async () => {
+      const other = `t_other_${Date.now().toString(36)}`;
+      const db = t.ctx.db as unknown as Kysely<unknown>;
+      await sql`CREATE SCHEMA ${sql.id(other)}`.execute(db);
+      try {
+        await sql`CREATE TABLE ${sql.id(other, 'stranger')} (id int)`.execute(db);
+        const tables = await t.ctx.db.introspection.getTables({ withInternalKyselyTables: true });
+        const { rows } = await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(
+          db,
+        );
+        expect(new Set(tables.map((table) => table.schema))).toEqual(new Set([rows[0]?.schema]));
+        expect(tables.map((table) => table.name)).toEqual(
+          expect.arrayContaining(['users', 'messages', 'kysely_migration']),
+        );
+        expect(tables.map((table) => table.name)).not.toContain('stranger');
+        const users = tables.find((table) => table.name === 'users');
+        expect(users?.columns.find((column) => column.name === 'email')).toMatchObject({
+          dataType: 'varchar',
+          isNullable: true,
+        });
+        const plain = await t.ctx.db.introspection.getTables();
+        expect(plain.map((table) => table.name)).not.toContain('kysely_migration');
+      } finally {
+        await sql`DROP SCHEMA ${sql.id(other)} CASCADE`.execute(db);
+      }
+    },
+  );
+
   it('runs migrations idempotently and reads times back as numbers', async () => {
     await t.ctx.migrate();
     await t.ctx.db

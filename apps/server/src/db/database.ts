@@ -3,7 +3,8 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, sql, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
+import { Kysely, Migrator, sql, SqliteDialect, type SqliteDatabase } from 'kysely';
+import { OwnSchemaPostgresDialect } from './own-schema.js';
 import pg from 'pg';
 import { migrations } from './migrations/index.js';
 import type { Database, Db } from './schema.js';
@@ -30,7 +31,7 @@ export function openDatabase(options: {
     types.setTypeParser(PG_INT8_OID, Number);
     const pool = new pg.Pool({ connectionString: options.databaseUrl, types });
     pool.on('connect', (client) => prepareRepeatedStatements(client));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new OwnSchemaPostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
   mkdirSync(options.dataDir, { recursive: true });

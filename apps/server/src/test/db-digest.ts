@@ -13,29 +13,16 @@ export type IgnoredColumns = Readonly<Record<string, readonly string[]>>;
 
 const tableNames = new WeakMap<Db, Promise<string[]>>();
 
-/**
- * The app's tables; migrations run before a test app starts, so they are read once. On
- * PostgreSQL only those of the test's own schema, asked of the catalog directly: the
- * introspector lists every schema's tables, and a schema another test file drops
- * meanwhile breaks that listing.
- */
-function tablesOf(db: Db, dialect: Dialect): Promise<string[]> {
+/** The app's tables; migrations run before a test app starts, so they are read once. */
+function tablesOf(db: Db): Promise<string[]> {
   let names = tableNames.get(db);
   if (!names) {
-    names = (async () => {
-      if (dialect === 'sqlite') {
-        const tables = await db.introspection.getTables();
-        return tables
-          .filter((table) => !table.isView)
-          .map((table) => table.name)
-          .sort();
-      }
-      const { rows } = await sql<{ name: string }>`select table_name as name
-        from information_schema.tables
-        where table_schema = current_schema() and table_type = 'BASE TABLE'
-          and table_name not like 'kysely\_%'`.execute(db);
-      return rows.map((row) => row.name).sort();
-    })();
+    names = db.introspection.getTables().then((tables) =>
+      tables
+        .filter((table) => !table.isView)
+        .map((table) => table.name)
+        .sort(),
+    );
     tableNames.set(db, names);
   }
   return names;
@@ -49,13 +36,9 @@ function canonical(value: unknown): string {
   );
 }
 
-async function snapshotDb(
-  db: Db,
-  dialect: Dialect,
-  ignored: IgnoredColumns = {},
-): Promise<DbSnapshot> {
+async function snapshotDb(db: Db, ignored: IgnoredColumns = {}): Promise<DbSnapshot> {
   const snapshot: DbSnapshot = new Map();
-  for (const table of await tablesOf(db, dialect)) {
+  for (const table of await tablesOf(db)) {
     const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(
       db,
     );
@@ -128,7 +111,7 @@ export class DbWatch {
   /** Takes the state to compare with; call before the first request and after setup writes. */
   async reset(): Promise<void> {
     this.mark = await writeMark(this.db, this.dialect);
-    this.snapshot = await snapshotDb(this.db, this.dialect, this.ignored);
+    this.snapshot = await snapshotDb(this.db, this.ignored);
   }
 
   async changes(): Promise<string[]> {

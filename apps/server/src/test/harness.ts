@@ -106,32 +106,6 @@ export function uniquePhone(): string {
   return `+86138${String(randomInt(10 ** 8)).padStart(8, '0')}`;
 }
 
-/**
- * Test files share one PostgreSQL database, a schema each. Kysely's migrator lists the
- * tables of every schema in the database, and a schema that another file drops meanwhile
- * breaks that listing (it names a schema that is gone): migrations hold this advisory
- * lock shared, and drops hold it alone. Any key will do, the same in every process.
- */
-const SCHEMA_LOCK = 0x7e17_7a1c;
-
-/** Runs `work` holding the schema lock, on a connection of its own to `databaseUrl`. */
-async function underSchemaLock<T>(
-  databaseUrl: string,
-  mode: 'shared' | 'alone',
-  work: (client: pg.Client) => Promise<T>,
-): Promise<T> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    const take = mode === 'shared' ? 'pg_advisory_lock_shared' : 'pg_advisory_lock';
-    await client.query(`SELECT ${take}($1)`, [SCHEMA_LOCK]);
-    return await work(client);
-  } finally {
-    // The session's end releases its advisory locks.
-    await client.end();
-  }
-}
-
 async function createPostgresSchema(): Promise<{ url: string; drop: () => Promise<void> }> {
   if (!TEST_DATABASE_URL) throw new Error('TEST_DATABASE_URL is not set');
   const schema = `t_${randomBytes(8).toString('hex')}`;
@@ -144,10 +118,15 @@ async function createPostgresSchema(): Promise<{ url: string; drop: () => Promis
   const url = `${TEST_DATABASE_URL}${separator}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
   return {
     url,
-    drop: () =>
-      underSchemaLock(TEST_DATABASE_URL, 'alone', async (client) => {
+    drop: async () => {
+      const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await client.connect();
+      try {
         await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      }),
+      } finally {
+        await client.end();
+      }
+    },
   };
 }
 
@@ -176,10 +155,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     sms: null,
     ...overrides,
   });
-  // Any app on PostgreSQL migrates under the lock: a second node given the first's
-  // DATABASE_URL lists every schema's tables just the same.
-  const { databaseUrl } = config;
-  await (databaseUrl ? underSchemaLock(databaseUrl, 'shared', () => ctx.migrate()) : ctx.migrate());
+  await ctx.migrate();
   const app = await buildApp(ctx);
   await app.ready();
 
