@@ -451,6 +451,9 @@ describe('accounts in the browser', () => {
       // In that order from the moment the form shows, before the page's script: nothing moves.
       const view = await holdScript(/\/assets\/guest-[\w-]+\.js$/, piPage);
       await piPage.goto(`${server.baseUrl}/`, { waitUntil: 'commit' });
+      // The form shows once the entry lets it go (before that its stylesheet holds it back;
+      // a look at the page before the stylesheet has come would find it laid out unstyled).
+      await piPage.locator('main.tt-page:not([data-signin])').waitFor({ state: 'attached' });
       await piPage.getByRole('form', { name: '登录' }).waitFor();
       expect(await order()).toEqual(inPiOrder);
       view.release();

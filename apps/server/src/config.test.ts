@@ -26,6 +26,7 @@ describe('loadConfig', () => {
     const config = loadConfig({
       PORT: '8080',
       HOST: '127.0.0.1',
+      PUBLIC_URL: 'https://teltlk.example/',
       DATA_DIR: '/var/lib/teltlk',
       DATABASE_URL: 'postgres://u:p@db:5432/teltlk',
       NODE_ENV: 'production',
@@ -86,6 +87,8 @@ describe('loadConfig', () => {
     expect(config).toEqual({
       port: 8080,
       host: '127.0.0.1',
+      publicUrl: 'https://teltlk.example',
+      devOutbox: false,
       dataDir: '/var/lib/teltlk',
       databaseUrl: 'postgres://u:p@db:5432/teltlk',
       production: true,
@@ -175,7 +178,11 @@ describe('loadConfig', () => {
 
   it('serves the API docs outside production only, unless API_DOCS says otherwise', () => {
     expect(loadConfig({ NODE_ENV: 'development' }).apiDocs).toBe(true);
-    const production = { NODE_ENV: 'production', SMTP_URL: 'smtp://mail:25' };
+    const production = {
+      NODE_ENV: 'production',
+      SMTP_URL: 'smtp://mail:25',
+      PUBLIC_URL: 'https://teltlk.example',
+    };
     expect(loadConfig(production).apiDocs).toBe(false);
     expect(loadConfig({ ...production, API_DOCS: 'true' }).apiDocs).toBe(true);
     expect(loadConfig({ NODE_ENV: 'development', API_DOCS: 'false' }).apiDocs).toBe(false);
@@ -216,11 +223,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', SMTP_URL: '' })).toThrow(
       /neither SMTP_URL nor SMS_WEBHOOK_URL/,
     );
-    expect(loadConfig({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail:25' }).production).toBe(
-      true,
-    );
+    const site = { PUBLIC_URL: 'https://teltlk.example' };
     expect(
-      loadConfig({ NODE_ENV: 'production', SMS_WEBHOOK_URL: 'https://sms.example.com' }).production,
+      loadConfig({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail:25', ...site }).production,
+    ).toBe(true);
+    expect(
+      loadConfig({ NODE_ENV: 'production', SMS_WEBHOOK_URL: 'https://sms.example.com', ...site })
+        .production,
     ).toBe(true);
   });
 
@@ -268,8 +277,44 @@ describe('loadConfig', () => {
     expect(documented.sort()).toEqual([...CONFIG_VARIABLES].sort());
   });
 
+  it('refuses in production what is only safe on one machine, each with its reason', () => {
+    const production = {
+      NODE_ENV: 'production',
+      SMTP_URL: 'smtp://mail.example.com',
+      PUBLIC_URL: 'https://teltlk.example',
+    };
+    expect(loadConfig(production).devOutbox).toBe(false);
+    expect(() => loadConfig({ ...production, PUBLIC_URL: undefined })).toThrow(/PUBLIC_URL/);
+    expect(() => loadConfig({ ...production, PUBLIC_URL: 'http://teltlk.example' })).toThrow(
+      /PUBLIC_URL/,
+    );
+    expect(() => loadConfig({ ...production, DEV_OUTBOX: 'true' })).toThrow(/DEV_OUTBOX/);
+    expect(() => loadConfig({ ...production, PUSH_HOSTS: 'push.example.com, *' })).toThrow(
+      /PUSH_HOSTS/,
+    );
+    expect(() => loadConfig({ ...production, PI_API_URL: 'http://pi.example.com/v2' })).toThrow(
+      /PI_API_URL/,
+    );
+    expect(() =>
+      loadConfig({ ...production, PI_HORIZON_URL: 'http://horizon.example.com' }),
+    ).toThrow(/PI_HORIZON_URL/);
+    // Outside production each is the developer's choice.
+    expect(
+      loadConfig({
+        DEV_OUTBOX: 'true',
+        PUSH_HOSTS: '*',
+        PI_API_URL: 'http://127.0.0.1:3100/v2',
+        PI_HORIZON_URL: 'http://127.0.0.1:3100/horizon',
+      }),
+    ).toMatchObject({ devOutbox: true, publicUrl: 'http://localhost:3000', push: { hosts: null } });
+  });
+
   it("keeps Pi's sandbox out of production", () => {
-    const production = { NODE_ENV: 'production', SMTP_URL: 'smtp://mail.example.com' };
+    const production = {
+      NODE_ENV: 'production',
+      SMTP_URL: 'smtp://mail.example.com',
+      PUBLIC_URL: 'https://teltlk.example',
+    };
     expect(() => loadConfig({ ...production, PI_SANDBOX: 'true' })).toThrow(/PI_SANDBOX/);
     expect(() =>
       loadConfig({ ...production, PI_SANDBOX_HOST_URL: 'http://127.0.0.1:3100/' }),

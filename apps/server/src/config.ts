@@ -46,6 +46,18 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   /** Address to bind; 0.0.0.0 listens on every interface. */
   HOST: z.string().min(1).default('0.0.0.0'),
+  /**
+   * Where people open the app (`https://teltlk.example`): links the server sends out (an
+   * address replaced, told to the old one with a link to undo it) point there. Unset:
+   * `http://localhost:<PORT>`; required in production.
+   */
+  PUBLIC_URL: urlWithScheme(['http', 'https']).optional(),
+  /**
+   * `true`: codes and notices of channels without a provider are kept in the dev outbox,
+   * readable from this machine only (`npm start` sets it outside production). Refused in
+   * production.
+   */
+  DEV_OUTBOX: booleanFlag.default(false),
   /** Folder for the SQLite database and uploaded files, resolved against the working directory. */
   DATA_DIR: z.string().min(1).default('./data'),
   /** Unset: a SQLite file `<DATA_DIR>/teltlk.db`. `postgres://…`: PostgreSQL. */
@@ -224,6 +236,10 @@ export const CONFIG_VARIABLES = Object.keys(envSchema.shape);
 export interface Config {
   port: number;
   host: string;
+  /** Where people open the app, without a trailing slash. */
+  publicUrl: string;
+  /** Whether channels without a provider put their codes in the dev outbox. */
+  devOutbox: boolean;
   dataDir: string;
   /** PostgreSQL connection string, or null for the SQLite file in dataDir. */
   databaseUrl: string | null;
@@ -352,9 +368,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     );
   }
   const production = e.NODE_ENV === 'production';
+  if (production) refuseInProduction(e);
   return {
     port: e.PORT,
     host: e.HOST,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    devOutbox: e.DEV_OUTBOX,
     dataDir: resolve(process.cwd(), e.DATA_DIR),
     databaseUrl: e.DATABASE_URL ?? null,
     production,
@@ -389,6 +408,34 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       unauthenticatedPerAddress: e.UNAUTHED_SOCKETS_PER_ADDRESS,
     },
   };
+}
+
+/**
+ * Settings that are fine on one's own machine and a hole on a public server: each one
+ * stops the start with its reason.
+ */
+function refuseInProduction(e: z.infer<typeof envSchema>): void {
+  const problems: string[] = [];
+  if (!e.PUBLIC_URL?.startsWith('https://')) {
+    problems.push('PUBLIC_URL: set it to the https:// address people open the app at');
+  }
+  if (e.DEV_OUTBOX) {
+    problems.push('DEV_OUTBOX: the dev outbox shows codes over HTTP and is for development only');
+  }
+  if (e.PUSH_HOSTS.split(',').some((host) => host.trim() === '*')) {
+    problems.push("PUSH_HOSTS: '*' would let the server post to any address a client names");
+  }
+  if (!e.PI_API_URL.startsWith('https://')) {
+    problems.push("PI_API_URL: must be https://, Pi's API keys and tokens travel on it");
+  }
+  if (e.PI_HORIZON_URL !== undefined && !e.PI_HORIZON_URL.startsWith('https://')) {
+    problems.push('PI_HORIZON_URL: must be https://, withdrawals are settled by what it says');
+  }
+  if (problems.length > 0) {
+    throw new ConfigError(
+      `Invalid configuration (NODE_ENV is production):\n${problems.map((line) => `  ${line}`).join('\n')}`,
+    );
+  }
 }
 
 export interface PushConfig {

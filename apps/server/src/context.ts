@@ -80,6 +80,10 @@ import { DEFAULT_SOCKET_LIMITS, type SocketLimits } from './realtime/limits.js';
 import { DEFAULT_SERVER_TIMEOUTS, type ServerTimeouts } from './http/timeouts.js';
 import { SessionPresence } from './realtime/presence.js';
 import { NodeHub } from './realtime/node-hub.js';
+import { SecurityActivityLog } from './modules/security/activity.js';
+import { AttemptCounters } from './modules/security/attempt-counters.js';
+import { SecurityService } from './modules/security/service.js';
+import { StepUpRule } from './modules/security/step-up.js';
 
 /** Everything the server runs on, built once at start (tests build their own). */
 export interface AppContext {
@@ -126,6 +130,9 @@ export interface AppContext {
     deviceLogins: DeviceLoginService;
     push: PushService;
     flags: ServerFlags;
+    stepUp: StepUpRule;
+    security: SecurityService;
+    securityActivity: SecurityActivityLog;
   };
   /** Work due later (mining ends, ranking rewards), run by `runDue` on a timer in main. */
   jobs: Jobs;
@@ -255,13 +262,48 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
         ? webhookSmsProvider(config.smsWebhookUrl)
         : null;
 
-  // Only for channels without a provider, and never in production.
-  const outbox = config.production || (email && sms) ? null : new DevOutbox();
+  // Only when asked for (never in production: the config refuses it), and only while a
+  // channel has no provider.
+  const outbox = config.devOutbox && !(email && sms) ? new DevOutbox() : null;
   const notify = new NotifyService({ email, sms, outbox, logger, clock });
+  const bus = overrides.bus ?? createBus(config.redisUrl, logger);
+  const limiterStore: LimiterStore = config.redisUrl
+    ? new RedisLimiterStore(new Redis(config.redisUrl, { maxRetriesPerRequest: 1 }), logger)
+    : new MemoryLimiterStore();
+  const limits = new RateLimiter({
+    store: limiterStore,
+    clock,
+    scale: overrides.rateLimits?.scale ?? config.rateLimitScale,
+    rules: overrides.rateLimits?.rules,
+  });
+  const hub = new NodeHub(bus);
+  const presence = config.redisUrl
+    ? new SessionPresence(
+        new Redis(config.redisUrl, { maxRetriesPerRequest: 1 }),
+        () => hub.localSessions(),
+        logger,
+      )
+    : null;
+  if (presence) hub.setPresence(presence);
+  const events = new EventService({ db, clock, hub });
+  const places = new IpCountryTable();
   const sessions = new SessionService(db, new SessionRepo(db), clock);
-  const users = new UserService({ db, repo: new UserRepo(db), sessions, files, passwords, clock });
+  // A revoked session's sockets are closed wherever they are (kicked offline).
+  sessions.onRevoke((revocation) => hub.kick(revocation));
+  const activity = new SecurityActivityLog({ db, clock, places, events });
+  const stepUp = new StepUpRule({ sessions, clock });
+  const users = new UserService({
+    db,
+    repo: new UserRepo(db),
+    sessions,
+    files,
+    passwords,
+    clock,
+    stepUp,
+    activity,
+  });
   const codes = new CodeService({ db, repo: new CodeRepo(db), users, notify, clock, logger });
-  const auth = new AuthService({ db, users, sessions, codes, passwords });
+  const auth = new AuthService({ db, users, sessions, codes, passwords, activity });
   const ledger = new Ledger({ clock });
   const platform = config.pi.apiKey
     ? new PiPlatform({
@@ -280,8 +322,18 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
     settings: config.pi,
     clock,
     logger,
+    activity,
   });
-  const wallets = new WalletService({ db, ledger, passwords, codes, users, clock });
+  const wallets = new WalletService({
+    db,
+    ledger,
+    passwords,
+    codes,
+    users,
+    clock,
+    stepUp,
+    activity,
+  });
   const horizon = platform
     ? new Horizon(config.pi.horizonUrl, { timeoutMs: overrides.piTimeoutMs })
     : null;
@@ -307,29 +359,9 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
     config: config.wallet,
     clock,
     logger,
+    stepUp,
+    activity,
   });
-  const bus = overrides.bus ?? createBus(config.redisUrl, logger);
-  const limiterStore: LimiterStore = config.redisUrl
-    ? new RedisLimiterStore(new Redis(config.redisUrl, { maxRetriesPerRequest: 1 }), logger)
-    : new MemoryLimiterStore();
-  const limits = new RateLimiter({
-    store: limiterStore,
-    clock,
-    scale: overrides.rateLimits?.scale ?? config.rateLimitScale,
-    rules: overrides.rateLimits?.rules,
-  });
-  const hub = new NodeHub(bus);
-  const presence = config.redisUrl
-    ? new SessionPresence(
-        new Redis(config.redisUrl, { maxRetriesPerRequest: 1 }),
-        () => hub.localSessions(),
-        logger,
-      )
-    : null;
-  if (presence) hub.setPresence(presence);
-  // A revoked session's sockets are closed wherever they are (kicked offline).
-  sessions.onRevoke((revocation) => hub.kick(revocation));
-  const events = new EventService({ db, clock, hub });
   const contacts = new ContactService({ db, repo: new ContactRepo(db), users, events, clock });
   const detector = overrides.detector ?? new LanguageDetector();
   const scripts = new ChineseScripts();
@@ -398,6 +430,8 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
     online: (userId, sessionId) => hub.isSessionOnline(userId, sessionId),
     users,
     groups: () => groups,
+    stepUp,
+    activity,
   });
   messages.onSent((sent) => push.messagesSent(sent));
   events.onPublished((published) => push.eventsPublished(published));
@@ -419,6 +453,21 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
     messages,
     contacts,
     files,
+  });
+
+  const security = new SecurityService({
+    db,
+    clock,
+    logger,
+    rule: stepUp,
+    activity,
+    sessions,
+    users,
+    codes,
+    wallets,
+    pi,
+    notify,
+    undoLink: (token) => `${config.publicUrl}/#/security/undo?token=${token}`,
   });
 
   const jobs = new Jobs({ db, clock, logger });
@@ -480,16 +529,20 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
       wallets,
       recharges,
       withdrawals,
-      money: new MoneyService({ db, ledger, wallets, messages, clock }),
-      nfts: new NftService({ db, ledger, files, wallets, messages, clock }),
+      money: new MoneyService({ db, ledger, wallets, messages, clock, stepUp }),
+      nfts: new NftService({ db, ledger, files, wallets, messages, clock, stepUp }),
       growth,
       deviceLogins: new DeviceLoginService({
         db,
         clock,
         auth,
         users,
+        wallets,
+        stepUp,
+        activity,
+        attempts: new AttemptCounters({ db, clock }),
         changed: (id) => hub.ticketChanged(id),
-        places: new IpCountryTable(),
+        places,
         ttlMs: config.deviceLoginTtlSeconds * 1000,
       }),
       push,
@@ -498,6 +551,9 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
         clock,
         minimumClientVersion: config.minimumClientVersion,
       }),
+      stepUp,
+      security,
+      securityActivity: activity,
     },
     migrate: () => migrateToLatest(db, dialect),
     close: async () => {
@@ -509,6 +565,7 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
       await messages.drain();
       await media.drain();
       await codes.drain();
+      await security.drain();
       await push.drain();
       await detector.close();
       await scripts.close();

@@ -34,10 +34,15 @@ async function main(): Promise<void> {
       { channels: withoutProvider },
       'no provider configured: verification codes by these channels are refused',
     );
-  } else if (withoutProvider.length > 0) {
+  } else if (withoutProvider.length > 0 && ctx.outbox) {
     console.log(
       `No provider for ${withoutProvider.join(' or ')}: those verification codes go to the dev outbox, ` +
-        `http://localhost:${port}/dev/outbox, readable on this machine only`,
+        `http://localhost:${port}/dev/outbox, readable on this machine only (DEV_OUTBOX=true)`,
+    );
+  } else if (withoutProvider.length > 0) {
+    console.log(
+      `No provider for ${withoutProvider.join(' or ')} and the dev outbox is off: nobody can get those ` +
+        'verification codes. Set SMTP_URL or SMS_WEBHOOK_URL, or DEV_OUTBOX=true to read them on this machine.',
     );
   }
   // Asked after listening, so a slow engine delays no request; awaited (within a bound)

@@ -382,7 +382,12 @@ const benchLedger: OperatorCommand = {
     const sender = { userId: owner.user_id, sessionId: 'bench' };
     await services.wallets.create(sender);
     const wallet = await services.wallets.wallet(sender);
-    if (!wallet.hasPassword) await services.wallets.setPassword(sender, BENCH_PAYMENT_PASSWORD);
+    if (!wallet.hasPassword) {
+      await services.wallets.setPassword(sender, BENCH_PAYMENT_PASSWORD, {
+        ip: null,
+        userAgent: 'teltlk-bench',
+      });
+    }
     // Pi for the envelope and every transfer, as a recharge would bring it.
     const funds = 1_100_000_000;
     await db.transaction().execute((trx) =>
@@ -629,6 +634,7 @@ async function sessionsFor(
     const session = await ctx.services.sessions.create(
       user.id,
       { ip: '127.0.0.1', userAgent: 'teltlk-bench' },
+      'password',
       trx,
     );
     tokens.push(session.token);

@@ -10,6 +10,7 @@ import {
   nicknameSchema,
   passwordInputSchema,
   passwordSchema,
+  paymentPasswordSchema,
   phoneSchema,
   teltlkIdSchema,
   uiLanguageSchema,
@@ -216,6 +217,8 @@ export const deviceLoginCreated = z.object({
   secret: z.string(),
   /** The short code to type on a device without a camera. */
   code: z.string(),
+  /** Two digits to show: the approving device picks them among three. */
+  match: z.string(),
   expiresAt: z.number(),
   /** The server's clock when it was made, so a countdown does not depend on the device's. */
   now: z.number(),
@@ -234,6 +237,8 @@ export const deviceLoginView = z.object({
   createdAt: z.number(),
   expiresAt: z.number(),
   state: z.enum(['pending', 'approved', 'refused', 'used']),
+  /** Three numbers, one of them the asking screen's: the person picks the one they see there. */
+  choices: z.array(z.string()),
 });
 export type DeviceLoginView = z.infer<typeof deviceLoginView>;
 
@@ -249,7 +254,35 @@ export const deviceLoginCodeBody = z.object({
 });
 export type DeviceLoginCodeBody = z.input<typeof deviceLoginCodeBody>;
 
-export const deviceLoginDecision = z.object({ approve: z.boolean() });
+/** Two digits, as the asking screen shows them. */
+export const deviceMatchSchema = z.string().regex(/^\d{2}$/, { error: 'match' });
+
+/**
+ * Refusing needs nothing; approving needs the number the asking screen shows and the
+ * account password or the payment password (an account with neither, one made through Pi,
+ * proves itself by a step-up on this session instead).
+ */
+export const deviceLoginDecision = z.discriminatedUnion(
+  'approve',
+  [
+    z.object({ approve: z.literal(false) }),
+    z.object({
+      approve: z.literal(true),
+      match: deviceMatchSchema,
+      proof: z
+        .discriminatedUnion(
+          'method',
+          [
+            z.object({ method: z.literal('password'), password: passwordInputSchema }),
+            z.object({ method: z.literal('payment'), password: paymentPasswordSchema }),
+          ],
+          { error: 'method' },
+        )
+        .optional(),
+    }),
+  ],
+  { error: 'approve' },
+);
 export type DeviceLoginDecision = z.infer<typeof deviceLoginDecision>;
 
 /** The socket frame a waiting browser sends first instead of `auth`. */
@@ -259,13 +292,25 @@ export const countrySchemaInfo = z.object({ code: z.string(), dialCode: z.string
 export const countryListResult = z.object({ countries: z.array(countrySchemaInfo) });
 export type CountryListResult = z.infer<typeof countryListResult>;
 
-export const outboxMessageSchema = z.object({
-  channel: channelSchema,
-  destination: z.string(),
-  purpose: storedCodePurposeSchema,
-  code: z.string(),
-  createdAt: z.number(),
-});
+/** What the dev outbox holds: a verification code, or a notice (an address replaced). */
+export const outboxMessageSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('code'),
+    channel: channelSchema,
+    destination: z.string(),
+    purpose: storedCodePurposeSchema,
+    code: z.string(),
+    createdAt: z.number(),
+  }),
+  z.object({
+    kind: z.literal('notice'),
+    channel: channelSchema,
+    destination: z.string(),
+    subject: z.string(),
+    text: z.string(),
+    createdAt: z.number(),
+  }),
+]);
 export type OutboxMessage = z.infer<typeof outboxMessageSchema>;
 export const outboxResult = z.object({ messages: z.array(outboxMessageSchema) });
 export type OutboxResult = z.infer<typeof outboxResult>;

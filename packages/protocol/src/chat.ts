@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { authResult, ticketFrame } from './api.js';
 import { isPlainName, motherTongueSchema } from './validation.js';
 import { faceContentSchema } from './faces.js';
+import { securityActivitySchema } from './security.js';
 import {
   fileContentSchema,
   imageContentSchema,
@@ -576,6 +577,8 @@ export const userEventDataSchema = z.discriminatedUnion('type', [
     points: z.number().int(),
     by: userCardSchema.nullable(),
   }),
+  /** Something sensitive was done on the account (see security activity): other devices say so. */
+  z.object({ type: z.literal('security'), activity: securityActivitySchema }),
 ]);
 export type UserEventData = z.infer<typeof userEventDataSchema>;
 export const userEventSchema = z.object({

@@ -11,7 +11,13 @@ export const VERIFICATION_CODE_LENGTH = 6;
 /** A new code for the same destination may be asked for after this many seconds. */
 export const CODE_RESEND_SECONDS = 60;
 /** Sign-in codes live 3 minutes and wallet codes 5 (spec §5); registration and reset codes a little longer. */
-export const CODE_TTL_SECONDS = { register: 600, login: 180, reset: 600, wallet: 300 } as const;
+export const CODE_TTL_SECONDS = {
+  register: 600,
+  login: 180,
+  reset: 600,
+  wallet: 300,
+  stepUp: 300,
+} as const;
 /** Wrong guesses allowed against one code before it is burnt. */
 export const CODE_MAX_ATTEMPTS = 5;
 /** A verified code becomes a ticket that finishes registration within this time. */

@@ -54,6 +54,10 @@ export const ERRORS = {
     status: 400,
     message: 'Notifications through this browser are not supported',
   },
+  PUSH_ENDPOINT_IN_USE: {
+    status: 409,
+    message: "This browser gets another account's notifications: sign that account out here first",
+  },
   PUSH_FAILED: { status: 502, message: 'The notification could not be sent, please try again' },
   LOGIN_TICKET_EXPIRED: {
     status: 410,
@@ -148,6 +152,23 @@ export const ERRORS = {
   LEDGER_KEY_REUSED: {
     status: 409,
     message: 'This request was already made with other details',
+  },
+
+  STEP_UP_REQUIRED: {
+    status: 403,
+    message: 'For your security, please confirm it is you first',
+  },
+  STEP_UP_METHOD_UNAVAILABLE: {
+    status: 409,
+    message: 'This way of confirming is not set up on your account, please choose another',
+  },
+  ADDRESS_UNDO_INVALID: {
+    status: 410,
+    message: 'This link has expired or has already been used',
+  },
+  DEVICE_MATCH_WRONG: {
+    status: 400,
+    message: 'That number does not match the one on the other device: the sign-in was refused',
   },
 
   WALLET_NOT_FOUND: { status: 404, message: 'Create your wallet first' },

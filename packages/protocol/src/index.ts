@@ -15,3 +15,4 @@ export * from './wallet.js';
 export * from './growth.js';
 export * from './growth-rules.js';
 export * from './landing.js';
+export * from './security.js';

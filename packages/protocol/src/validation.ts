@@ -97,3 +97,22 @@ export function toFieldIssues(error: z.ZodError): { path: string; rule: RuleKey 
     return { path, rule: 'invalid' };
   });
 }
+
+/** The payment password: six digits, typed on a passcode pad. */
+export const PAYMENT_PASSWORD_LENGTH = 6;
+export const paymentPasswordSchema = z
+  .string()
+  .regex(new RegExp(`^\\d{${PAYMENT_PASSWORD_LENGTH}}$`), { error: 'paymentPassword' });
+
+/**
+ * A page of a list newest first: `cursor` is the last item's `createdAt` and `id` of the
+ * page before, as `<createdAt>:<id>`.
+ */
+export const pageQuery = z.object({
+  cursor: z
+    .string()
+    .regex(/^\d{1,15}:[A-Za-z0-9_-]{1,32}$/, { error: 'cursor' })
+    .optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+export type PageQuery = z.infer<typeof pageQuery>;

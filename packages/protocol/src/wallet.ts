@@ -1,18 +1,12 @@
 import { z } from 'zod';
 import { CURRENCIES, toUnits } from './money.js';
-import { channelSchema, codeSchema } from './validation.js';
+import { channelSchema, codeSchema, pageQuery, paymentPasswordSchema } from './validation.js';
 import {
   clientMsgIdSchema,
   conversationIdSchema,
   ENVELOPE_SPLITS,
   MONEY_NOTE_MAX_LENGTH,
 } from './chat.js';
-
-/** The payment password: six digits, typed on a passcode pad. */
-export const PAYMENT_PASSWORD_LENGTH = 6;
-export const paymentPasswordSchema = z
-  .string()
-  .regex(new RegExp(`^\\d{${PAYMENT_PASSWORD_LENGTH}}$`), { error: 'paymentPassword' });
 
 export const walletBalanceSchema = z.object({
   currency: z.enum(Object.keys(CURRENCIES) as [keyof typeof CURRENCIES]),
@@ -91,19 +85,6 @@ export const paymentRecordSchema = z.object({
   createdAt: z.number(),
 });
 export type PaymentRecord = z.infer<typeof paymentRecordSchema>;
-
-/**
- * A page of a list newest first: `cursor` is the last item's `createdAt` and `id` of the
- * page before, as `<createdAt>:<id>`.
- */
-export const pageQuery = z.object({
-  cursor: z
-    .string()
-    .regex(/^\d{1,15}:[A-Za-z0-9_-]{1,32}$/, { error: 'cursor' })
-    .optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-});
-export type PageQuery = z.infer<typeof pageQuery>;
 
 export const paymentListQuery = z.object({
   kind: z.enum(PAYMENT_KINDS).optional(),

@@ -32,10 +32,12 @@ export async function callApi<T>(
   return (text ? JSON.parse(text) : null) as T;
 }
 
+/** The outbox's codes; its notices have no purpose or code. */
 interface OutboxMessage {
+  kind: 'code' | 'notice';
   destination: string;
-  purpose: string;
-  code: string;
+  purpose?: string;
+  code?: string;
 }
 
 /** The newest code the server wrote to its development outbox for a destination. */
@@ -52,8 +54,10 @@ export async function codeFor(
       'GET',
       '/dev/outbox',
     );
-    const found = messages.find((m) => m.destination === destination && m.purpose === purpose);
-    if (found) return found.code;
+    const found = messages.find(
+      (m) => m.kind === 'code' && m.destination === destination && m.purpose === purpose,
+    );
+    if (found?.code !== undefined) return found.code;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`no ${purpose} code for ${destination} in the outbox`);

@@ -75,7 +75,8 @@ export async function spawnServer(options: ServerOptions): Promise<SpawnedServer
   const port = options.port ?? (await freePort());
   const child = spawn(process.execPath, options.args, {
     cwd: options.cwd,
-    env: { ...options.env, HOST: '127.0.0.1', PORT: String(port) },
+    // Test servers read their codes from the dev outbox unless told otherwise.
+    env: { DEV_OUTBOX: 'true', ...options.env, HOST: '127.0.0.1', PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';

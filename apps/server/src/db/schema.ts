@@ -157,6 +157,11 @@ export interface SessionsTable {
   last_seen_at: number;
   expires_at: number;
   revoked_at: number | null;
+  /** When this session last proved who it is, and how (see 0024-security). */
+  proven_at: number | null;
+  proof: 'password' | 'code' | 'pi' | 'payment' | null;
+  /** A device-login session is on hold for sensitive actions until then, unless it steps up. */
+  held_until: number | null;
 }
 
 export interface CooperationRequestsTable {
@@ -198,6 +203,40 @@ export interface DeviceLoginsTable {
   state: 'pending' | 'approved' | 'refused' | 'used';
   user_id: string | null;
   decided_at: number | null;
+  /** The two digits the asking screen shows, picked among three on the approving device. */
+  match_number: string | null;
+}
+
+export interface SecurityEventsTable {
+  id: string;
+  user_id: string;
+  action: string;
+  session_id: string | null;
+  user_agent: string | null;
+  ip: string | null;
+  country: string | null;
+  channel: 'email' | 'phone' | null;
+  detail: string | null;
+  created_at: number;
+}
+
+export interface AttemptCountersTable {
+  scope: string;
+  key: string;
+  failures: Generated<number>;
+  locked_until: number | null;
+}
+
+export interface AddressChangesTable {
+  id: string;
+  user_id: string;
+  channel: 'email' | 'phone';
+  previous: string;
+  replacement: string;
+  token_hash: string;
+  created_at: number;
+  expires_at: number;
+  undone_at: number | null;
 }
 
 export interface VerificationCodesTable {
@@ -501,6 +540,9 @@ export interface Database {
   push_subscriptions: PushSubscriptionsTable;
   server_flags: ServerFlagsTable;
   cooperation_requests: CooperationRequestsTable;
+  security_events: SecurityEventsTable;
+  address_changes: AddressChangesTable;
+  attempt_counters: AttemptCountersTable;
 }
 
 /** The database or a transaction on it: repos take either. */

@@ -56,11 +56,23 @@ describe('API docs', () => {
   };
 
   it('are off in production: every docs path answers NOT_FOUND', () =>
-    withApp({ NODE_ENV: 'production', SMTP_URL: 'smtp://127.0.0.1:2525' }, expectHidden));
+    withApp(
+      {
+        NODE_ENV: 'production',
+        SMTP_URL: 'smtp://127.0.0.1:2525',
+        PUBLIC_URL: 'https://teltlk.example',
+      },
+      expectHidden,
+    ));
 
   it('are on in production when API_DOCS=true', () =>
     withApp(
-      { NODE_ENV: 'production', SMTP_URL: 'smtp://127.0.0.1:2525', API_DOCS: 'true' },
+      {
+        NODE_ENV: 'production',
+        SMTP_URL: 'smtp://127.0.0.1:2525',
+        PUBLIC_URL: 'https://teltlk.example',
+        API_DOCS: 'true',
+      },
       expectServed,
     ));
 

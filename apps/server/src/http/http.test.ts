@@ -140,6 +140,27 @@ const JSON_ROUTES: JsonRoute[] = [
   },
   {
     method: 'POST',
+    url: '/api/v1/security/step-up/code',
+    auth: true,
+    emptyIsValid: false,
+    wrongTypes: { channel: 3 },
+  },
+  {
+    method: 'POST',
+    url: '/api/v1/security/step-up',
+    auth: true,
+    emptyIsValid: false,
+    wrongTypes: { method: 1, password: 2 },
+  },
+  {
+    method: 'POST',
+    url: '/api/v1/security/address-undo',
+    auth: false,
+    emptyIsValid: false,
+    wrongTypes: { token: 7 },
+  },
+  {
+    method: 'POST',
     url: '/api/v1/pi/payments/incomplete',
     auth: true,
     emptyIsValid: false,
@@ -569,6 +590,14 @@ const PROTECTED: { method: Method; url: string; body?: unknown; route?: string }
   },
   { method: 'POST', url: '/api/v1/wallet/password/verify', body: { password: '123456' } },
   { method: 'POST', url: '/api/v1/me/phone', body: { ticket: 'x'.repeat(20) } },
+  { method: 'GET', url: '/api/v1/security/step-up' },
+  { method: 'POST', url: '/api/v1/security/step-up/code', body: { channel: 'email' } },
+  {
+    method: 'POST',
+    url: '/api/v1/security/step-up',
+    body: { method: 'password', password: 'Passw0rd!' },
+  },
+  { method: 'GET', url: '/api/v1/security/activity' },
   { method: 'POST', url: '/api/v1/pi/payments/incomplete', body: { paymentId: 'abc' } },
   { method: 'POST', url: '/api/v1/wallet/password/code', body: { channel: 'email' } },
   {
@@ -628,7 +657,7 @@ const PROTECTED: { method: Method; url: string; body?: unknown; route?: string }
     method: 'POST',
     url: '/api/v1/device-logins/abc/decision',
     route: '/api/v1/device-logins/:id/decision',
-    body: { approve: true },
+    body: { approve: false },
   },
   { method: 'GET', url: '/api/v1/wallet/nfts/abc', route: '/api/v1/wallet/nfts/:id' },
   {
@@ -742,6 +771,7 @@ const PUBLIC = [
   'GET /api/v1/meta/version',
   'GET /api/v1/dev/outbox',
   'GET /api/v1/media/:id/:variant',
+  'GET /api/v1/security/address-undo/:token',
   ...JSON_ROUTES.filter((route) => !route.auth).map(
     (route) => `${route.method} ${route.route ?? route.url}`,
   ),
@@ -987,6 +1017,7 @@ describe.each(dialects)('HTTP behaviour on $dialect', ({ dialect }) => {
 
     it('shows an escaped, self-refreshing HTML page', async () => {
       t.ctx.outbox?.add({
+        kind: 'code',
         channel: 'email',
         destination: '<script>alert("x")</script>@example.com',
         purpose: 'login',
@@ -1008,7 +1039,11 @@ describe('production and static files', () => {
   it('has no dev outbox in production, and codes do not land in memory', async () => {
     const mailed: unknown[] = [];
     const t = await createTestApp({
-      env: { NODE_ENV: 'production', SMTP_URL: 'smtp://127.0.0.1:2525' },
+      env: {
+        NODE_ENV: 'production',
+        SMTP_URL: 'smtp://127.0.0.1:2525',
+        PUBLIC_URL: 'https://teltlk.example',
+      },
       email: { send: (message) => Promise.resolve(void mailed.push(message)) },
     });
     try {

@@ -245,10 +245,14 @@ export class FuzzWorld {
       } catch (error) {
         const { code } = error as AppError;
         if (code !== 'TOKEN_EXPIRED' && code !== 'UNAUTHENTICATED') throw error;
-        const fresh = await sessions.create(this.users[caller].user.id, {
-          ip: null,
-          userAgent: null,
-        });
+        const fresh = await sessions.create(
+          this.users[caller].user.id,
+          {
+            ip: null,
+            userAgent: null,
+          },
+          'password',
+        );
         this.tokens[caller] = fresh.token;
         wrote = true;
       }

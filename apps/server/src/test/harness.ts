@@ -138,6 +138,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     NODE_ENV: 'test',
+    // Codes are read from the dev outbox, which production refuses.
+    ...(env.NODE_ENV === 'production' ? {} : { DEV_OUTBOX: 'true' }),
     WEB_DIST_DIR: join(dataDir, 'no-web-build'),
     ...(postgres ? { DATABASE_URL: postgres.url } : {}),
     ...env,
@@ -175,8 +177,10 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const codeFor: TestApp['codeFor'] = (destination, purpose) => {
     const message = ctx.outbox
       ?.list()
-      .find((m) => m.destination === destination && m.purpose === purpose);
-    if (!message) throw new Error(`no ${purpose} code for ${destination} in the outbox`);
+      .find((m) => m.kind === 'code' && m.destination === destination && m.purpose === purpose);
+    if (message?.kind !== 'code') {
+      throw new Error(`no ${purpose} code for ${destination} in the outbox`);
+    }
     return message.code;
   };
 

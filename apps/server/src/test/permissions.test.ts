@@ -18,12 +18,21 @@ import {
 } from '@teltlk/protocol';
 import { newId } from '../lib/random.js';
 import type { FastifyInstance, LightMyRequestResponse, RouteOptions } from 'fastify';
+import type { RouteSensitivity } from '../http/step-up.js';
 import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { FakeProvider } from './fake-provider.js';
 import { socketUrl, TestSocket } from './test-client.js';
 import { ACTORS, clientMsgId, createCast, type Actor, type Caller, type Cast } from './cast.js';
+import type { RegisteredUser } from './harness.js';
 import { authOf, befriend } from './fixtures.js';
-import { createTestApp, dialects, expectError, uniquePhone, type TestApp } from './harness.js';
+import {
+  createTestApp,
+  dialects,
+  expectError,
+  PASSWORD,
+  uniquePhone,
+  type TestApp,
+} from './harness.js';
 import type { RunningPiSandbox } from '@teltlk/pi-sandbox';
 import { piEnv, startClockedSandbox } from './pi-sandbox.js';
 
@@ -130,6 +139,18 @@ const OWNER_ONLY_THING: Cells = {
   stranger: 'NOT_FOUND',
 };
 
+/**
+ * Gives the actor's session a proof made now (a step-up with its password), so a row of a
+ * sensitive route tries who may act, not how recently they proved it: that is the
+ * sensitive table's to try (below).
+ */
+async function fresh(w: Cast, as: Caller | RegisteredUser): Promise<void> {
+  if (as === 'anonymous') return;
+  const { sessions, stepUp } = w.t.ctx.services;
+  const user = typeof as === 'string' ? w.users[as] : as;
+  await stepUp.proven(await sessions.authenticate(user.token), 'password');
+}
+
 /** The local Pi sandbox the matrix's app talks to (started per dialect). */
 let piSandbox: RunningPiSandbox;
 let piPeople = 0;
@@ -140,6 +161,7 @@ let ownersPi: ReturnType<typeof newPiAccount> | null = null;
 async function bindOwnersPi(w: Cast): Promise<NonNullable<typeof ownersPi>> {
   const me = (await w.call('owner', 'GET', '/me')).json<{ piUsername: string | null }>();
   if (me.piUsername && ownersPi?.user.username === me.piUsername) return ownersPi;
+  await fresh(w, 'owner');
   if (me.piUsername) expect((await w.call('owner', 'DELETE', '/me/pi')).statusCode).toBe(200);
   ownersPi = newPiAccount();
   const bound = await w.call('owner', 'POST', '/me/pi', { accessToken: ownersPi.accessToken });
@@ -149,6 +171,7 @@ async function bindOwnersPi(w: Cast): Promise<NonNullable<typeof ownersPi>> {
 /** A wallet with the payment password 123456 and a little Pi, for the caller. */
 async function moneyReady(w: Cast, as: Caller): Promise<void> {
   if (as === 'anonymous') return;
+  await fresh(w, as);
   await w.call(as, 'POST', '/wallet');
   await w.call(as, 'PUT', '/wallet/password', { password: '123456' });
   await w.t.ctx.db.transaction().execute((trx) =>
@@ -406,10 +429,14 @@ const ROWS: Row[] = [
       const session =
         as === 'anonymous'
           ? undefined
-          : await w.t.ctx.services.sessions.create(w.users[as].user.id, {
-              ip: null,
-              userAgent: null,
-            });
+          : await w.t.ctx.services.sessions.create(
+              w.users[as].user.id,
+              {
+                ip: null,
+                userAgent: null,
+              },
+              'password',
+            );
       return w.t.call('POST', '/api/v1/auth/logout', { token: session?.token });
     },
   },
@@ -423,12 +450,61 @@ const ROWS: Row[] = [
     on: "a session of the owner's",
     cells: OWNER_ONLY_THING,
     run: async (w, as) => {
-      const session = await w.t.ctx.services.sessions.create(w.users.owner.user.id, {
-        ip: null,
-        userAgent: null,
-      });
+      const session = await w.t.ctx.services.sessions.create(
+        w.users.owner.user.id,
+        {
+          ip: null,
+          userAgent: null,
+        },
+        'password',
+      );
       return w.call(as, 'DELETE', `/sessions/${session.id}`);
     },
+  },
+
+  // ------------------------------------------------------------------ step-up and activity
+  {
+    route: 'GET /api/v1/security/step-up',
+    on: "the caller's own session",
+    cells: SIGNED_IN,
+    run: (w, as) => w.call(as, 'GET', '/security/step-up'),
+  },
+  {
+    route: 'POST /api/v1/security/step-up/code',
+    on: "the caller's own email",
+    cells: SIGNED_IN,
+    run: (w, as) => {
+      // Resent within the minute it is CODE_TOO_FREQUENT: a new minute for each actor.
+      w.t.clock.advance(61_000);
+      return w.call(as, 'POST', '/security/step-up/code', { channel: 'email' });
+    },
+  },
+  {
+    route: 'POST /api/v1/security/step-up',
+    on: "the caller's own password",
+    cells: SIGNED_IN,
+    run: (w, as) =>
+      w.call(as, 'POST', '/security/step-up', { method: 'password', password: PASSWORD }),
+  },
+  {
+    route: 'GET /api/v1/security/activity',
+    on: "the caller's own account",
+    cells: SIGNED_IN,
+    async check(w, as, response) {
+      // Only the caller's own entries: a sign-in of their own session is there.
+      const items = response.json<{ items: { sessionId: string | null }[] }>().items;
+      const own = await w.t.ctx.services.sessions.authenticate(w.users[as].token);
+      expect(items.map((item) => item.sessionId)).toContain(own.sessionId);
+      const mine = await w.t.ctx.db
+        .selectFrom('security_events')
+        .select('session_id')
+        .where('user_id', '=', w.users[as].user.id)
+        .execute();
+      for (const item of items) {
+        expect(mine.map((row) => row.session_id)).toContain(item.sessionId);
+      }
+    },
+    run: (w, as) => w.call(as, 'GET', '/security/activity'),
   },
 
   // ------------------------------------------------------------------ own account
@@ -1514,6 +1590,10 @@ const PUBLIC: Record<string, string> = {
   'GET /': 'the web app',
   'GET /home*': 'the landing site: public pages and the app download links',
   'POST /home/cooperate': "the landing site's partnership form, for people without an account",
+  'GET /api/v1/security/address-undo/:token':
+    'the undo link a replaced address is sent: its owner may have no session (the link is the secret)',
+  'POST /api/v1/security/address-undo':
+    'the undo link a replaced address is sent: its owner may have no session (the link is the secret)',
 };
 
 const covers = (entry: string, route: string) =>
@@ -1604,6 +1684,8 @@ describe.each(dialects)('permission matrix on $dialect', ({ dialect }) => {
   let w: Cast;
   /** `METHOD /url` of every route the app registered. */
   const routes = new Set<string>();
+  /** Each sensitive route and what proves it (its `config.sensitive`). */
+  const sensitiveRoutes = new Map<string, RouteSensitivity>();
   const heads = new Set<string>();
 
   beforeAll(async () => {
@@ -1611,9 +1693,12 @@ describe.each(dialects)('permission matrix on $dialect', ({ dialect }) => {
     const collect = (message: unknown) => {
       const { fastify } = message as { fastify: FastifyInstance };
       fastify.addHook('onRoute', (route: RouteOptions) => {
+        const sensitive = route.config?.sensitive;
         for (const method of [route.method].flat()) {
           if (method === 'HEAD') heads.add(route.url);
           else routes.add(`${method} ${route.url}`);
+          if (sensitive && method !== 'HEAD')
+            sensitiveRoutes.set(`${method} ${route.url}`, sensitive);
         }
       });
     };
@@ -1662,6 +1747,7 @@ describe.each(dialects)('permission matrix on $dialect', ({ dialect }) => {
       const test = todo ? it.skip : it;
       test(`${rowName(row)} as ${as}${todo ? ` (todo: ${todo})` : ''}`, async () => {
         try {
+          if (sensitiveRoutes.has(row.route)) await fresh(w, as);
           const response = await row.run(w, as);
           if (want === OK) expect(response.statusCode, response.body).toBeLessThan(300);
           else expectError(response, want);
@@ -1783,7 +1869,12 @@ describe.each(dialects)('permission matrix on $dialect', ({ dialect }) => {
       async ticket(as) {
         // Someone else's pending ticket, tried with a secret of the actor's own making.
         const ticket = await t.ctx.services.deviceLogins.create({ ip: null, userAgent: null });
-        await t.ctx.services.deviceLogins.decide(w.users[as].user.id, ticket.id, true);
+        const approved = await w.call(as, 'POST', `/device-logins/${ticket.id}/decision`, {
+          approve: true,
+          match: ticket.match,
+          proof: { method: 'password', password: PASSWORD },
+        });
+        expect(approved.statusCode, approved.body).toBe(200);
         const socket = await open();
         socket.send({ t: 'ticket', id: ticket.id, secret: 'y'.repeat(43) });
         expect((await socket.closed).code).toBe(SOCKET_CLOSE.tokenInvalid);

@@ -205,11 +205,14 @@ export class CodeService {
     });
   }
 
-  /** Refuses a registration ticket that could not work now (unknown, used or expired), without using it. */
-  async checkTicket(ticket: string): Promise<void> {
-    if (!(await this.deps.repo.ticketOpen(sha256(ticket), this.deps.clock.now()))) {
-      throw new AppError('TICKET_INVALID');
-    }
+  /**
+   * Refuses a registration ticket that could not work now (unknown, used or expired),
+   * without using it; gives the channel its code went to.
+   */
+  async checkTicket(ticket: string): Promise<Channel> {
+    const open = await this.deps.repo.openTicket(sha256(ticket), this.deps.clock.now());
+    if (!open) throw new AppError('TICKET_INVALID');
+    return open.channel as Channel;
   }
 
   /** Uses a registration ticket up within the caller's transaction; returns the verified destination. */

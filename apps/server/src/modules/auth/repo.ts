@@ -77,6 +77,49 @@ export class SessionRepo {
       .execute();
   }
 
+  findLive(
+    id: string,
+    now: number,
+  ): Promise<
+    | Pick<
+        SessionRow,
+        'id' | 'user_id' | 'created_at' | 'proven_at' | 'proof' | 'held_until' | 'user_agent' | 'ip'
+      >
+    | undefined
+  > {
+    return this.db
+      .selectFrom('sessions')
+      .select([
+        'id',
+        'user_id',
+        'created_at',
+        'proven_at',
+        'proof',
+        'held_until',
+        'user_agent',
+        'ip',
+      ])
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+  }
+
+  /** Records a proof made on a live session; `liftHold` ends a new device's hold too. */
+  async prove(
+    id: string,
+    proof: NonNullable<SessionRow['proof']>,
+    now: number,
+    liftHold: boolean,
+  ): Promise<void> {
+    await this.db
+      .updateTable('sessions')
+      .set({ proven_at: now, proof, ...(liftHold ? { held_until: null } : {}) })
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .execute();
+  }
+
   async deleteEndedBefore(cutoff: number): Promise<void> {
     await this.db
       .deleteFrom('sessions')
@@ -186,15 +229,18 @@ export class CodeRepo {
   }
 
   /** Whether a registration ticket would work now. */
-  async ticketOpen(ticketHash: string, now: number): Promise<boolean> {
-    const row = await this.db
+  /** Where an open registration ticket's code was sent, or undefined when it is not open. */
+  openTicket(
+    ticketHash: string,
+    now: number,
+  ): Promise<Pick<CodeRow, 'channel' | 'destination'> | undefined> {
+    return this.db
       .selectFrom('verification_codes')
-      .select('id')
+      .select(['channel', 'destination'])
       .where('ticket_hash', '=', ticketHash)
       .where('ticket_expires_at', '>', now)
       .where('purpose', '=', 'register')
       .executeTakeFirst();
-    return row !== undefined;
   }
 
   /** Uses a registration ticket up; returns where its code was sent, or undefined if it is not valid. */

@@ -166,14 +166,17 @@ export function authRoutes(app: App, { services: { auth, codes }, limits }: AppC
       preHandler: codeChecks,
     },
     async (request, reply) => {
-      await auth.resetPassword(request.body);
+      await auth.resetPassword(request.body, clientOf(request));
       return reply.code(204).send(null);
     },
   );
 }
 
 /** Sign-out and the session list: behind `requireSession`. */
-export function sessionRoutes(app: App, { services: { auth, sessions } }: AppContext): void {
+export function sessionRoutes(
+  app: App,
+  { services: { auth, sessions, security } }: AppContext,
+): void {
   const tags = ['sessions'];
   app.post(
     '/auth/logout',
@@ -205,9 +208,10 @@ export function sessionRoutes(app: App, { services: { auth, sessions } }: AppCon
         params: idParams,
         response: noContent,
       },
+      config: { sensitive: { level: 'account', proof: 'conditional' } },
     },
     async (request, reply) => {
-      await sessions.revoke(authOf(request), request.params.id);
+      await security.signOut(authOf(request), request.params.id, clientOf(request));
       return reply.code(204).send(null);
     },
   );

@@ -10,7 +10,8 @@ import { AppError } from '../../errors.js';
 import type { PasswordHasher } from '../../lib/passwords.js';
 import { withFreshGeneratedValues, type UserService } from '../users/service.js';
 import type { CheckedCode, CodeService } from './codes.js';
-import type { AuthInfo, ClientInfo, SessionService } from './sessions.js';
+import type { SecurityActivityLog } from '../security/activity.js';
+import type { AuthInfo, ClientInfo, SessionOrigin, SessionService } from './sessions.js';
 
 /** Registration, sign-in (password or code), password reset and sign-out. */
 export class AuthService {
@@ -21,6 +22,7 @@ export class AuthService {
       sessions: SessionService;
       codes: CodeService;
       passwords: PasswordHasher;
+      activity: SecurityActivityLog;
     },
   ) {}
 
@@ -46,7 +48,7 @@ export class AuthService {
           },
           trx,
         );
-        return this.signIn(user, client, trx);
+        return this.signIn(user, client, 'code', trx);
       }),
     );
   }
@@ -59,7 +61,7 @@ export class AuthService {
       throw new AppError('ACCOUNT_NOT_FOUND');
     }
     await users.checkPassword(user, body.password);
-    return this.signIn(user, client);
+    return this.signIn(user, client, 'password');
   }
 
   async loginWithCode(body: CodeLoginBody, client: ClientInfo): Promise<AuthResult> {
@@ -67,13 +69,13 @@ export class AuthService {
     return codes.redeem({ purpose: 'login', ...body }, async (trx) => {
       const user = await users.findByDestination(body.channel, body.destination, trx);
       if (!user) throw new AppError('ACCOUNT_NOT_FOUND');
-      return this.signIn(user, client, trx);
+      return this.signIn(user, client, 'code', trx);
     });
   }
 
   /** Sets the new password and signs every session of the account out. */
-  async resetPassword(body: ResetPasswordBody): Promise<void> {
-    const { users, codes, sessions, passwords } = this.deps;
+  async resetPassword(body: ResetPasswordBody, client: ClientInfo): Promise<void> {
+    const { users, codes, sessions, passwords, activity } = this.deps;
     // The place to hash first, so a busy server does not spend one of the code's attempts;
     // then the code, so a wrong one never costs a hash.
     const turn = passwords.turn();
@@ -85,22 +87,46 @@ export class AuthService {
       throw error;
     }
     const passwordHash = await turn.hash(body.password);
-    await codes.use(checked, async (trx) => {
+    const pending = await codes.use(checked, async (trx) => {
       const user = await users.findByDestination(body.channel, body.destination, trx);
       if (!user) throw new AppError('ACCOUNT_NOT_FOUND');
       await users.setPasswordHash(user.id, passwordHash, trx);
       await sessions.revokeAll(user.id, { db: trx });
+      return activity.record(trx, {
+        userId: user.id,
+        action: 'passwordReset',
+        sessionId: null,
+        client,
+        channel: body.channel,
+      });
     });
+    activity.publish([pending]);
   }
 
   async logout(auth: AuthInfo): Promise<void> {
     await this.deps.sessions.revoke(auth, auth.sessionId);
   }
 
-  /** A new session for the account, with what the app shows first. */
-  async signIn(user: UserRow, client: ClientInfo, db?: Db): Promise<AuthResult> {
-    const { users, sessions } = this.deps;
-    const session = await sessions.create(user.id, client, db);
+  /**
+   * A new session for the account, with what the app shows first. `origin` says how the
+   * person proved who they are: a device login proves nothing of the device that asked, so
+   * its session starts on hold (see step-up). The sign-in goes into the security activity.
+   */
+  async signIn(
+    user: UserRow,
+    client: ClientInfo,
+    origin: SessionOrigin,
+    db: Db = this.deps.db,
+  ): Promise<AuthResult> {
+    const { users, sessions, activity } = this.deps;
+    const session = await sessions.create(user.id, client, origin, db);
+    await activity.note(db, {
+      userId: user.id,
+      action: 'signIn',
+      sessionId: session.id,
+      client,
+      detail: origin,
+    });
     return {
       token: session.token,
       expiresAt: session.expiresAt,

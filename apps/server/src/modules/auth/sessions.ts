@@ -1,7 +1,12 @@
-import { SESSION_TTL_DAYS, type SessionInfo } from '@teltlk/protocol';
-import type { Db } from '../../db/schema.js';
+import {
+  FRESH_DEVICE_HOLD_HOURS,
+  SESSION_TTL_DAYS,
+  type Proof,
+  type SessionInfo,
+} from '@teltlk/protocol';
+import type { Db, SessionRow } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
-import { DAY, MINUTE, type Clock } from '../../lib/clock.js';
+import { DAY, HOUR, MINUTE, type Clock } from '../../lib/clock.js';
 import { newId, newSecret, sha256 } from '../../lib/random.js';
 import type { SessionRepo } from './repo.js';
 
@@ -32,6 +37,23 @@ export interface SessionRevocation {
   except?: string;
 }
 
+/**
+ * How a session began: a sign-in with a password, a code or Pi proves who signed in, so the
+ * new session starts proven (see step-up); one made by device login proves nothing of the
+ * device that asked, so it starts on hold.
+ */
+export type SessionOrigin = 'password' | 'code' | 'pi' | 'device';
+
+/** What a live session has proven, for the step-up rule. */
+export interface SessionProof {
+  createdAt: number;
+  provenAt: number | null;
+  proof: SessionRow['proof'];
+  heldUntil: number | null;
+  userAgent: string | null;
+  ip: string | null;
+}
+
 export interface NewSession {
   id: string;
   token: string;
@@ -55,8 +77,14 @@ export class SessionService {
     private readonly clock: Clock,
   ) {}
 
-  async create(userId: string, client: ClientInfo, db: Db = this.db): Promise<NewSession> {
+  async create(
+    userId: string,
+    client: ClientInfo,
+    origin: SessionOrigin,
+    db: Db = this.db,
+  ): Promise<NewSession> {
     const now = this.clock.now();
+    const proven = origin === 'device' ? null : origin;
     const token = newSecret();
     const session = {
       id: newId(),
@@ -68,6 +96,9 @@ export class SessionService {
       last_seen_at: now,
       expires_at: now + SESSION_TTL_MS,
       revoked_at: null,
+      proven_at: proven ? now : null,
+      proof: proven,
+      held_until: origin === 'device' ? now + FRESH_DEVICE_HOLD_HOURS * HOUR : null,
     };
     await this.repo.in(db).insert(session);
     return { id: session.id, token, expiresAt: session.expires_at };
@@ -85,6 +116,25 @@ export class SessionService {
       await this.repo.touch(session.id, now);
     }
     return { sessionId: session.id, userId: session.user_id, expiresAt: session.expires_at };
+  }
+
+  /** What the caller's session has proven; an ended session cannot act at all. */
+  async proofOf(auth: AuthInfo): Promise<SessionProof> {
+    const row = await this.repo.findLive(auth.sessionId, this.clock.now());
+    if (!row || row.user_id !== auth.userId) throw new AppError('TOKEN_EXPIRED');
+    return {
+      createdAt: row.created_at,
+      provenAt: row.proven_at,
+      proof: row.proof,
+      heldUntil: row.held_until,
+      userAgent: row.user_agent,
+      ip: row.ip,
+    };
+  }
+
+  /** Records a proof made on the caller's session now; see StepUpService for what counts. */
+  async prove(auth: AuthInfo, proof: Proof, liftHold: boolean, db: Db = this.db): Promise<void> {
+    await this.repo.in(db).prove(auth.sessionId, proof, this.clock.now(), liftHold);
   }
 
   async list(auth: AuthInfo): Promise<SessionInfo[]> {

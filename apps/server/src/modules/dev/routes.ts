@@ -76,19 +76,28 @@ export function devApiRoutes(app: App, outbox: DevOutbox): void {
 }
 
 const STYLE =
-  'body{font:15px system-ui,sans-serif;margin:2rem;color:#222}table{border-collapse:collapse}td,th{padding:.4rem .8rem;border-bottom:1px solid #ddd;text-align:left}code{font-size:1.4em;letter-spacing:.1em}';
+  'body{font:15px system-ui,sans-serif;margin:2rem;color:#222}table{border-collapse:collapse}td,th{padding:.4rem .8rem;border-bottom:1px solid #ddd;text-align:left;vertical-align:top}code{font-size:1.4em;letter-spacing:.1em}pre{white-space:pre-wrap;margin:.3rem 0}';
 
 const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+
+/** Links in a notice's text, made clickable; everything else escaped. */
+function linked(text: string): string {
+  return escapeHtml(text).replace(/https?:\/\/[^\s<]+/g, (url) => `<a href="${url}">${url}</a>`);
+}
 
 function row(message: OutboxMessage): string {
   const cells = [
     new Date(message.createdAt).toISOString(),
     message.channel,
     message.destination,
-    message.purpose,
+    message.kind === 'code' ? message.purpose : 'notice',
   ].map((cell) => `<td>${escapeHtml(cell)}</td>`);
-  return `<tr>${cells.join('')}<td><code>${escapeHtml(message.code)}</code></td></tr>`;
+  const content =
+    message.kind === 'code'
+      ? `<code>${escapeHtml(message.code)}</code>`
+      : `<strong>${escapeHtml(message.subject)}</strong><pre>${linked(message.text)}</pre>`;
+  return `<tr>${cells.join('')}<td>${content}</td></tr>`;
 }
 
 /** A page a person trying the app locally keeps open to read their codes; refreshes itself. */
@@ -109,8 +118,8 @@ export function devPageRoutes(app: App, outbox: DevOutbox): void {
     (_request, reply) => {
       const messages = outbox.list();
       const body = messages.length
-        ? `<table><thead><tr><th>Time (UTC)</th><th>Channel</th><th>To</th><th>Purpose</th><th>Code</th></tr></thead><tbody>${messages.map(row).join('')}</tbody></table>`
-        : '<p>No codes yet. Ask for one in the app; it shows up here.</p>';
+        ? `<table><thead><tr><th>Time (UTC)</th><th>Channel</th><th>To</th><th>Purpose</th><th>Code or notice</th></tr></thead><tbody>${messages.map(row).join('')}</tbody></table>`
+        : '<p>Nothing yet. Ask for a code in the app; it shows up here.</p>';
       return reply
         .type('text/html; charset=utf-8')
         .header('cache-control', 'no-store')
@@ -118,7 +127,7 @@ export function devPageRoutes(app: App, outbox: DevOutbox): void {
           `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="3">` +
             `<meta name="viewport" content="width=device-width,initial-scale=1"><title>Teltlk dev outbox</title>` +
             `<style>${STYLE}</style></head><body><h1>Dev outbox</h1>` +
-            `<p>Verification codes of the channels (email, SMS) that have no provider configured on this server. ` +
+            `<p>Verification codes and notices of the channels (email, SMS) that have no provider configured on this server. ` +
             `This page answers only requests made on this machine, and does not exist in production.</p>` +
             `${body}</body></html>`,
         );

@@ -4,6 +4,7 @@ import {
   createTestApp,
   dialects,
   expectError,
+  PASSWORD,
   type RegisteredUser,
   type TestApp,
 } from '../../test/harness.js';
@@ -38,7 +39,7 @@ describe.each(dialects)('device login on $dialect', ({ dialect }) => {
       ip,
     });
     expect(response.statusCode).toBe(200);
-    return response.json<{ id: string; secret: string; code: string; expiresAt: number }>();
+    return response.json<Ticket>();
   }
 
   async function waitOn(ticket: { id: string; secret: string }): Promise<TestSocket> {
@@ -48,10 +49,21 @@ describe.each(dialects)('device login on $dialect', ({ dialect }) => {
     return socket;
   }
 
-  const decide = (id: string, approve: boolean, as = ada) =>
-    t.call('POST', `/api/v1/device-logins/${id}/decision`, {
+  interface Ticket {
+    id: string;
+    secret: string;
+    code: string;
+    match: string;
+    expiresAt: number;
+  }
+
+  /** Approves with the number the ticket's screen shows and the account password. */
+  const decide = (ticket: Ticket, approve: boolean, as = ada) =>
+    t.call('POST', `/api/v1/device-logins/${ticket.id}/decision`, {
       token: as.token,
-      body: { approve },
+      body: approve
+        ? { approve, match: ticket.match, proof: { method: 'password', password: PASSWORD } }
+        : { approve },
     });
 
   it('signs the waiting browser in once approved, with a session of its own', async () => {
@@ -70,7 +82,7 @@ describe.each(dialects)('device login on $dialect', ({ dialect }) => {
     });
     expect(view.json()).not.toHaveProperty('secret');
 
-    expect((await decide(ticket.id, true)).json()).toMatchObject({ state: 'approved' });
+    expect((await decide(ticket, true)).json()).toMatchObject({ state: 'approved' });
     const signedIn = await socket.next(
       (f): f is Extract<ServerFrame, { t: 'signedIn' }> => f.t === 'signedIn',
     );
@@ -84,14 +96,14 @@ describe.each(dialects)('device login on $dialect', ({ dialect }) => {
     expect(list.sessions).toHaveLength(2);
 
     // Used up: it cannot be decided again, nor taken by another socket.
-    expectError(await decide(ticket.id, true), 'LOGIN_TICKET_DECIDED');
+    expectError(await decide(ticket, true), 'LOGIN_TICKET_DECIDED');
     const again = await waitOn(ticket);
     expect(await again.next((f) => f.t === 'ticket')).toMatchObject({ state: 'expired' });
   });
 
   it('takes an approval that came before the socket', async () => {
     const ticket = await newTicket();
-    await decide(ticket.id, true);
+    await decide(ticket, true);
     const socket = await waitOn(ticket);
     expect(await socket.next((f) => f.t === 'signedIn')).toMatchObject({
       auth: { user: { id: ada.user.id } },
@@ -101,7 +113,7 @@ describe.each(dialects)('device login on $dialect', ({ dialect }) => {
   it('tells the browser when the login is refused', async () => {
     const ticket = await newTicket();
     const socket = await waitOn(ticket);
-    expect((await decide(ticket.id, false)).json()).toMatchObject({ state: 'refused' });
+    expect((await decide(ticket, false)).json()).toMatchObject({ state: 'refused' });
     expect(await socket.next((f) => f.t === 'ticket')).toEqual({ t: 'ticket', state: 'refused' });
     expect((await socket.closed).code).toBe(1000);
     const sessions = await t.ctx.db
@@ -151,7 +163,7 @@ describe.each(dialects)('device login on $dialect', ({ dialect }) => {
       t: 'ticket',
       state: 'expired',
     });
-    expectError(await decide(ticket.id, true), 'LOGIN_TICKET_EXPIRED');
+    expectError(await decide(ticket, true), 'LOGIN_TICKET_EXPIRED');
     const lookup = await t.call('POST', '/api/v1/device-logins/lookup', {
       token: ada.token,
       body: { code: ticket.code },

@@ -61,7 +61,7 @@ export function deviceLoginRoutes(app: App, { services: { deviceLogins }, limits
       },
       onRequest: limitBy(limits, ['deviceLoginCodePerUser', byUser]),
     },
-    (request) => deviceLogins.viewByCode(request.body.code),
+    (request) => deviceLogins.viewByCode(authOf(request).userId, request.body.code),
   );
   app.post(
     '/device-logins/:id/decision',
@@ -75,8 +75,9 @@ export function deviceLoginRoutes(app: App, { services: { deviceLogins }, limits
         response: { 200: deviceLoginView },
       },
       onRequest: decide,
+      config: { sensitive: { level: 'account', proof: 'inline' } },
     },
     (request) =>
-      deviceLogins.decide(authOf(request).userId, request.params.id, request.body.approve),
+      deviceLogins.decide(authOf(request), request.params.id, request.body, clientOf(request)),
   );
 }

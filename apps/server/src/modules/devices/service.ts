@@ -1,9 +1,11 @@
+import { createHash } from 'node:crypto';
 import {
   DEVICE_LOGIN_CODE_ALPHABET,
   DEVICE_LOGIN_CODE_LENGTH,
   DEVICE_LOGIN_TTL_SECONDS,
   type AuthResult,
   type DeviceLoginCreated,
+  type DeviceLoginDecision,
   type DeviceLoginView,
 } from '@teltlk/protocol';
 import { isUniqueViolation } from '../../db/database.js';
@@ -11,10 +13,22 @@ import type { Db, DeviceLoginsTable } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import type { PlaceLookup } from '../../lib/ip-country.js';
 import { DAY, MINUTE, SECOND, type Clock } from '../../lib/clock.js';
-import { newId, newSecret, randomFrom, sameDigest, sha256 } from '../../lib/random.js';
+import {
+  newId,
+  newSecret,
+  randomDigits,
+  randomFrom,
+  sameDigest,
+  sha256,
+} from '../../lib/random.js';
 import type { AuthService } from '../auth/service.js';
-import type { ClientInfo } from '../auth/sessions.js';
+import type { AuthInfo, ClientInfo } from '../auth/sessions.js';
+import type { SecurityActivityLog } from '../security/activity.js';
+import type { AttemptCounters } from '../security/attempt-counters.js';
+import { stepUpRequired, type StepUpRule } from '../security/step-up.js';
+import { loginLockSteps } from '../users/rules.js';
 import type { UserService } from '../users/service.js';
+import type { WalletService } from '../wallet/service.js';
 
 /** What the browser waiting on a ticket learns when it asks. */
 export type TicketOutcome =
@@ -48,6 +62,10 @@ export class DeviceLoginService {
       clock: Clock;
       auth: AuthService;
       users: UserService;
+      wallets: WalletService;
+      stepUp: StepUpRule;
+      activity: SecurityActivityLog;
+      attempts: AttemptCounters;
       /** Wakes the socket waiting on a ticket, on whichever node it is. */
       changed: (id: string) => void;
       /** Where the asking device's address is, shown to the person deciding. */
@@ -74,6 +92,7 @@ export class DeviceLoginService {
       state: 'pending',
       user_id: null,
       decided_at: null,
+      match_number: randomDigits(2),
     };
     // 40 bits of code: a clash with a stored one is a once-in-a-lifetime event; try again.
     for (let attempt = 0; ; attempt += 1) {
@@ -87,7 +106,14 @@ export class DeviceLoginService {
     }
     // The phone that scans the code asks for its place in a moment: have the table ready.
     void this.placeOf(row.ip);
-    return { id: row.id, secret, code: row.code, expiresAt: row.expires_at, now };
+    return {
+      id: row.id,
+      secret,
+      code: row.code,
+      match: row.match_number ?? '',
+      expiresAt: row.expires_at,
+      now,
+    };
   }
 
   /** The ticket the QR code names, for a signed-in device to decide on. */
@@ -97,19 +123,84 @@ export class DeviceLoginService {
     return this.viewOf(row, 'LOGIN_TICKET_EXPIRED');
   }
 
-  /** The ticket of a typed short code. Unknown and expired codes answer alike. */
-  async viewByCode(code: string): Promise<DeviceLoginView> {
-    const row = await this.deps.db
-      .selectFrom('device_logins')
-      .selectAll()
-      .where('code', '=', code)
-      .executeTakeFirst();
-    if (!row) throw new AppError('LOGIN_CODE_INVALID');
-    return this.viewOf(row, 'LOGIN_CODE_INVALID');
+  /**
+   * The ticket of a typed short code. Unknown and expired codes answer alike, and each
+   * guess is counted before it is looked up (a person's wrong codes in a row lock them
+   * out for a growing while, as wrong passwords do).
+   */
+  async viewByCode(userId: string, code: string): Promise<DeviceLoginView> {
+    let row: Row | undefined;
+    await this.deps.attempts.check('deviceCode', userId, loginLockSteps(), {
+      compare: async () => {
+        row = await this.deps.db
+          .selectFrom('device_logins')
+          .selectAll()
+          .where('code', '=', code)
+          .executeTakeFirst();
+        return row !== undefined && !this.expired(row);
+      },
+      wrong: () => new AppError('LOGIN_CODE_INVALID'),
+      locked: (seconds) => new AppError('LOGIN_LOCKED', { seconds }),
+    });
+    return this.present(row!);
   }
 
-  /** Approves (signing the asking browser in as `userId`) or refuses a pending ticket. */
-  async decide(userId: string, id: string, approve: boolean): Promise<DeviceLoginView> {
+  /**
+   * Approves (signing the asking browser in to the caller's account) or refuses a pending
+   * ticket. Approving hands a whole account over, so it asks for the number the asking
+   * screen shows (a wrong one refuses the ticket: a phished person's code gets no second
+   * try) and the account password or payment password (or a step-up on this session for
+   * an account with neither); a new device on hold cannot approve another.
+   */
+  async decide(
+    auth: AuthInfo,
+    id: string,
+    decision: DeviceLoginDecision,
+    client: ClientInfo,
+  ): Promise<DeviceLoginView> {
+    const { stepUp, activity } = this.deps;
+    if (decision.approve) {
+      if (await stepUp.held(auth)) throw stepUpRequired('hold');
+      const ticket = await this.find(id);
+      if (!ticket) throw new AppError('NOT_FOUND');
+      if (ticket.state !== 'pending') throw new AppError('LOGIN_TICKET_DECIDED');
+      if (this.expired(ticket)) throw new AppError('LOGIN_TICKET_EXPIRED');
+      if (!sameDigest(sha256(decision.match), sha256(ticket.match_number ?? ''))) {
+        await this.settle(auth.userId, id, false);
+        throw new AppError('DEVICE_MATCH_WRONG');
+      }
+      await this.proveApprover(auth, decision.proof);
+    }
+    const row = await this.settle(auth.userId, id, decision.approve);
+    if (decision.approve) {
+      await activity.recordNow({
+        userId: auth.userId,
+        action: 'deviceApproved',
+        sessionId: auth.sessionId,
+        client,
+        detail: row.user_agent,
+      });
+    }
+    return this.present(row);
+  }
+
+  private async proveApprover(
+    auth: AuthInfo,
+    proof: Extract<DeviceLoginDecision, { approve: true }>['proof'],
+  ): Promise<void> {
+    const { users, wallets, stepUp } = this.deps;
+    if (proof?.method === 'password') {
+      await users.checkPassword(await users.get(auth.userId), proof.password);
+      await stepUp.require(auth, 'account', 'password');
+    } else if (proof?.method === 'payment') {
+      await wallets.verify(auth, proof.password);
+    } else {
+      await stepUp.require(auth, 'account');
+    }
+  }
+
+  /** Moves a pending, unexpired ticket to its decision, once; the ticket as it is then. */
+  private async settle(userId: string, id: string, approve: boolean): Promise<Row> {
     const now = this.deps.clock.now();
     const result = await this.deps.db
       .updateTable('device_logins')
@@ -125,7 +216,11 @@ export class DeviceLoginService {
       throw new AppError('LOGIN_TICKET_DECIDED');
     }
     this.deps.changed(id);
-    return this.present(row);
+    return row;
+  }
+
+  private expired(row: Row): boolean {
+    return row.state === 'pending' && row.expires_at <= this.deps.clock.now();
   }
 
   /**
@@ -164,7 +259,7 @@ export class DeviceLoginService {
         .where('state', '=', 'approved')
         .executeTakeFirst();
       if (taken.numUpdatedRows === 0n) return null;
-      return this.deps.auth.signIn(user, { ip: row.ip, userAgent: row.user_agent }, trx);
+      return this.deps.auth.signIn(user, { ip: row.ip, userAgent: row.user_agent }, 'device', trx);
     });
     // Another socket of the same browser took it a moment ago.
     return auth ? { state: 'approved', auth } : { state: 'expired' };
@@ -202,6 +297,7 @@ export class DeviceLoginService {
       createdAt: row.created_at,
       expiresAt: row.expires_at,
       state: row.state,
+      choices: row.state === 'pending' ? choicesFor(row) : [],
     };
   }
 
@@ -209,4 +305,20 @@ export class DeviceLoginService {
   private placeOf(ip: string | null): Promise<string | null> {
     return this.deps.places.countryOf(ip).catch(() => null);
   }
+}
+
+/**
+ * The ticket's number and two others, the same each time the ticket is looked at (drawn
+ * from its secret's hash, which never leaves the server), in ascending order so their
+ * places say nothing.
+ */
+function choicesFor(row: Pick<Row, 'match_number' | 'secret_hash'>): string[] {
+  const match = row.match_number ?? '00';
+  const choices = new Set([match]);
+  const seed = createHash('sha256').update(`choices:${row.secret_hash}`).digest();
+  for (let i = 0; choices.size < 3; i += 1) {
+    const byte = seed[i % seed.length]! + Math.floor(i / seed.length);
+    choices.add(String(byte % 100).padStart(2, '0'));
+  }
+  return [...choices].sort();
 }

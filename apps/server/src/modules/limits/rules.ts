@@ -41,6 +41,16 @@ export const LIMITS = {
   deviceLoginDecidePerUser: { limit: 60, windowMs: HOUR, burst: 20 },
   /** Typed device-login codes looked up, per user: each is a guess at 40 bits. */
   deviceLoginCodePerUser: { limit: 30, windowMs: HOUR, burst: 10 },
+  /**
+   * Step-up proofs per user (each secret has its own attempt lock besides) and status
+   * reads; a person confirms a few times a day.
+   */
+  stepUpPerUser: { limit: 30, windowMs: HOUR, burst: 10 },
+  stepUpStatusPerUser: { limit: 600, windowMs: HOUR, burst: 60 },
+  /** Security activity pages read, per user. */
+  securityActivityPerUser: { limit: 300, windowMs: HOUR, burst: 30 },
+  /** Address-undo links opened or used, per address: a link is a 256-bit secret, a guess is hopeless. */
+  addressUndoPerAddress: { limit: 30, windowMs: HOUR, burst: 10 },
   /** Partnership requests from the landing site's form, per address. */
   cooperationPerAddress: { limit: 10, windowMs: HOUR, burst: 5 },
   /** Push subscriptions made or dropped, per user (a browser renews its own now and then). */

@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import {
   ENVELOPE_TTL_HOURS,
+  HELD_TRANSFER_MAX_PI,
   groupIdOf,
   peerOf,
   toUnits,
@@ -18,12 +19,14 @@ import { newId } from '../../lib/random.js';
 import type { AuthInfo } from '../auth/sessions.js';
 import type { AccountRef, Ledger } from '../ledger/ledger.js';
 import type { MessageService } from '../messages/service.js';
+import { stepUpRequired, type StepUpRule } from '../security/step-up.js';
 import type { WalletService } from '../wallet/service.js';
 
 type TransferInput = z.output<typeof transferBody>;
 type EnvelopeInput = z.output<typeof envelopeBody>;
 
 const available = (user: string): AccountRef => ({ user, purpose: 'available', currency: 'PI' });
+const HELD_TRANSFER_MAX = toUnits(HELD_TRANSFER_MAX_PI, 'PI') ?? 0;
 /** Red envelopes sent and not yet opened: the app holds them in between. */
 const inEnvelopes: AccountRef = { app: 'envelopes', currency: 'PI' };
 
@@ -43,15 +46,23 @@ export class MoneyService {
       wallets: WalletService;
       messages: MessageService;
       clock: Clock;
+      stepUp: StepUpRule;
     },
   ) {}
+
+  /** A new device on hold sends small sums only, until it steps up. */
+  private async refuseLargeWhileHeld(who: AuthInfo, units: number): Promise<void> {
+    if (units > HELD_TRANSFER_MAX && (await this.deps.stepUp.held(who))) {
+      throw stepUpRequired('hold');
+    }
+  }
 
   async transfer(who: AuthInfo, body: TransferInput): Promise<Message> {
     const { wallets } = this.deps;
     if (groupIdOf(body.conversationId) !== null) throw new AppError('TRANSFER_SINGLE_ONLY');
     const peerId = peerOf(body.conversationId, who.userId);
     if (peerId === null || peerId === who.userId) throw new AppError('CONVERSATION_NOT_FOUND');
-    this.units(body.amount);
+    await this.refuseLargeWhileHeld(who, this.units(body.amount));
     await wallets.verify(who, body.password);
     return this.transferChecked(who, body, peerId);
   }
@@ -109,6 +120,7 @@ export class MoneyService {
     // One share for the other person of a chat; in a group at most one per member.
     const most = group ? await messages.memberCount(body.conversationId) : 1;
     if (body.count > most || body.count > total) throw invalidField('count', 'envelopeCount');
+    await this.refuseLargeWhileHeld(who, total);
     await wallets.verify(who, body.password);
     const shares =
       body.split === 'equal' ? equalShares(total, body.count) : randomShares(total, body.count);

@@ -13,6 +13,7 @@ import type { AuthInfo } from '../auth/sessions.js';
 import type { FileStore } from '../files/store.js';
 import { nftCurrency, type AccountRef, type Ledger } from '../ledger/ledger.js';
 import type { MessageService } from '../messages/service.js';
+import { stepUpRequired, type StepUpRule } from '../security/step-up.js';
 import type { WalletService } from '../wallet/service.js';
 import { toNftWebp } from './image.js';
 
@@ -58,6 +59,7 @@ export class NftService {
       wallets: WalletService;
       messages: MessageService;
       clock: Clock;
+      stepUp: StepUpRule;
     },
   ) {}
 
@@ -198,6 +200,8 @@ export class NftService {
     const row = await this.itemQuery(this.deps.db).where('i.id', '=', itemId).executeTakeFirst();
     if (!row) throw new AppError('NFT_NOT_FOUND');
     const item = this.toView(this.itemRow(row));
+    // An NFT is worth what someone pays for it: a new device on hold steps up first.
+    if (await this.deps.stepUp.held(who)) throw stepUpRequired('hold');
     await wallets.verify(who, body.password);
     try {
       return await messages.transact(async (trx, after) => {

@@ -4,7 +4,7 @@ import type { OutboxMessage } from '@teltlk/protocol';
 export const OUTBOX_CAPACITY = 200;
 
 /**
- * Codes of channels that have no provider, kept in memory so a person trying the app on
+ * Codes and notices of channels that have no provider, kept in memory so a person trying the app on
  * their own machine (or an end-to-end test) can read them; its routes answer loopback
  * requests only. Never created in production, nor when every channel has a provider.
  */

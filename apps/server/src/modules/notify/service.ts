@@ -17,6 +17,15 @@ export interface CodeDelivery {
   language: UiLanguage;
 }
 
+export interface NoticeDelivery {
+  channel: Channel;
+  destination: string;
+  subject: string;
+  /** The email's text; `sms` is the shorter text message. */
+  text: string;
+  sms: string;
+}
+
 /**
  * Delivers verification codes through the provider of their channel. Outside production a
  * channel without a provider puts its codes in the dev outbox, which only this machine
@@ -57,8 +66,28 @@ export class NotifyService {
       return;
     }
     if (!outbox) throw new AppError('CHANNEL_UNAVAILABLE');
-    outbox.add({ channel, destination, purpose, code, createdAt: clock.now() });
+    outbox.add({ kind: 'code', channel, destination, purpose, code, createdAt: clock.now() });
     logger.info({ channel, purpose }, 'verification code put in the dev outbox');
+  }
+
+  /**
+   * A notice to an address (an email or phone replaced, told to the old one), by the same
+   * providers and outbox as codes. Rejects when the provider fails or the channel has none.
+   */
+  async sendNotice(notice: NoticeDelivery): Promise<void> {
+    const { channel, destination, subject, text } = notice;
+    const { email, sms, outbox, logger, clock } = this.deps;
+    if (channel === 'email' && email) {
+      await email.send({ to: destination, subject, text });
+      return;
+    }
+    if (channel === 'phone' && sms) {
+      await sms.send({ to: destination, text: notice.sms });
+      return;
+    }
+    if (!outbox) throw new AppError('CHANNEL_UNAVAILABLE');
+    outbox.add({ kind: 'notice', channel, destination, subject, text, createdAt: clock.now() });
+    logger.info({ channel }, 'notice put in the dev outbox');
   }
 
   /**

@@ -10,7 +10,7 @@ import {
   withdrawBody,
 } from '@teltlk/protocol';
 import type { AppContext } from '../../context.js';
-import { authOf } from '../../http/auth.js';
+import { authOf, clientOf } from '../../http/auth.js';
 import { byUser, limitBy } from '../../http/rate-limit.js';
 import type { App } from '../../http/types.js';
 import { listPayments } from './orders.js';
@@ -118,7 +118,8 @@ export function paymentRoutes(app: App, ctx: AppContext): void {
         ['withdrawPerUser', byUser],
         ['paymentPasswordPerUser', byUser],
       ),
+      config: { sensitive: { level: 'money', proof: 'inline' } },
     },
-    (request) => withdrawals.withdraw(authOf(request), request.body),
+    (request) => withdrawals.withdraw(authOf(request), request.body, clientOf(request)),
   );
 }

@@ -21,9 +21,11 @@ import { AppError } from '../../errors.js';
 import { DAY, SECOND, type Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/random.js';
 import { Semaphore } from '../../lib/semaphore.js';
-import type { AuthInfo } from '../auth/sessions.js';
+import type { AuthInfo, ClientInfo } from '../auth/sessions.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { PiApiError, PiUnreachable, type PaymentDto, type PiPlatform } from '../pi/platform.js';
+import type { SecurityActivityLog } from '../security/activity.js';
+import type { StepUpRule } from '../security/step-up.js';
 import type { UserService } from '../users/service.js';
 import type { WalletService } from '../wallet/service.js';
 import { HorizonRefused, HorizonUnreachable, type Horizon } from './horizon.js';
@@ -69,6 +71,8 @@ export class WithdrawService {
       config: WalletConfig;
       clock: Clock;
       logger: Logger;
+      stepUp: StepUpRule;
+      activity: SecurityActivityLog;
     },
   ) {}
 
@@ -84,8 +88,8 @@ export class WithdrawService {
     };
   }
 
-  async withdraw(who: AuthInfo, body: WithdrawBody): Promise<PaymentRecord> {
-    const { users, wallets, config } = this.deps;
+  async withdraw(who: AuthInfo, body: WithdrawBody, client: ClientInfo): Promise<PaymentRecord> {
+    const { users, wallets, config, stepUp, activity } = this.deps;
     this.payout();
     const user = await users.get(who.userId);
     if (user.pi_uid === null) throw new AppError('PI_ONLY');
@@ -94,12 +98,23 @@ export class WithdrawService {
     if (units < config.withdrawMin) {
       throw new AppError('WITHDRAW_BELOW_MIN', { min: fromUnits(config.withdrawMin, 'PI') });
     }
+    // The payment password proves a withdrawal, but not on a new device still on hold:
+    // that is asked first, so it spends no attempt of the password.
+    await stepUp.require(who, 'money', 'payment');
     await wallets.verify(who, body.password);
     const piUid = user.pi_uid;
-    return this.inTurn(async () => {
+    const record = await this.inTurn(async () => {
       const order = await this.hold(who.userId, piUid, units);
       return toRecord(await this.run(order));
     });
+    await activity.recordNow({
+      userId: who.userId,
+      action: 'withdrawal',
+      sessionId: who.sessionId,
+      client,
+      detail: `${fromUnits(units, 'PI')} Pi`,
+    });
+    return record;
   }
 
   /**

@@ -1,5 +1,4 @@
 import {
-  addPhoneBody,
   authResult,
   meSchema,
   piBindBody,
@@ -69,6 +68,7 @@ export function piAuthRoutes(app: App, { services: { pi }, limits }: AppContext)
         body: withPlaceChecks(piBindBody),
         response: { 200: authResult },
       },
+      config: { sensitive: { level: 'account', proof: 'inline' } },
       preHandler: limitBy(
         limits,
         ['piBindPerAddress', byAddress],
@@ -80,7 +80,7 @@ export function piAuthRoutes(app: App, { services: { pi }, limits }: AppContext)
   );
 }
 
-/** The signed-in account's Pi binding, phone, and unfinished Pi payments. */
+/** The signed-in account's Pi binding and unfinished Pi payments. */
 export function piAccountRoutes(
   app: App,
   { services: { pi, recharges }, limits }: AppContext,
@@ -97,8 +97,9 @@ export function piAccountRoutes(
         response: { 200: meSchema },
       },
       onRequest: perUser,
+      config: { sensitive: { level: 'account', proof: 'session' } },
     },
-    (request) => pi.bindSignedIn(authOf(request), request.body.accessToken),
+    (request) => pi.bindSignedIn(authOf(request), request.body.accessToken, clientOf(request)),
   );
   app.delete(
     '/me/pi',
@@ -110,22 +111,9 @@ export function piAccountRoutes(
         response: { 200: meSchema },
       },
       onRequest: perUser,
+      config: { sensitive: { level: 'account', proof: 'session' } },
     },
-    (request) => pi.unbind(authOf(request)),
-  );
-  app.post(
-    '/me/phone',
-    {
-      schema: {
-        tags,
-        summary: 'Add a verified phone number (or email) to your account',
-        security,
-        body: addPhoneBody,
-        response: { 200: meSchema },
-      },
-      onRequest: perUser,
-    },
-    (request) => pi.addPhone(authOf(request), request.body),
+    (request) => pi.unbind(authOf(request), clientOf(request)),
   );
   app.post(
     '/pi/payments/incomplete',

@@ -1,6 +1,5 @@
 import {
   PI_TICKET_TTL_SECONDS,
-  type AddPhoneBody,
   type AuthResult,
   type Me,
   type PiBindBody,
@@ -10,7 +9,7 @@ import {
   type PiRegisterBody,
 } from '@teltlk/protocol';
 import type { Logger } from 'pino';
-import type { Db } from '../../db/schema.js';
+import type { Db, UserRow } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { SECOND, type Clock } from '../../lib/clock.js';
 import type { PasswordHasher } from '../../lib/passwords.js';
@@ -18,6 +17,8 @@ import { newSecret, sha256 } from '../../lib/random.js';
 import type { AuthService } from '../auth/service.js';
 import type { CodeService } from '../auth/codes.js';
 import type { AuthInfo, ClientInfo } from '../auth/sessions.js';
+import type { PendingEvent } from '../events/service.js';
+import type { SecurityActivityLog } from '../security/activity.js';
 import { hasPassword, withFreshGeneratedValues, type UserService } from '../users/service.js';
 import { askPi } from './ask.js';
 import type { PiPlatform } from './platform.js';
@@ -53,6 +54,7 @@ export class PiService {
       settings: PiSettings;
       clock: Clock;
       logger: Logger;
+      activity: SecurityActivityLog;
     },
   ) {}
 
@@ -69,7 +71,7 @@ export class PiService {
     if (user) {
       const current =
         user.pi_username === pi.username ? user : await users.setPi(user.id, pi, db, user);
-      return { status: 'signedIn', auth: await auth.signIn(current, client) };
+      return { status: 'signedIn', auth: await auth.signIn(current, client, 'pi') };
     }
     const now = clock.now();
     const ticket = newSecret();
@@ -106,15 +108,31 @@ export class PiService {
           },
           trx,
         );
-        return auth.signIn(user, client, trx);
+        return auth.signIn(user, client, 'pi', trx);
       }),
     );
   }
 
-  /** Binds the ticket's Pi account to an account its person proves to own, and signs in. */
+  /**
+   * Binds the ticket's Pi account to an account its person proves to own (its password or
+   * a code to its address: the step-up this sensitive action needs), and signs in.
+   */
   async bind(body: PiBindBody, client: ClientInfo): Promise<AuthResult> {
-    const { db, users, auth, codes, passwords } = this.deps;
+    const { db, users, auth, codes, passwords, activity } = this.deps;
     await this.openTicket(body.ticket);
+    const bindAndSignIn = async (user: UserRow, trx: Db) => {
+      const bound = await users.setPi(user.id, await this.takeTicket(body.ticket, trx), trx);
+      const signedIn = await auth.signIn(bound, client, body.proof, trx);
+      const pending = await activity.record(trx, {
+        userId: user.id,
+        action: 'piBound',
+        sessionId: null,
+        client,
+        detail: bound.pi_username,
+      });
+      return { signedIn, pending };
+    };
+    let done: { signedIn: AuthResult; pending: PendingEvent };
     if (body.proof === 'password') {
       const user = await users.findByAccount(body.account);
       if (!user) {
@@ -122,46 +140,68 @@ export class PiService {
         throw new AppError('ACCOUNT_NOT_FOUND');
       }
       await users.checkPassword(user, body.password);
-      return db.transaction().execute(async (trx) => {
-        const bound = await users.setPi(user.id, await this.takeTicket(body.ticket, trx), trx);
-        return auth.signIn(bound, client, trx);
+      done = await db.transaction().execute((trx) => bindAndSignIn(user, trx));
+    } else {
+      done = await codes.redeem({ purpose: 'login', ...body }, async (trx) => {
+        const user = await users.findByDestination(body.channel, body.destination, trx);
+        if (!user) throw new AppError('ACCOUNT_NOT_FOUND');
+        // A code only proves the phone or mailbox; an account with a password is proven by it.
+        if (hasPassword(user)) throw new AppError('PI_ACCOUNT_HAS_PASSWORD');
+        return bindAndSignIn(user, trx);
       });
     }
-    return codes.redeem({ purpose: 'login', ...body }, async (trx) => {
-      const user = await users.findByDestination(body.channel, body.destination, trx);
-      if (!user) throw new AppError('ACCOUNT_NOT_FOUND');
-      // A code only proves the phone or mailbox; an account with a password is proven by it.
-      if (hasPassword(user)) throw new AppError('PI_ACCOUNT_HAS_PASSWORD');
-      const bound = await users.setPi(user.id, await this.takeTicket(body.ticket, trx), trx);
-      return auth.signIn(bound, client, trx);
-    });
+    activity.publish([done.pending]);
+    return done.signedIn;
   }
 
-  /** Binds the Pi account of a token to the signed-in account: the session is the proof. */
-  async bindSignedIn(who: AuthInfo, accessToken: string): Promise<Me> {
+  /** Binds the Pi account of a token to the signed-in account (its route asks for a step-up). */
+  async bindSignedIn(who: AuthInfo, accessToken: string, client: ClientInfo): Promise<Me> {
     const { db, users } = this.deps;
     const pi = await this.checkToken(accessToken);
-    return users.toMe(await users.setPi(who.userId, pi, db));
+    const bound = await users.setPi(who.userId, pi, db);
+    await this.recordBinding(who, 'piBound', client, pi.username);
+    return users.toMe(bound);
   }
 
-  /** Unbinds the Pi account, when another way into the account remains. */
-  async unbind(who: AuthInfo): Promise<Me> {
+  /**
+   * Unbinds the Pi account, when another way into the account remains (its route asks for
+   * a step-up).
+   */
+  async unbind(who: AuthInfo, client: ClientInfo): Promise<Me> {
     const { db, users } = this.deps;
     const user = await users.get(who.userId);
     if (user.pi_uid === null) throw new AppError('NOT_FOUND');
     if (!hasPassword(user) && user.phone === null && user.email === null) {
       throw new AppError('PI_UNBIND_LAST_WAY_IN');
     }
-    return users.toMe(await users.setPi(user.id, null, db));
+    const unbound = await users.setPi(user.id, null, db);
+    await this.recordBinding(who, 'piUnbound', client, user.pi_username);
+    return users.toMe(unbound);
   }
 
-  /** Adds the phone (or email) a registration ticket verified to the signed-in account. */
-  async addPhone(who: AuthInfo, body: AddPhoneBody): Promise<Me> {
-    const { db, users, codes } = this.deps;
-    await codes.checkTicket(body.ticket);
-    return db.transaction().execute(async (trx) => {
-      const { channel, destination } = await codes.takeTicket(body.ticket, trx);
-      return users.toMe(await users.setDestination(who.userId, channel, destination, trx));
+  /**
+   * Proves the signed-in person holds the Pi account bound to theirs (a step-up for an
+   * account with no password or address): Pi's `/me` names the uid, never the browser.
+   */
+  async proveOwner(userId: string, accessToken: string): Promise<void> {
+    const user = await this.deps.users.get(userId);
+    if (user.pi_uid === null) throw new AppError('STEP_UP_METHOD_UNAVAILABLE');
+    const pi = await this.checkToken(accessToken);
+    if (pi.uid !== user.pi_uid) throw new AppError('PI_AUTH_FAILED');
+  }
+
+  private recordBinding(
+    who: AuthInfo,
+    action: 'piBound' | 'piUnbound',
+    client: ClientInfo,
+    username: string | null,
+  ): Promise<void> {
+    return this.deps.activity.recordNow({
+      userId: who.userId,
+      action,
+      sessionId: who.sessionId,
+      client,
+      detail: username,
     });
   }
 

@@ -1,7 +1,7 @@
 import { pushKeyResult, pushSubscriptionBody } from '@teltlk/protocol';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { authOf } from '../../http/auth.js';
+import { authOf, clientOf } from '../../http/auth.js';
 import { byUser, limitBy } from '../../http/rate-limit.js';
 import type { App } from '../../http/types.js';
 
@@ -35,9 +35,10 @@ export function pushRoutes(app: App, { services: { push }, limits }: AppContext)
         response: noContent,
       },
       onRequest: changes,
+      config: { sensitive: { level: 'account', proof: 'conditional' } },
     },
     async (request, reply) => {
-      await push.subscribe(authOf(request), request.body);
+      await push.subscribe(authOf(request), request.body, clientOf(request));
       return reply.code(204).send(null);
     },
   );
@@ -51,9 +52,10 @@ export function pushRoutes(app: App, { services: { push }, limits }: AppContext)
         response: noContent,
       },
       onRequest: changes,
+      config: { sensitive: { level: 'account', proof: 'conditional' } },
     },
     async (request, reply) => {
-      await push.unsubscribe(authOf(request));
+      await push.unsubscribe(authOf(request), clientOf(request));
       return reply.code(204).send(null);
     },
   );

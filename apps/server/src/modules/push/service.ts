@@ -15,9 +15,11 @@ import { AppError } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/random.js';
 import { Semaphore } from '../../lib/semaphore.js';
-import type { AuthInfo } from '../auth/sessions.js';
+import type { AuthInfo, ClientInfo } from '../auth/sessions.js';
 import type { PendingEvent } from '../events/service.js';
 import type { GroupService } from '../groups/service.js';
+import type { SecurityActivityLog } from '../security/activity.js';
+import type { StepUpRule } from '../security/step-up.js';
 import type { UserService } from '../users/service.js';
 import type { PushOptions, PushSender, PushTarget } from './sender.js';
 import { previewOf, pushTexts } from './texts.js';
@@ -90,6 +92,8 @@ export class PushService {
       online: (userId: string, sessionId: string) => Promise<boolean>;
       users: UserService;
       groups: () => GroupService;
+      stepUp: StepUpRule;
+      activity: SecurityActivityLog;
     },
   ) {}
 
@@ -97,11 +101,42 @@ export class PushService {
     return { publicKey: this.deps.publicKey };
   }
 
-  /** Subscribes this device; a browser's endpoint moves to whoever subscribes it last. */
-  async subscribe(auth: AuthInfo, body: PushSubscriptionBody): Promise<void> {
+  /**
+   * Subscribes this device. Renewing the same subscription (every start does) changes
+   * nothing; a new one is a sensitive action (a step-up first), since pushes carry
+   * message previews. An endpoint another account's live session holds is refused: who
+   * knows a browser's endpoint cannot move its pushes to an account of theirs.
+   */
+  async subscribe(auth: AuthInfo, body: PushSubscriptionBody, client: ClientInfo): Promise<void> {
     if (!this.allowed(body.endpoint)) throw new AppError('PUSH_ENDPOINT_REFUSED');
-    const { db, clock } = this.deps;
-    await db.transaction().execute(async (trx) => {
+    const { db, clock, stepUp, activity } = this.deps;
+    const own = await this.ownSubscription(auth);
+    if (
+      own?.endpoint === body.endpoint &&
+      own.p256dh === body.keys.p256dh &&
+      own.auth === body.keys.auth
+    ) {
+      return;
+    }
+    await stepUp.require(auth, 'account');
+    const pending = await db.transaction().execute(async (trx) => {
+      const now = clock.now();
+      const holder = await trx
+        .selectFrom('push_subscriptions as ps')
+        .innerJoin('sessions as s', 's.id', 'ps.session_id')
+        .select(['ps.user_id', 's.revoked_at', 's.expires_at'])
+        .where('ps.endpoint', '=', body.endpoint)
+        .executeTakeFirst();
+      if (
+        holder &&
+        holder.user_id !== auth.userId &&
+        holder.revoked_at === null &&
+        holder.expires_at > now
+      ) {
+        throw new AppError('PUSH_ENDPOINT_IN_USE');
+      }
+      // This session's old subscription, and the endpoint's under a session of the same
+      // person or one that has ended.
       await trx
         .deleteFrom('push_subscriptions')
         .where((eb) =>
@@ -117,17 +152,43 @@ export class PushService {
           endpoint: body.endpoint,
           p256dh: body.keys.p256dh,
           auth: body.keys.auth,
-          created_at: clock.now(),
+          created_at: now,
         })
         .execute();
+      return activity.record(trx, {
+        userId: auth.userId,
+        action: 'pushOn',
+        sessionId: auth.sessionId,
+        client,
+      });
     });
+    activity.publish([pending]);
   }
 
-  async unsubscribe(auth: AuthInfo): Promise<void> {
-    await this.deps.db
-      .deleteFrom('push_subscriptions')
+  /** No more pushes to this device: a sensitive action when it had a subscription. */
+  async unsubscribe(auth: AuthInfo, client: ClientInfo): Promise<void> {
+    const { db, stepUp, activity } = this.deps;
+    if (!(await this.ownSubscription(auth))) return;
+    await stepUp.require(auth, 'account');
+    const pending = await db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('push_subscriptions').where('session_id', '=', auth.sessionId).execute();
+      return activity.record(trx, {
+        userId: auth.userId,
+        action: 'pushOff',
+        sessionId: auth.sessionId,
+        client,
+      });
+    });
+    activity.publish([pending]);
+  }
+
+  private ownSubscription(auth: AuthInfo) {
+    return this.deps.db
+      .selectFrom('push_subscriptions')
+      .select(['endpoint', 'p256dh', 'auth'])
       .where('session_id', '=', auth.sessionId)
-      .execute();
+      .where('user_id', '=', auth.userId)
+      .executeTakeFirst();
   }
 
   /** A test notification to this device, now (online or not): proof the path works. */

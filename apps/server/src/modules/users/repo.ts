@@ -1,12 +1,6 @@
 import type { Channel } from '@teltlk/protocol';
 import type { Db, NewUser, UserRow, UserUpdate } from '../../db/schema.js';
 
-/** The account is locked until `until` once it has `failures` consecutive wrong passwords. */
-export interface LoginLock {
-  failures: number;
-  until: number;
-}
-
 export class UserRepo {
   constructor(private readonly db: Db) {}
 
@@ -86,53 +80,6 @@ export class UserRepo {
       )
       .executeTakeFirst();
     return result.numUpdatedRows > 0n;
-  }
-
-  /**
-   * Counts a password attempt as failed before it is compared, unless the account is
-   * locked at `now`, and sets the lock that failure earns (`locks`: ascending by failures,
-   * the last one holding for any count beyond it). One statement, so parallel guesses each
-   * count and none slips past a lock another just set. Returns the failures so far, or
-   * undefined when the account was locked and nothing was counted. A correct password
-   * then clears the count.
-   */
-  async reserveFailedLogin(
-    id: string,
-    now: number,
-    locks: readonly [LoginLock, ...LoginLock[]],
-  ): Promise<number | undefined> {
-    const row = await this.db
-      .updateTable('users')
-      .set((eb) => {
-        // Both sides read the row as it was before this statement: the count before adding one.
-        const [cap, ...steps] = [...locks].reverse() as [LoginLock, ...LoginLock[]];
-        let lock = eb
-          .case()
-          .when('failed_logins', '>=', cap.failures - 1)
-          .then(cap.until);
-        for (const step of steps) {
-          lock = lock.when('failed_logins', '=', step.failures - 1).then(step.until);
-        }
-        return {
-          failed_logins: eb('failed_logins', '+', 1),
-          login_locked_until: lock.else(eb.ref('login_locked_until')).end(),
-        };
-      })
-      .where('id', '=', id)
-      .where((eb) =>
-        eb.or([eb('login_locked_until', 'is', null), eb('login_locked_until', '<=', now)]),
-      )
-      .returning('failed_logins')
-      .executeTakeFirst();
-    return row?.failed_logins;
-  }
-
-  async clearFailedLogins(id: string): Promise<void> {
-    await this.db
-      .updateTable('users')
-      .set({ failed_logins: 0, login_locked_until: null })
-      .where('id', '=', id)
-      .execute();
   }
 
   /** Each of these users' mother tongue. */

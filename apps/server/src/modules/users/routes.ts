@@ -12,7 +12,7 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { AppError, invalidField } from '../../errors.js';
-import { authOf } from '../../http/auth.js';
+import { authOf, clientOf } from '../../http/auth.js';
 import { toAppError } from '../../http/errors.js';
 import { byAddress, byUser, limitBy } from '../../http/rate-limit.js';
 import type { App } from '../../http/types.js';
@@ -69,9 +69,10 @@ export async function userRoutes(
       },
       // The current password is checked like a sign-in, so it counts like one.
       onRequest: limitBy(limits, ['loginPerAddress', byAddress]),
+      config: { sensitive: { level: 'account', proof: 'inline' } },
     },
     async (request, reply) => {
-      await users.changePassword(authOf(request), request.body);
+      await users.changePassword(authOf(request), request.body, clientOf(request));
       return reply.code(204).send(null);
     },
   );

@@ -15,13 +15,21 @@ import {
 import { uniqueViolationColumn } from '../../db/database.js';
 import type { Db, UserRow, UserUpdate } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
-import { DAY, SECOND, type Clock } from '../../lib/clock.js';
+import { DAY, type Clock } from '../../lib/clock.js';
+import {
+  clearFailures,
+  reserveThenCheck,
+  reserveUnlessLocked,
+  type LockColumns,
+} from '../../lib/attempts.js';
 import type { PasswordHasher } from '../../lib/passwords.js';
 import { newId, newSecret } from '../../lib/random.js';
-import type { AuthInfo, SessionService } from '../auth/sessions.js';
+import type { AuthInfo, ClientInfo, SessionService } from '../auth/sessions.js';
+import type { SecurityActivityLog } from '../security/activity.js';
+import type { StepUpRule } from '../security/step-up.js';
 import type { FileStore } from '../files/store.js';
 import { toAvatarWebp } from './avatar.js';
-import type { LoginLock, UserRepo } from './repo.js';
+import type { UserRepo } from './repo.js';
 import { generateInviteCode, generateTeltlkId, loginLockSteps } from './rules.js';
 
 export interface NewAccount {
@@ -62,6 +70,14 @@ export async function withFreshGeneratedValues<T>(work: () => Promise<T>): Promi
 }
 
 const TELTLK_ID_INTERVAL_MS = TELTLK_ID_CHANGE_INTERVAL_DAYS * DAY;
+
+/** Where an account counts wrong passwords and keeps the lock they earn. */
+const loginColumns = (userId: string): LockColumns => ({
+  table: 'users',
+  key: { column: 'id', value: userId },
+  count: 'failed_logins',
+  lockedUntil: 'login_locked_until',
+});
 const GENERATION_TRIES = 10;
 
 /** Settings are 0/1 columns; undefined leaves a column as it is. */
@@ -76,6 +92,8 @@ export class UserService {
       files: FileStore;
       passwords: PasswordHasher;
       clock: Clock;
+      stepUp: StepUpRule;
+      activity: SecurityActivityLog;
     },
   ) {}
 
@@ -114,8 +132,9 @@ export class UserService {
     return this.deps.repo.regularUserIds(afterId, limit);
   }
 
-  async get(userId: string): Promise<UserRow> {
-    const user = await this.deps.repo.findById(userId);
+  /** The account; within a transaction, pass it (SQLite has one connection, held by it). */
+  async get(userId: string, db: Db = this.deps.db): Promise<UserRow> {
+    const user = await this.deps.repo.in(db).findById(userId);
     // Sessions are deleted with their user, so this only happens in a race with a deletion.
     if (!user) throw new AppError('UNAUTHENTICATED');
     return user;
@@ -279,44 +298,28 @@ export class UserService {
   /**
    * Checks a password against the account's lock: after a few consecutive failures each
    * further one locks the account for longer; while locked, every attempt is refused
-   * without being compared. The attempt is counted as a failure (and the lock it would
-   * earn set) before the slow compare, so N guesses in parallel count N and at most the
-   * free failures are ever compared; a correct password then clears the count.
+   * without being compared. The attempt is counted (and the lock it would earn set) before
+   * the slow compare (reserveThenCheck); a correct password then clears the count.
    */
   async checkPassword(user: UserRow, password: string): Promise<void> {
-    const { repo, passwords } = this.deps;
+    const { db, passwords, clock } = this.deps;
     // A place to hash first: a busy server refuses before anything is counted.
     const turn = passwords.turn();
-    try {
-      await this.reserveLoginAttempt(user.id);
-    } catch (error) {
-      turn.cancel();
-      throw error;
-    }
-    if (await turn.verify(user.password_hash, password)) {
-      await repo.clearFailedLogins(user.id);
-      return;
-    }
-    throw new AppError('PASSWORD_INCORRECT');
-  }
-
-  /** Counts one attempt, or throws LOGIN_LOCKED (nothing counted) while the account is locked. */
-  private async reserveLoginAttempt(userId: string): Promise<void> {
-    const { repo, clock } = this.deps;
-    // Twice at most: a lock seen by the update may have been cleared by a success since.
-    for (let attempt = 0; attempt < 2; attempt += 1) {
-      const now = clock.now();
-      const locks = loginLockSteps().map((step) => ({
-        failures: step.failures,
-        until: now + step.seconds * SECOND,
-      })) as [LoginLock, ...LoginLock[]];
-      if ((await repo.reserveFailedLogin(userId, now, locks)) !== undefined) return;
-      const lockedUntil = (await repo.findById(userId))?.login_locked_until ?? null;
-      if (lockedUntil !== null && lockedUntil > now) {
-        throw new AppError('LOGIN_LOCKED', { seconds: Math.ceil((lockedUntil - now) / SECOND) });
-      }
-    }
-    throw new AppError('LOGIN_LOCKED', { seconds: 1 });
+    const columns = loginColumns(user.id);
+    await reserveThenCheck({
+      reserve: () =>
+        reserveUnlessLocked(
+          db,
+          columns,
+          loginLockSteps(),
+          () => clock.now(),
+          (seconds) => new AppError('LOGIN_LOCKED', { seconds }),
+        ),
+      compare: () => turn.verify(user.password_hash, password),
+      right: () => clearFailures(db, columns),
+      wrong: () => new AppError('PASSWORD_INCORRECT'),
+      cancel: () => turn.cancel(),
+    });
   }
 
   /** Sets a new password hash and forgets past failures (a reset proves who the owner is). */
@@ -432,15 +435,30 @@ export class UserService {
     return this.toMe(user);
   }
 
-  /** Needs the current password (wrong ones count toward the lock); signs out every other session. */
-  async changePassword(auth: AuthInfo, body: ChangePasswordBody): Promise<void> {
-    const { db, passwords, sessions } = this.deps;
+  /**
+   * Needs the current password (wrong ones count toward the lock), which is also the
+   * step-up this sensitive action asks for; signs out every other session.
+   */
+  async changePassword(
+    auth: AuthInfo,
+    body: ChangePasswordBody,
+    client: ClientInfo,
+  ): Promise<void> {
+    const { db, passwords, sessions, stepUp, activity } = this.deps;
     await this.checkPassword(await this.get(auth.userId), body.currentPassword);
     const hash = await passwords.hash(body.newPassword);
-    await db.transaction().execute(async (trx) => {
+    const pending = await db.transaction().execute(async (trx) => {
       await this.setPasswordHash(auth.userId, hash, trx);
       await sessions.revokeAll(auth.userId, { except: auth.sessionId, db: trx });
+      await stepUp.require(auth, 'account', 'password', trx);
+      return activity.record(trx, {
+        userId: auth.userId,
+        action: 'passwordChanged',
+        sessionId: auth.sessionId,
+        client,
+      });
     });
+    activity.publish([pending]);
   }
 
   async settings(auth: AuthInfo): Promise<Settings> {

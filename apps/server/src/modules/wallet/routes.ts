@@ -9,7 +9,7 @@ import {
 } from '@teltlk/protocol';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { authOf, languageOf } from '../../http/auth.js';
+import { authOf, clientOf, languageOf } from '../../http/auth.js';
 import { byUser, limitBy } from '../../http/rate-limit.js';
 import type { App } from '../../http/types.js';
 
@@ -52,8 +52,9 @@ export function walletRoutes(app: App, { services: { wallets }, limits }: AppCon
         response: { 200: walletResult },
       },
       onRequest: perUser,
+      config: { sensitive: { level: 'account', proof: 'session' } },
     },
-    (request) => wallets.setPassword(authOf(request), request.body.password),
+    (request) => wallets.setPassword(authOf(request), request.body.password, clientOf(request)),
   );
   app.post(
     '/wallet/password/change',
@@ -66,8 +67,9 @@ export function walletRoutes(app: App, { services: { wallets }, limits }: AppCon
         response: { 200: walletResult },
       },
       onRequest: guesses,
+      config: { sensitive: { level: 'money', proof: 'inline' } },
     },
-    (request) => wallets.changePassword(authOf(request), request.body),
+    (request) => wallets.changePassword(authOf(request), request.body, clientOf(request)),
   );
   app.post(
     '/wallet/password/verify',
@@ -115,7 +117,8 @@ export function walletRoutes(app: App, { services: { wallets }, limits }: AppCon
         response: { 200: walletResult },
       },
       onRequest: guesses,
+      config: { sensitive: { level: 'account', proof: 'inline' } },
     },
-    (request) => wallets.resetPassword(authOf(request), request.body),
+    (request) => wallets.resetPassword(authOf(request), request.body, clientOf(request)),
   );
 }

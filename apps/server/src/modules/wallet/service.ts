@@ -13,10 +13,27 @@ import { AppError } from '../../errors.js';
 import { SECOND, type Clock } from '../../lib/clock.js';
 import type { PasswordHasher } from '../../lib/passwords.js';
 import type { CodeService } from '../auth/codes.js';
-import type { AuthInfo } from '../auth/sessions.js';
+import type { AuthInfo, ClientInfo } from '../auth/sessions.js';
 import type { Ledger } from '../ledger/ledger.js';
-import { loginLockSeconds } from '../users/rules.js';
+import {
+  clearFailures,
+  reserveThenCheck,
+  reserveUnlessLocked,
+  type LockColumns,
+} from '../../lib/attempts.js';
+import { masked } from '../../lib/masked.js';
+import type { ActivityEntry, SecurityActivityLog } from '../security/activity.js';
+import type { StepUpRule } from '../security/step-up.js';
+import { loginLockSteps } from '../users/rules.js';
 import type { UserService } from '../users/service.js';
+
+/** Where a wallet counts wrong payment passwords and keeps the lock they earn. */
+const walletColumns = (userId: string): LockColumns => ({
+  table: 'wallets',
+  key: { column: 'user_id', value: userId },
+  count: 'failed_attempts',
+  lockedUntil: 'locked_until',
+});
 
 /**
  * A person's wallet: created once (creatWallet), guarded by a six-digit payment password
@@ -32,8 +49,15 @@ export class WalletService {
       codes: CodeService;
       users: UserService;
       clock: Clock;
+      stepUp: StepUpRule;
+      activity: SecurityActivityLog;
     },
   ) {}
+
+  /** Whether the person has set a payment password. */
+  async hasPassword(userId: string): Promise<boolean> {
+    return Boolean((await this.find(userId))?.password_hash);
+  }
 
   async wallet(who: AuthInfo): Promise<WalletResult> {
     const { db, ledger } = this.deps;
@@ -72,9 +96,12 @@ export class WalletService {
     return this.wallet(who);
   }
 
-  /** The first payment password (creatPassword); one already set is changed with itself. */
-  async setPassword(who: AuthInfo, password: string): Promise<WalletResult> {
-    const { db, passwords, clock } = this.deps;
+  /**
+   * The first payment password (creatPassword); one already set is changed with itself.
+   * It lets money move, so its route asks for a step-up.
+   */
+  async setPassword(who: AuthInfo, password: string, client: ClientInfo): Promise<WalletResult> {
+    const { db, passwords, clock, activity } = this.deps;
     const row = await this.existing(who.userId);
     if (row.password_hash) throw new AppError('PAYMENT_PASSWORD_ALREADY_SET');
     const hash = await passwords.hash(password);
@@ -86,11 +113,18 @@ export class WalletService {
       .executeTakeFirst();
     // Two first passwords at once: the other one was set first.
     if (set.numUpdatedRows === 0n) throw new AppError('PAYMENT_PASSWORD_ALREADY_SET');
+    await activity.recordNow(this.entry(who, 'paymentPasswordSet', client));
     return this.wallet(who);
   }
 
-  async changePassword(who: AuthInfo, body: ChangePaymentPasswordBody): Promise<WalletResult> {
-    const { db, passwords, clock } = this.deps;
+  /** Needs the current payment password: the proof of this money action, off hold only. */
+  async changePassword(
+    who: AuthInfo,
+    body: ChangePaymentPasswordBody,
+    client: ClientInfo,
+  ): Promise<WalletResult> {
+    const { db, passwords, clock, stepUp, activity } = this.deps;
+    await stepUp.require(who, 'money', 'payment');
     await this.verify(who, body.currentPassword);
     const hash = await passwords.hash(body.password);
     await db
@@ -98,6 +132,7 @@ export class WalletService {
       .set({ password_hash: hash, updated_at: clock.now() })
       .where('user_id', '=', who.userId)
       .execute();
+    await activity.recordNow(this.entry(who, 'paymentPasswordChanged', client));
     return this.wallet(who);
   }
 
@@ -116,16 +151,23 @@ export class WalletService {
     return { ...sent, sentTo: masked(destination) };
   }
 
-  /** Sets a new payment password with a wallet code; the lock of wrong entries goes too. */
-  async resetPassword(who: AuthInfo, body: ResetPaymentPasswordBody): Promise<WalletResult> {
-    const { codes, passwords, clock } = this.deps;
+  /**
+   * Sets a new payment password with a wallet code; the lock of wrong entries goes too.
+   * The code, sent to an address already on the account, is this action's step-up.
+   */
+  async resetPassword(
+    who: AuthInfo,
+    body: ResetPaymentPasswordBody,
+    client: ClientInfo,
+  ): Promise<WalletResult> {
+    const { codes, passwords, clock, stepUp, activity } = this.deps;
     await this.existing(who.userId);
     const destination = await this.destinationOf(who, body.channel);
     const hash = await passwords.hash(body.password);
-    await codes.redeem(
+    const pending = await codes.redeem(
       { purpose: 'wallet', channel: body.channel, destination, code: body.code },
-      (trx) =>
-        trx
+      async (trx) => {
+        await trx
           .updateTable('wallets')
           .set({
             password_hash: hash,
@@ -134,9 +176,24 @@ export class WalletService {
             updated_at: clock.now(),
           })
           .where('user_id', '=', who.userId)
-          .execute(),
+          .execute();
+        await stepUp.require(who, 'account', 'code', trx);
+        return activity.record(trx, {
+          ...this.entry(who, 'paymentPasswordReset', client),
+          channel: body.channel,
+        });
+      },
     );
+    activity.publish([pending]);
     return this.wallet(who);
+  }
+
+  private entry(
+    who: AuthInfo,
+    action: 'paymentPasswordSet' | 'paymentPasswordChanged' | 'paymentPasswordReset',
+    client: ClientInfo,
+  ): ActivityEntry {
+    return { userId: who.userId, action, sessionId: who.sessionId, client };
   }
 
   private async destinationOf(who: AuthInfo, channel: WalletCodeBody['channel']): Promise<string> {
@@ -147,39 +204,32 @@ export class WalletService {
   }
 
   /**
-   * Checks the payment password: a right one clears the count of wrong ones; a wrong one
-   * counts, and from the fifth in a row locks the wallet for a doubling while.
+   * Checks the payment password: the attempt is counted (and the lock it would earn set)
+   * before the comparison, so guesses sent at once never get past the lock; from the fifth
+   * wrong one in a row the wallet locks for a doubling while, and a right one clears it.
    */
   async verify(who: AuthInfo, password: string): Promise<void> {
     const { db, passwords, clock } = this.deps;
     const row = await this.existing(who.userId);
-    if (!row.password_hash) throw new AppError('PAYMENT_PASSWORD_NOT_SET');
+    const hash = row.password_hash;
+    if (!hash) throw new AppError('PAYMENT_PASSWORD_NOT_SET');
     this.refuseWhileLocked(row);
-    if (await passwords.verify(row.password_hash, password)) {
-      if (row.failed_attempts > 0) {
-        await db
-          .updateTable('wallets')
-          .set({ failed_attempts: 0, locked_until: null })
-          .where('user_id', '=', who.userId)
-          .execute();
-      }
-      return;
-    }
-    const counted = await db
-      .updateTable('wallets')
-      .set((eb) => ({ failed_attempts: eb('failed_attempts', '+', 1) }))
-      .where('user_id', '=', who.userId)
-      .returning('failed_attempts')
-      .executeTakeFirstOrThrow();
-    const seconds = loginLockSeconds(counted.failed_attempts);
-    if (seconds > 0) {
-      await db
-        .updateTable('wallets')
-        .set({ locked_until: clock.now() + seconds * SECOND })
-        .where('user_id', '=', who.userId)
-        .execute();
-    }
-    throw new AppError('PAYMENT_PASSWORD_INCORRECT');
+    const columns = walletColumns(who.userId);
+    const turn = passwords.turn();
+    await reserveThenCheck({
+      reserve: () =>
+        reserveUnlessLocked(
+          db,
+          columns,
+          loginLockSteps(),
+          () => clock.now(),
+          (seconds) => new AppError('PAYMENT_PASSWORD_LOCKED', { seconds }),
+        ),
+      compare: () => turn.verify(hash, password),
+      right: () => clearFailures(db, columns),
+      wrong: () => new AppError('PAYMENT_PASSWORD_INCORRECT'),
+      cancel: () => turn.cancel(),
+    });
   }
 
   private find(userId: string) {
@@ -212,12 +262,4 @@ export class WalletService {
     const seconds = Math.ceil((until - this.deps.clock.now()) / SECOND);
     throw new AppError('PAYMENT_PASSWORD_LOCKED', { seconds });
   }
-}
-
-/** An address partly hidden: enough to recognise, not to read off a screen. */
-export function masked(destination: string): string {
-  const at = destination.indexOf('@');
-  if (at > 0) return `${destination.slice(0, 1)}***${destination.slice(at)}`;
-  if (destination.length <= 8) return `${destination.slice(0, 2)}****`;
-  return `${destination.slice(0, destination.length - 8)}****${destination.slice(-4)}`;
 }
