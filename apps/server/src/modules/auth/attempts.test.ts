@@ -22,6 +22,7 @@ import {
   type TestApp,
 } from '../../test/harness.js';
 import { UserRepo } from '../users/repo.js';
+import { WalletService } from '../wallet/service.js';
 import { CodeRepo } from './repo.js';
 
 // Every comparison of a code goes through sameDigest: counting its calls counts comparisons.
@@ -202,6 +203,126 @@ describe.each(dialects)('attempt limits under concurrency on $dialect', ({ diale
       expect((await login(PASSWORD)).json<AuthResult>().user.id).toBe(user.user.id);
       expect(await failures()).toBe(0);
       expectError(await login(WRONG_PASSWORD), 'PASSWORD_INCORRECT');
+    });
+  });
+
+  describe('every other secret a person types', () => {
+    /** The payment password's guesses fired at once: the issue's thirty. */
+    const PAYMENT_GUESSES = 30;
+
+    it('counts payment password guesses sent at once before comparing, and locks after the free ones', async () => {
+      const user = await t.register();
+      const call = (method: 'POST' | 'PUT', path: string, body?: unknown) =>
+        t.call(method, `/api/v1${path}`, { token: user.token, body });
+      expect((await call('POST', '/wallet')).statusCode).toBe(200);
+      expect((await call('PUT', '/wallet/password', { password: '123456' })).statusCode).toBe(200);
+      const verify = vi.spyOn(argon2, 'verify');
+      holdReads(WalletService.prototype, 'existing', PAYMENT_GUESSES);
+      const responses = await Promise.all(
+        Array.from({ length: PAYMENT_GUESSES }, () =>
+          call('POST', '/wallet/password/verify', { password: '000000' }),
+        ),
+      );
+      expect(tally(responses.map(codeOf))).toEqual({
+        PAYMENT_PASSWORD_INCORRECT: LOGIN_FREE_FAILURES,
+        PAYMENT_PASSWORD_LOCKED: PAYMENT_GUESSES - LOGIN_FREE_FAILURES,
+      });
+      expect(verify).toHaveBeenCalledTimes(LOGIN_FREE_FAILURES);
+      const row = await t.ctx.db
+        .selectFrom('wallets')
+        .select('failed_attempts')
+        .where('user_id', '=', user.user.id)
+        .executeTakeFirstOrThrow();
+      expect(row.failed_attempts).toBe(LOGIN_FREE_FAILURES);
+      // The right one is refused too while the lock lasts, and never compared.
+      expectError(
+        await call('POST', '/wallet/password/verify', { password: '123456' }),
+        'PAYMENT_PASSWORD_LOCKED',
+      );
+      expect(verify).toHaveBeenCalledTimes(LOGIN_FREE_FAILURES);
+    });
+
+    it('counts step-up passwords with the sign-in lock, and step-up codes with their code', async () => {
+      const user = await t.register();
+      const verify = vi.spyOn(argon2, 'verify');
+      holdReads(UserRepo.prototype, 'findById', PARALLEL);
+      const guesses = await Promise.all(
+        Array.from({ length: PARALLEL }, () =>
+          t.call('POST', '/api/v1/security/step-up', {
+            token: user.token,
+            body: { method: 'password', password: WRONG_PASSWORD },
+          }),
+        ),
+      );
+      expect(tally(guesses.map(codeOf))).toEqual({
+        PASSWORD_INCORRECT: LOGIN_FREE_FAILURES,
+        LOGIN_LOCKED: PARALLEL - LOGIN_FREE_FAILURES,
+      });
+      expect(verify).toHaveBeenCalledTimes(LOGIN_FREE_FAILURES);
+      vi.restoreAllMocks();
+
+      const sent = await t.call('POST', '/api/v1/security/step-up/code', {
+        token: user.token,
+        body: { channel: 'email' },
+      });
+      expect(sent.statusCode, sent.body).toBe(200);
+      const code = t.codeFor(user.destination, 'stepUp');
+      vi.mocked(sameDigest).mockClear();
+      holdReads(CodeRepo.prototype, 'findOpen', PARALLEL);
+      const codes = await Promise.all(
+        Array.from({ length: PARALLEL }, () =>
+          t.call('POST', '/api/v1/security/step-up', {
+            token: user.token,
+            body: {
+              method: 'code',
+              channel: 'email',
+              code: code === '000000' ? '111111' : '000000',
+            },
+          }),
+        ),
+      );
+      expect(tally(codes.map(codeOf))).toEqual({ CODE_INVALID: PARALLEL });
+      expect(vi.mocked(sameDigest).mock.calls.length).toBeLessThanOrEqual(CODE_MAX_ATTEMPTS);
+      expectError(
+        await t.call('POST', '/api/v1/security/step-up', {
+          token: user.token,
+          body: { method: 'code', channel: 'email', code },
+        }),
+        'CODE_INVALID',
+      );
+    });
+
+    it("counts a person's typed device codes sent at once, and looks up at most the free ones", async () => {
+      const user = await t.register();
+      const lookups = vi.spyOn(t.ctx.db, 'selectFrom');
+      const responses = await Promise.all(
+        Array.from({ length: PARALLEL }, (_, i) =>
+          t.call('POST', '/api/v1/device-logins/lookup', {
+            token: user.token,
+            body: { code: `ZZZZ${String(1000 + i)}` },
+          }),
+        ),
+      );
+      expect(tally(responses.map(codeOf))).toEqual({
+        LOGIN_CODE_INVALID: LOGIN_FREE_FAILURES,
+        LOGIN_LOCKED: PARALLEL - LOGIN_FREE_FAILURES,
+      });
+      const ticketReads = lookups.mock.calls.filter(([table]) => table === 'device_logins');
+      expect(ticketReads).toHaveLength(LOGIN_FREE_FAILURES);
+      // A right code is refused while the lock lasts; after it, found, and the count cleared.
+      const ticket = await t.call('POST', '/api/v1/auth/device-logins');
+      const { code } = ticket.json<{ code: string }>();
+      const lookUp = () =>
+        t.call('POST', '/api/v1/device-logins/lookup', { token: user.token, body: { code } });
+      expectError(await lookUp(), 'LOGIN_LOCKED');
+      t.clock.advance(LOGIN_BASE_DELAY_SECONDS * SECOND);
+      expect((await lookUp()).statusCode).toBe(200);
+      const counter = await t.ctx.db
+        .selectFrom('attempt_counters')
+        .select('failures')
+        .where('key', '=', `deviceCode:${user.user.id}`)
+        .executeTakeFirstOrThrow();
+      expect(counter.failures).toBe(0);
     });
   });
 
