@@ -69,7 +69,7 @@ describe.each(dialects)('stolen sessions and step-up on $dialect', ({ dialect })
   });
 
   const me = async (user: { token: string }) => (await as(user).get('/me')).json<Me>();
-  const outbox = () => (t.ctx.outbox?.list() ?? []) as OutboxMessage[];
+  const outbox = () => (t.ctx.outbox?.list() ?? []);
 
   /** A registration ticket for an address nobody has: what `/me/phone` takes. */
   async function ticketFor(channel: 'email' | 'phone', destination: string): Promise<string> {
