@@ -45,8 +45,12 @@ describe('Horizon adapter against the sandbox chain', () => {
       to: person,
       amount: '2.5000000',
     });
-    // The same envelope again: its sequence number is spent.
+    // The same envelope again: Horizon answers it as it landed, or the network refuses
+    // its spent sequence number.
+    expect(await horizon.submit(envelope)).toBe(hash);
+    sandbox.emulator.horizon.resubmissions = 'refused';
     expect(await refusal(horizon.submit(envelope))).toBe('tx_bad_seq');
+    sandbox.emulator.horizon.resubmissions = 'answered';
     expect(await horizon.payment('0'.repeat(64))).toBeNull();
   });
 
