@@ -283,10 +283,12 @@ export class WithdrawService {
     let baseFee: number;
     try {
       dto = await platform.getPayment(order.pi_payment_id ?? '');
-      [sequence, baseFee] = await Promise.all([
-        horizon.sequence(wallet.publicKey()),
-        horizon.baseFee(),
+      const [account, ledger] = await Promise.all([
+        horizon.account(wallet.publicKey()),
+        horizon.latestLedger(),
       ]);
+      sequence = account.sequence.toString();
+      baseFee = ledger.baseFee;
     } catch (error) {
       if (error instanceof PiApiError) {
         await this.release(order, error.code.slice(0, 64));
