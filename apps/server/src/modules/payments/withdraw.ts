@@ -224,8 +224,8 @@ export class WithdrawService {
           .returningAll()
           .executeTakeFirstOrThrow();
       } catch (error) {
-        // Another node's withdrawal is open.
-        if (uniqueViolationColumn(error) === 'kind') throw new AppError('WITHDRAW_IN_PROGRESS');
+        // Another withdrawal of this person's is open (on another node).
+        if (uniqueViolationColumn(error) === 'user_id') throw new AppError('WITHDRAW_IN_PROGRESS');
         throw error;
       }
       await ledger.post(trx, {
