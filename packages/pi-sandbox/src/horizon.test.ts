@@ -180,6 +180,17 @@ describe('Horizon stand-in', () => {
     expect(horizon().accounts.get(app().publicKey())!.sequence).toBe(before + 2n);
   });
 
+  it('holds only the next submissions it is told to', async () => {
+    horizon().hold({ apply: true, count: 1 });
+    const first = signed();
+    const held = submit(first.envelope);
+    await vi.waitFor(() => expect(horizon().held).toBe(1));
+    const second = signed();
+    expect(await submit(second.envelope)).toMatchObject({ status: 200, hash: second.hash });
+    horizon().letGo();
+    expect(await held).toMatchObject({ status: 200, hash: first.hash });
+  });
+
   it('takes a sequence bump, which spends the number and pays nobody', async () => {
     const before = await sequenceRead();
     const balance = horizon().accounts.get(person)!.balance;

@@ -156,7 +156,7 @@ export class HorizonStandIn {
   resubmissions: 'answered' | 'refused' = 'answered';
   private latest: Ledger;
   private snapshot: Snapshot | null = null;
-  private holding: { apply: boolean } | null = null;
+  private holding: { apply: boolean; count: number } | null = null;
   private readonly waiting: (() => void)[] = [];
 
   constructor(private readonly options: { networkPassphrase: string; now: () => number }) {
@@ -234,12 +234,13 @@ export class HorizonStandIn {
   }
 
   /**
-   * Submissions from now on wait for `letGo`. With `apply` each is taken onto the chain as
-   * it arrives and only its answer waits, as when Horizon's synchronous submission outlasts
-   * its caller; without, it reaches the chain when let go.
+   * Submissions from now on (the next `count` of them; all by default) wait for `letGo`.
+   * With `apply` each is taken onto the chain as it arrives and only its answer waits, as
+   * when Horizon's synchronous submission outlasts its caller; without, it reaches the
+   * chain when let go.
    */
-  hold(options: { apply: boolean }): void {
-    this.holding = { ...options };
+  hold(options: { apply: boolean; count?: number }): void {
+    this.holding = { apply: options.apply, count: options.count ?? Infinity };
   }
 
   /** Submissions waiting for `letGo`. */
@@ -256,9 +257,10 @@ export class HorizonStandIn {
   /** Answers one request as `handle` does, a held submission once it is let go. */
   async serve(method: string, path: string, form: URLSearchParams | null): Promise<HorizonAnswer> {
     const hold = this.holding;
-    if (!hold || method !== 'POST' || path !== '/transactions') {
+    if (!hold || hold.count === 0 || method !== 'POST' || path !== '/transactions') {
       return this.handle(method, path, form);
     }
+    hold.count -= 1;
     const early = hold.apply ? this.handle(method, path, form) : null;
     await new Promise<void>((resolve) => this.waiting.push(resolve));
     return early ?? this.handle(method, path, form);
