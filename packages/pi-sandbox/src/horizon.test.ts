@@ -139,6 +139,18 @@ describe('Horizon stand-in', () => {
     expect(Number(lookup.ledger)).toBeLessThan(Number(account.ledger));
   });
 
+  it('keeps the view where it stopped while fewer of its parts lag', async () => {
+    const before = await sequenceRead();
+    horizon().lag();
+    const { envelope, hash } = signed();
+    expect((await submit(envelope)).status).toBe(200);
+    horizon().lag(['transactions']);
+    expect(await sequenceRead()).toBe(before + 1n);
+    expect((await get(`/transactions/${hash}`)).status).toBe(404);
+    horizon().catchUp();
+    expect((await get(`/transactions/${hash}`)).status).toBe(200);
+  });
+
   it('answers a landed transaction submitted again as it landed, or refuses it when told to', async () => {
     const { envelope, hash } = signed();
     expect(await submit(envelope)).toMatchObject({ status: 200, hash });

@@ -215,9 +215,15 @@ export class HorizonStandIn {
   /**
    * Horizon's view stops at the chain as it is now, until `catchUp`: the account sequence
    * numbers, the latest ledger and the transactions it can find stay as they are (`parts`:
-   * which of them; all by default), while submissions still reach the chain.
+   * which of them; all by default), while submissions still reach the chain. Lagging
+   * already, the view stays where it stopped and only `parts` still lag: the others catch
+   * up, as when the reads of one Horizon behind a load balancer go to another further on.
    */
   lag(parts: readonly HorizonPart[] = ['accounts', 'ledgers', 'transactions']): void {
+    if (this.snapshot) {
+      this.snapshot = { ...this.snapshot, parts: new Set(parts) };
+      return;
+    }
     this.closeLedgers();
     this.snapshot = {
       parts: new Set(parts),
