@@ -202,8 +202,9 @@ describe.each(dialects)(
       await vi.waitFor(() => expect(horizon().held).toBe(1));
       let bobSent: PaymentRecord | null = null;
       void withdraw(bob, '2').then((answer) => (bobSent = answer.json<PaymentRecord>()));
+      // Before Ann's call to Horizon gives up (20 s), which would free a turn shared by all.
       await vi.waitFor(() => expect(bobSent).toMatchObject({ state: 'completed' }), {
-        timeout: 5 * SECOND,
+        timeout: 15 * SECOND,
       });
       expect(horizon().held).toBe(1);
       horizon().letGo();
