@@ -11,9 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueViolationColumn } from '../database.js';
 import type { PaymentsTable } from '../schema.js';
 import { createTestApp, dialects, type TestApp } from '../../test/harness.js';
-import * as withdrawalSequences from './0024-withdrawal-sequences.js';
+import * as withdrawalSequences from './0025-withdrawal-sequences.js';
 
-describe.each(dialects)('migration 0024-withdrawal-sequences on $dialect', ({ dialect }) => {
+describe.each(dialects)('migration 0025-withdrawal-sequences on $dialect', ({ dialect }) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({ dialect });
