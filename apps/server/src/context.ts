@@ -350,11 +350,13 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
     clock,
     logger,
   });
+  const jobs = new Jobs({ db, clock, logger });
   const withdrawals = new WithdrawService({
     db,
     ledger,
     users,
     wallets,
+    jobs,
     payout: platform && horizon && appWallet ? { platform, horizon, wallet: appWallet } : null,
     config: config.wallet,
     clock,
@@ -470,7 +472,6 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
     undoLink: (token) => `${config.publicUrl}/#/security/undo?token=${token}`,
   });
 
-  const jobs = new Jobs({ db, clock, logger });
   // Its own connection: a slow ranking rebuild never queues behind rate-limit checks.
   const rankingsRedis = config.redisUrl
     ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1 })

@@ -73,26 +73,32 @@ async function main(): Promise<void> {
       .catch((error: unknown) => ctx.logger.warn({ err: error }, 'burnt message cleanup failed'));
   }, MINUTE);
   burning.unref();
-  // Payments a crash or an unreachable Pi left open are finished, and red envelopes past
+  // Recharges a crash or an unreachable Pi left open are finished, and red envelopes past
   // their time refunded, at start and then each minute.
   const settlePayments = () => {
-    const { recharges, withdrawals, money } = ctx.services;
-    Promise.all([withdrawals.sweep(), recharges.sweep(), money.refundExpired()]).catch(
-      (error: unknown) => ctx.logger.warn({ err: error }, 'payment sweep failed'),
+    const { recharges, money } = ctx.services;
+    Promise.all([recharges.sweep(), money.refundExpired()]).catch((error: unknown) =>
+      ctx.logger.warn({ err: error }, 'payment sweep failed'),
     );
   };
   settlePayments();
   const payments = setInterval(settlePayments, MINUTE);
   payments.unref();
-  // Mining sessions that ended are settled (with their reminders), and the rewards of
-  // closed ranking periods credited: jobs in the database, so a restart loses none.
+  // Mining sessions that ended are settled (with their reminders), the rewards of closed
+  // ranking periods credited, pending withdrawals taken on and Pi's open payments checked:
+  // jobs in the database, so a restart loses none, and each runs on one node at a time.
   const runJobs = () => {
-    const { growth } = ctx.services;
+    const { growth, withdrawals } = ctx.services;
     growth
       .scheduleRewards()
+      .then(() => withdrawals.scheduleReconcile())
       .then(() => ctx.jobs.runDue())
       .catch((error: unknown) => ctx.logger.warn({ err: error }, 'jobs failed'));
   };
+  // What a crash cut short is taken on at once, not after its retry's wait.
+  await ctx.services.withdrawals
+    .resume()
+    .catch((error: unknown) => ctx.logger.warn({ err: error }, 'withdrawals not resumed'));
   runJobs();
   const jobTimer = setInterval(runJobs, 30 * SECOND);
   jobTimer.unref();

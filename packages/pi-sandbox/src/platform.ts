@@ -29,10 +29,11 @@ interface Token {
   validUntil: number;
 }
 
-/** An answer of the emulator: status and JSON body. */
+/** An answer of the emulator: status, JSON body, and headers besides the content type. */
 export interface Answer {
   status: number;
   body: unknown;
+  headers?: Record<string, string>;
 }
 
 export class PiError extends Error {
@@ -182,11 +183,7 @@ export class PiPlatformEmulator {
    */
   handle(method: string, path: string, auth: string | undefined, body: unknown): Answer {
     if (path.startsWith('/horizon/')) {
-      return this.horizon.handle(
-        method,
-        path.slice('/horizon'.length),
-        body instanceof URLSearchParams ? body : null,
-      );
+      return this.horizon.handle(method, path.slice('/horizon'.length), formOf(body));
     }
     try {
       return this.route(method, path, auth, body);
@@ -194,6 +191,14 @@ export class PiPlatformEmulator {
       if (error instanceof PiError) return error.toAnswer();
       throw error;
     }
+  }
+
+  /** Answers one request over HTTP as `handle` does, a held Horizon submission once let go. */
+  serve(method: string, path: string, auth: string | undefined, body: unknown): Promise<Answer> {
+    if (path.startsWith('/horizon/')) {
+      return this.horizon.serve(method, path.slice('/horizon'.length), formOf(body));
+    }
+    return Promise.resolve(this.handle(method, path, auth, body));
   }
 
   private route(method: string, path: string, auth: string | undefined, body: unknown): Answer {
@@ -484,6 +489,10 @@ export class PiPlatformEmulator {
   private link(txid: string): string {
     return `${this.baseUrl}/horizon/transactions/${txid}`;
   }
+}
+
+function formOf(body: unknown): URLSearchParams | null {
+  return body instanceof URLSearchParams ? body : null;
 }
 
 function isOpen(p: PaymentDto): boolean {

@@ -104,8 +104,8 @@ async function serve(
     // No answer: the socket stays open until the caller gives up or the sandbox closes.
     return;
   }
-  const answer = emulator.handle(method, url.pathname, request.headers.authorization, body);
-  send(response, answer.status, answer.body);
+  const answer = await emulator.serve(method, url.pathname, request.headers.authorization, body);
+  send(response, answer.status, answer.body, answer.headers);
 }
 
 const INVALID = Symbol('invalid');
@@ -131,7 +131,12 @@ async function readBody(request: IncomingMessage): Promise<unknown> {
   }
 }
 
-function send(response: ServerResponse, status: number, body: unknown): void {
-  response.writeHead(status, { 'Content-Type': 'application/json' });
+function send(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  response.writeHead(status, { ...headers, 'Content-Type': 'application/json' });
   response.end(JSON.stringify(body));
 }

@@ -69,6 +69,10 @@ export interface PaymentsTable {
   txid: string | null;
   envelope: string | null;
   valid_until: number | null;
+  /** withdraw: the app wallet's sequence number its transaction uses, 19 digits. */
+  tx_sequence: string | null;
+  /** withdraw: the network passphrase its transaction was signed for. */
+  network: string | null;
   reason: string | null;
   created_at: number;
   updated_at: number;

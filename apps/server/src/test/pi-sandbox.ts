@@ -7,7 +7,13 @@ import {
   type Keypair,
 } from '@stellar/stellar-sdk/minimal';
 import { expect } from 'vitest';
-import { startPiSandbox, type RunningPiSandbox, type SandboxUser } from '@teltlk/pi-sandbox';
+import {
+  startPiSandbox,
+  type PaymentDto,
+  type RunningPiSandbox,
+  type SandboxUser,
+} from '@teltlk/pi-sandbox';
+import type { RechargeOrder } from '@teltlk/protocol';
 import type { RegisteredUser, TestApp } from './harness.js';
 
 export const PI_TEST_KEY = 'sandbox-key-for-tests';
@@ -57,6 +63,34 @@ export async function piPayer(t: TestApp, sandbox: RunningPiSandbox): Promise<Pi
   expect((await call('POST', '/wallet')).statusCode).toBe(200);
   expect((await call('PUT', '/wallet/password', { password: '123456' })).statusCode).toBe(200);
   return { user, pi };
+}
+
+/** A whole recharge through Pi, as the Pi SDK and the person's wallet drive it. */
+export async function piRecharge(
+  t: TestApp,
+  sandbox: RunningPiSandbox,
+  payer: PiPayer,
+  amount: string,
+): Promise<void> {
+  const call = (url: string, body: unknown) =>
+    t.call('POST', `/api/v1${url}`, { token: payer.user.token, body });
+  const ordered = await call('/wallet/recharge', { amount });
+  expect(ordered.statusCode, ordered.body).toBe(200);
+  const { payment } = ordered.json<RechargeOrder>();
+  const auth = `Bearer ${payer.pi.accessToken}`;
+  const created = sandbox.emulator.handle('POST', '/v2/payments/user_to_app', auth, { payment });
+  expect(created.status, JSON.stringify(created.body)).toBe(200);
+  const paymentId = (created.body as PaymentDto).identifier;
+  expect((await call('/wallet/recharge/approve', { paymentId })).statusCode).toBe(200);
+  const signed = sandbox.emulator.handle(
+    'POST',
+    `/sandbox/payments/${paymentId}/sign`,
+    undefined,
+    {},
+  );
+  const txid = (signed.body as PaymentDto).transaction!.txid;
+  const completed = await call('/wallet/recharge/complete', { paymentId, txid });
+  expect(completed.statusCode, completed.body).toBe(200);
 }
 
 /** A payment from an account of the sandbox chain, built and signed as a wallet would. */

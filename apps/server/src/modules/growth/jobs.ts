@@ -20,20 +20,24 @@ export interface JobSpec {
   payload: Record<string, unknown>;
 }
 
-export type JobHandler = (payload: Record<string, unknown>) => Promise<void>;
+/** A job's work: `again` when it is not finished yet and must run again later. */
+export type JobHandler = (payload: Record<string, unknown>) => Promise<void | 'again'>;
+
+/** How long to wait before the next run, after `attempts` runs that did not finish. */
+export type RetryDelay = (attempts: number) => number;
 
 const LEASE_MS = 5 * MINUTE;
-/** Retries back off from a minute to an hour. */
-const retryDelay = (attempts: number) => Math.min(60, 2 ** Math.max(0, attempts - 1)) * MINUTE;
+/** Retries back off from a minute to an hour, unless the kind says otherwise. */
+const retryDelay: RetryDelay = (attempts) => Math.min(60, 2 ** Math.max(0, attempts - 1)) * MINUTE;
 const CLAIM_BATCH = 200;
 
 export class Jobs {
-  private readonly handlers = new Map<string, JobHandler>();
+  private readonly handlers = new Map<string, { run: JobHandler; retryDelay: RetryDelay }>();
 
   constructor(private readonly deps: { db: Db; clock: Clock; logger: Logger }) {}
 
-  handle(kind: string, handler: JobHandler): void {
-    this.handlers.set(kind, handler);
+  handle(kind: string, handler: JobHandler, options: { retryDelay?: RetryDelay } = {}): void {
+    this.handlers.set(kind, { run: handler, retryDelay: options.retryDelay ?? retryDelay });
   }
 
   /** Schedules within the caller's transaction; a key already scheduled stays as it is. */
@@ -80,31 +84,48 @@ export class Jobs {
         .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', clock.now())]))
         .executeTakeFirst();
       if (claimed.numUpdatedRows === 0n) continue;
+      const attempts = Number(job.attempts) + 1;
+      let error: string | null = null;
       try {
-        await handler(JSON.parse(job.payload) as Record<string, unknown>);
-        await db
-          .updateTable('jobs')
-          .set({ done_at: clock.now(), lease_until: null, error: null })
-          .where('id', '=', job.id)
-          .where('lease_until', '=', leaseUntil)
-          .execute();
-        done += 1;
-      } catch (error) {
-        const attempts = Number(job.attempts) + 1;
-        logger.warn({ err: error, job: job.id, kind: job.kind, attempts }, 'job failed');
-        await db
-          .updateTable('jobs')
-          .set({
-            lease_until: null,
-            run_at: clock.now() + retryDelay(attempts),
-            error: String(error instanceof Error ? error.message : error).slice(0, 500),
-          })
-          .where('id', '=', job.id)
-          .where('lease_until', '=', leaseUntil)
-          .execute();
+        const outcome = await handler.run(JSON.parse(job.payload) as Record<string, unknown>);
+        if (outcome !== 'again') {
+          await db
+            .updateTable('jobs')
+            .set({ done_at: clock.now(), lease_until: null, error: null })
+            .where('id', '=', job.id)
+            .where('lease_until', '=', leaseUntil)
+            .execute();
+          done += 1;
+          continue;
+        }
+      } catch (failure) {
+        logger.warn({ err: failure, job: job.id, kind: job.kind, attempts }, 'job failed');
+        error = String(failure instanceof Error ? failure.message : failure).slice(0, 500);
       }
+      await db
+        .updateTable('jobs')
+        .set({ lease_until: null, run_at: clock.now() + handler.retryDelay(attempts), error })
+        .where('id', '=', job.id)
+        .where('lease_until', '=', leaseUntil)
+        .execute();
     }
     return done;
+  }
+
+  /**
+   * Makes the unfinished jobs of a kind due now, those no run holds: a node starting takes
+   * up at once what a crash left under way, instead of after the retry's wait.
+   */
+  async hurry(kind: string): Promise<void> {
+    const now = this.deps.clock.now();
+    await this.deps.db
+      .updateTable('jobs')
+      .set({ run_at: now })
+      .where('kind', '=', kind)
+      .where('done_at', 'is', null)
+      .where('run_at', '>', now)
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+      .execute();
   }
 
   /** Finished jobs older than `age` go (their effects are in the ledger). */

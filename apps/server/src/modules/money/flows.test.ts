@@ -240,9 +240,11 @@ describe.each(dialects)('money flows in random order on $dialect', ({ dialect })
               horizon.submissions = chain === 'lost' ? 'lost' : 'down';
               expectError(await ask(), 'PI_UNREACHABLE');
               horizon.submissions = 'up';
-              // What a restart's sweep finds: sent later, found landed, or expired.
+              // What the retry finds, run now as by a restart: sent later, found landed, or
+              // expired (then its sequence number is spent and it is refunded).
               if (chain === 'expired') t.clock.advance(10 * MINUTE);
-              await t.ctx.services.withdrawals.sweep();
+              await t.ctx.services.withdrawals.resume();
+              await t.ctx.jobs.runDue();
             }
           } finally {
             horizon.submissions = 'up';

@@ -20,8 +20,9 @@ import { PI_TEST_KEY, piEnv } from '../../test/pi-sandbox.js';
 /**
  * Payments against a real crash: the server process is killed (SIGKILL) while a payment
  * is in flight at Pi or on the chain, and started again on the same data. What was under
- * way is finished by the start-up sweep: a recharge credited once, a withdrawal settled
- * once, never both settled and refunded. The ledger balances afterwards.
+ * way is finished at start-up (the recharge sweep, the withdrawals' retry jobs): a
+ * recharge credited once, a withdrawal settled once, never both settled and refunded.
+ * The ledger balances afterwards.
  */
 
 const REPO_ROOT = fileURLToPath(new URL('../../../../../', import.meta.url));
@@ -184,7 +185,7 @@ describe('payments across a kill -9', () => {
     expect(landedTo()).toHaveLength(1);
 
     // Another whose transaction never reached the chain: the server dies while Horizon
-    // holds the request unapplied. After the restart the sweep submits the signed
+    // holds the request unapplied. After the restart its retry submits the signed
     // transaction again (still within its time): it lands once and is settled once.
     emulator.stall = { path: /^\/horizon\/transactions$/, apply: false };
     const second = callApi(base(), 'POST', '/wallet/withdraw', {

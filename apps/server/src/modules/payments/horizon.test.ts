@@ -31,13 +31,17 @@ describe('Horizon adapter against the sandbox chain', () => {
 
   it('lands a payment signed by the app wallet, findable by its hash', async () => {
     const app = sandbox.emulator.appWallet.publicKey();
-    const sequence = await horizon.sequence(app);
-    expect(await horizon.baseFee()).toBe(100_000);
+    const { sequence } = await horizon.account(app);
+    expect((await horizon.latestLedger()).baseFee).toBe(100_000);
     const before = balanceOf(person);
     const { envelope, hash } = signedPayment(sandbox, { to: person, amount: '2.5', memo: 'p-1' });
     expect(await horizon.submit(envelope)).toBe(hash);
     expect(balanceOf(person) - before).toBe(25_000_000n);
-    expect(BigInt(await horizon.sequence(app))).toBe(BigInt(sequence) + 1n);
+    expect((await horizon.account(app)).sequence).toBe(sequence + 1n);
+    expect(await horizon.lookup(hash)).toEqual({
+      state: 'successful',
+      seenAt: (await horizon.latestLedger()).sequence,
+    });
     expect(await horizon.payment(hash)).toEqual({
       hash,
       memo: 'p-1',
@@ -45,9 +49,48 @@ describe('Horizon adapter against the sandbox chain', () => {
       to: person,
       amount: '2.5000000',
     });
-    // The same envelope again: its sequence number is spent.
+    // The same envelope again: Horizon answers it as it landed, or the network refuses
+    // its spent sequence number.
+    expect(await horizon.submit(envelope)).toBe(hash);
+    sandbox.emulator.horizon.resubmissions = 'refused';
     expect(await refusal(horizon.submit(envelope))).toBe('tx_bad_seq');
+    sandbox.emulator.horizon.resubmissions = 'answered';
     expect(await horizon.payment('0'.repeat(64))).toBeNull();
+    expect((await horizon.lookup('0'.repeat(64))).state).toBe('absent');
+  });
+
+  it('reads the latest ledger’s close time, and which ledger each answer had taken in', async () => {
+    const app = sandbox.emulator.appWallet.publicKey();
+    const ledger = await horizon.latestLedger();
+    expect(ledger.closedAt).toBe(sandbox.emulator.horizon.ledger.closedAt);
+    expect(ledger.closedAt % 1000).toBe(0);
+    const account = await horizon.account(app);
+    expect(account.seenAt).toBe(ledger.sequence);
+    // A Horizon whose transactions lag: it finds nothing, and says how far it had come.
+    sandbox.emulator.horizon.lag(['transactions']);
+    try {
+      const { envelope, hash } = signedPayment(sandbox, { to: person, amount: '1', memo: 'p-2' });
+      await horizon.submit(envelope);
+      const after = await horizon.account(app);
+      expect(after.sequence).toBe(account.sequence + 1n);
+      const lookup = await horizon.lookup(hash);
+      expect(lookup).toEqual({ state: 'absent', seenAt: ledger.sequence });
+      expect(lookup.seenAt).toBeLessThan(after.seenAt!);
+    } finally {
+      sandbox.emulator.horizon.catchUp();
+    }
+  });
+
+  it('counts a 5xx answer as unreachable, never as an answer', async () => {
+    sandbox.emulator.horizon.reads = 'down';
+    try {
+      const app = sandbox.emulator.appWallet.publicKey();
+      await expect(horizon.account(app)).rejects.toBeInstanceOf(HorizonUnreachable);
+      await expect(horizon.latestLedger()).rejects.toBeInstanceOf(HorizonUnreachable);
+      await expect(horizon.lookup('0'.repeat(64))).rejects.toBeInstanceOf(HorizonUnreachable);
+    } finally {
+      sandbox.emulator.horizon.reads = 'up';
+    }
   });
 
   it('refuses what Stellar refuses, moving nothing', async () => {
@@ -84,6 +127,6 @@ describe('Horizon adapter against the sandbox chain', () => {
 
   it('counts a Horizon that does not answer as unreachable', async () => {
     const away = new Horizon('http://127.0.0.1:9/horizon');
-    await expect(away.sequence(person)).rejects.toBeInstanceOf(HorizonUnreachable);
+    await expect(away.account(person)).rejects.toBeInstanceOf(HorizonUnreachable);
   });
 });

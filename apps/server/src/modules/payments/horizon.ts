@@ -2,8 +2,11 @@ import { z } from 'zod';
 
 /**
  * Horizon, the Pi blockchain's REST API, as the server uses it: an account's sequence
- * number, the base fee, a signed transaction submitted, a transaction and its payment
- * looked up by hash. Every answer is checked before it is believed.
+ * number, the latest closed ledger (its close time and base fee), a signed transaction
+ * submitted, a transaction and its payment looked up by hash. Every answer is checked
+ * before it is believed. Reads say which ledger the answering Horizon had taken in
+ * (its `Latest-Ledger` header): behind a load balancer one read may come from a Horizon
+ * further along than the next.
  */
 
 const HORIZON_TIMEOUT_MS = 20_000;
@@ -11,7 +14,13 @@ const HORIZON_TIMEOUT_MS = 20_000;
 const accountAnswer = z.object({ sequence: z.string().regex(/^\d+$/) });
 const ledgersAnswer = z.object({
   _embedded: z.object({
-    records: z.array(z.object({ base_fee_in_stroops: z.coerce.number().int().positive() })),
+    records: z.array(
+      z.object({
+        sequence: z.coerce.number().int().positive(),
+        closed_at: z.string(),
+        base_fee_in_stroops: z.coerce.number().int().positive(),
+      }),
+    ),
   }),
 });
 const transactionAnswer = z.object({
@@ -57,6 +66,30 @@ export interface ChainPayment {
   amount: string;
 }
 
+/** An account as a Horizon showed it. */
+export interface ChainAccount {
+  /** The last sequence number the account used. */
+  sequence: bigint;
+  /** The newest ledger the answering Horizon had taken in; null when it did not say. */
+  seenAt: number | null;
+}
+
+/** The latest closed ledger a Horizon knows of. */
+export interface ChainLedger {
+  sequence: number;
+  /** Its close time, epoch milliseconds. */
+  closedAt: number;
+  /** The network's base fee per operation, in stroops. */
+  baseFee: number;
+}
+
+/** A transaction looked up by hash: in a ledger (successful or failed there), or not found. */
+export interface ChainLookup {
+  state: 'successful' | 'failed' | 'absent';
+  /** The newest ledger the answering Horizon had taken in; null when it did not say. */
+  seenAt: number | null;
+}
+
 /** Horizon refused the transaction: it will not land as it is (Stellar's result codes). */
 export class HorizonRefused extends Error {
   override name = 'HorizonRefused';
@@ -80,19 +113,30 @@ export class Horizon {
     this.baseUrl = baseUrl.replace(/\/+$/, '');
   }
 
-  /** The account's current sequence number; the next transaction uses the one after. */
-  async sequence(accountId: string): Promise<string> {
-    const body = await this.get(`/accounts/${encodeURIComponent(accountId)}`);
+  /** The account's current sequence number; its next transaction uses the one after. */
+  async account(accountId: string): Promise<ChainAccount> {
+    const { body, seenAt } = await this.read(`/accounts/${encodeURIComponent(accountId)}`);
     if (body === null) throw new HorizonUnreachable(`account ${accountId} does not exist`);
-    return this.parse(accountAnswer, body).sequence;
+    return { sequence: BigInt(this.parse(accountAnswer, body).sequence), seenAt };
   }
 
-  /** The network's base fee per operation, in stroops, from the latest ledger. */
-  async baseFee(): Promise<number> {
-    const body = await this.get('/ledgers?order=desc&limit=1');
+  /** The latest closed ledger: its number, close time and base fee. */
+  async latestLedger(): Promise<ChainLedger> {
+    const { body } = await this.read('/ledgers?order=desc&limit=1');
     const record = this.parse(ledgersAnswer, body)._embedded.records[0];
-    if (!record) throw new HorizonUnreachable('Horizon gave no ledger');
-    return record.base_fee_in_stroops;
+    const closedAt = Date.parse(record?.closed_at ?? '');
+    if (!record || Number.isNaN(closedAt)) throw new HorizonUnreachable('Horizon gave no ledger');
+    return { sequence: record.sequence, closedAt, baseFee: record.base_fee_in_stroops };
+  }
+
+  /** Whether a transaction is in a ledger, and whether it succeeded there. */
+  async lookup(hash: string): Promise<ChainLookup> {
+    const { body, seenAt } = await this.read(`/transactions/${encodeURIComponent(hash)}`);
+    if (body === null) return { state: 'absent', seenAt };
+    return {
+      state: this.parse(transactionAnswer, body).successful ? 'successful' : 'failed',
+      seenAt,
+    };
   }
 
   /** Submits a signed envelope (base64 XDR); resolves with its hash once it is in a ledger. */
@@ -137,14 +181,21 @@ export class Horizon {
 
   /** GET a document; null on 404. */
   private async get(path: string): Promise<unknown> {
+    return (await this.read(path)).body;
+  }
+
+  /** GET a document (null on 404), with the ledger the answering Horizon had taken in. */
+  private async read(path: string): Promise<{ body: unknown; seenAt: number | null }> {
     const response = await this.call(path, { method: 'GET' });
+    const header = Number(response.headers.get('Latest-Ledger') ?? Number.NaN);
+    const seenAt = Number.isSafeInteger(header) && header > 0 ? header : null;
     if (response.status === 404) {
       await response.body?.cancel();
-      return null;
+      return { body: null, seenAt };
     }
     const body = await this.json(response);
     if (!response.ok) throw new HorizonUnreachable(`Horizon answered ${response.status}`);
-    return body;
+    return { body, seenAt };
   }
 
   private async call(path: string, init: RequestInit): Promise<Response> {

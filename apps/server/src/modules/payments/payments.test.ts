@@ -81,6 +81,11 @@ describe.each(dialects)('Pi payments on $dialect', ({ dialect }) => {
     sandbox.emulator.horizon.accounts.get(address)?.balance ?? 0n;
   const payments = async (payer: PiPayer, query = '') =>
     (await api(payer, 'GET', `/wallet/payments${query}`)).json<PaymentListResult>();
+  /** Pending withdrawals' retry jobs, run now, as a starting node runs them. */
+  const retryNow = async () => {
+    await t.ctx.services.withdrawals.resume();
+    await t.ctx.jobs.runDue();
+  };
 
   describe('recharge', () => {
     it('credits 3.5 Pi once the payment is approved, signed and completed', async () => {
@@ -270,28 +275,43 @@ describe.each(dialects)('Pi payments on $dialect', ({ dialect }) => {
       );
     });
 
-    it('releases the hold when the chain refuses the transaction', async () => {
+    it('keeps a withdrawal the chain refuses pending, and releases it only once the chain proves it can never land', async () => {
       const payer = await piPayer(t, sandbox);
       await recharge(payer, '3');
-      // The app wallet ran dry.
+      const before = chainBalance(payer.pi.user.walletAddress);
+      // The app wallet ran dry: refused, but funded again it could still land.
       const app = sandbox.emulator.horizon.accounts.get(sandbox.emulator.appWallet.publicKey())!;
       const kept = app.balance;
       app.balance = 0n;
       try {
-        expectError(await withdraw(payer, '1'), 'WITHDRAW_FAILED');
+        const sent = await withdraw(payer, '1');
+        expect(sent.statusCode, sent.body).toBe(200);
+        expect(sent.json<PaymentRecord>().state).toBe('pending');
+        await retryNow();
+        expect(await balance(payer)).toMatchObject({
+          available: 3 * PI - 1.01 * PI,
+          held: 1.01 * PI,
+        });
+        // Past its time bound it can no longer land, but its sequence number is unspent,
+        // and the dry wallet cannot pay for spending it: still no proof.
+        t.clock.advance(10 * MINUTE);
+        await retryNow();
+        expect(await balance(payer)).toMatchObject({ held: 1.01 * PI });
       } finally {
         app.balance = kept;
       }
+      // Funded again: its number is spent by a bump that pays nobody, and then it is proven.
+      await retryNow();
       expect(await balance(payer)).toMatchObject({ available: 3 * PI, held: 0 });
       expect((await payments(payer, '?state=failed')).total).toBe(1);
+      expect(chainBalance(payer.pi.user.walletAddress)).toBe(before);
       // Nothing stays open at Pi, and the next withdrawal goes.
-      expect((await withdraw(payer, '1')).statusCode).toBe(200);
+      expect((await withdraw(payer, '1')).json<PaymentRecord>().state).toBe('completed');
     });
 
     it('completes after a crash once the transaction was signed, and refunds one that expired, never both', async () => {
       const payer = await piPayer(t, sandbox);
       await recharge(payer, '5');
-      const { withdrawals } = t.ctx.services;
       const { horizon } = sandbox.emulator;
       const after = 5 * PI - 1.01 * PI;
       try {
@@ -303,25 +323,26 @@ describe.each(dialects)('Pi payments on $dialect', ({ dialect }) => {
         // A second one waits for the first: one open app-to-user payment at a time.
         expectError(await withdraw(payer, '1'), 'WITHDRAW_IN_PROGRESS');
         horizon.submissions = 'up';
-        // The next sweep sends it: the transaction is still within its time.
-        await withdrawals.sweep();
+        // Its retry sends it: the transaction is still within its time.
+        await retryNow();
         expect(await balance(payer)).toMatchObject({ available: after, held: 0 });
-        await withdrawals.sweep();
+        await retryNow();
         expect(await balance(payer)).toMatchObject({ available: after, held: 0 });
 
-        // It lands, but the answer is lost: the sweep finds it on the chain and settles.
+        // It lands, but the answer is lost: the retry finds it on the chain and settles.
         horizon.submissions = 'lost';
         expectError(await withdraw(payer, '1'), 'PI_UNREACHABLE');
         horizon.submissions = 'up';
-        await withdrawals.sweep();
+        await retryNow();
         expect(await balance(payer)).toMatchObject({ available: after - 1.01 * PI, held: 0 });
 
-        // Away until the transaction's time ran out: it can never land, so it is refunded.
+        // Away until the transaction's time ran out: it can no longer land; once its
+        // sequence number is spent it is proven never to, and refunded.
         horizon.submissions = 'down';
         expectError(await withdraw(payer, '1'), 'PI_UNREACHABLE');
         horizon.submissions = 'up';
         t.clock.advance(10 * MINUTE);
-        await withdrawals.sweep();
+        await retryNow();
         expect(await balance(payer)).toMatchObject({ available: after - 1.01 * PI, held: 0 });
         expect((await payments(payer, '?state=failed')).total).toBe(1);
         expect((await payments(payer, '?state=completed&kind=withdraw')).total).toBe(2);
@@ -337,7 +358,7 @@ describe.each(dialects)('Pi payments on $dialect', ({ dialect }) => {
       }
     });
 
-    it('sends one withdrawal at a time, each held and settled once', async () => {
+    it('sends a person’s withdrawals one at a time, each held and settled once', async () => {
       const payer = await piPayer(t, sandbox);
       await recharge(payer, '10');
       const sent = await Promise.all([1, 2, 3].map(() => withdraw(payer, '1')));

@@ -10,33 +10,56 @@ import {
   Asset,
   Memo,
   Operation,
+  Transaction,
   TransactionBuilder,
   type Keypair,
 } from '@stellar/stellar-sdk/minimal';
 import type { Logger } from 'pino';
 import type { WalletConfig } from '../../config.js';
 import { uniqueViolationColumn } from '../../db/database.js';
-import type { Db, PaymentRow } from '../../db/schema.js';
+import type { Db, PaymentRow, PaymentState } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
-import { DAY, SECOND, type Clock } from '../../lib/clock.js';
+import { DAY, MINUTE, SECOND, type Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/random.js';
 import { Semaphore } from '../../lib/semaphore.js';
 import type { AuthInfo, ClientInfo } from '../auth/sessions.js';
+import type { JobSpec, Jobs, RetryDelay } from '../growth/jobs.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { PiApiError, PiUnreachable, type PaymentDto, type PiPlatform } from '../pi/platform.js';
 import type { SecurityActivityLog } from '../security/activity.js';
 import type { StepUpRule } from '../security/step-up.js';
 import type { UserService } from '../users/service.js';
 import type { WalletService } from '../wallet/service.js';
-import { HorizonRefused, HorizonUnreachable, type Horizon } from './horizon.js';
+import { judge, type NeverLands, type Verdict } from './chain-proof.js';
+import { HorizonRefused, HorizonUnreachable, type ChainLedger, type Horizon } from './horizon.js';
 import { available, fees, held, outside, piOfUnits, toRecord } from './orders.js';
 
 export const WITHDRAW_MEMO = 'Teltlk withdrawal';
 
 /** How long a signed transaction may take to land; after that it never will. */
 const TRANSACTION_WINDOW_SECONDS = 180;
-/** Withdrawals waiting for their turn on this node, past which a new one is refused. */
+/** Withdrawals one node runs at once (each mostly waits on Pi and Horizon), and waiting. */
+const RUNNING_WITHDRAWALS = 16;
 const WAITING_WITHDRAWALS = 50;
+/** One person's withdrawals waiting for their turn on a node. */
+const WAITING_PER_PERSON = 4;
+/**
+ * A held withdrawal Pi does not list is released only this long after it was made: by
+ * then a call making its payment at Pi, on any node, has ended one way or the other.
+ */
+const HELD_GRACE_MS = 2 * MINUTE;
+/** Tries at a sequence number when other nodes take the same one at the same moment. */
+const SEQUENCE_TRIES = 5;
+/** Pi's open payments are checked against ours at most once a period, across nodes. */
+const RECONCILE_PERIOD_MS = 10 * MINUTE;
+
+const RETRY_JOB = 'withdraw';
+const RECONCILE_JOB = 'withdraw-reconcile';
+/** A pending withdrawal is looked at again after 30 s, then twice as long each time, up to 10 min. */
+export const withdrawRetryDelay: RetryDelay = (attempts) =>
+  Math.min(10 * MINUTE, 30 * SECOND * 2 ** Math.max(0, attempts - 1));
+
+const OPEN: PaymentState[] = ['held', 'created', 'signed'];
 
 /** The app wallet and the services a withdrawal needs: present only when all are configured. */
 interface Payout {
@@ -49,17 +72,32 @@ interface Payout {
  * Withdrawals: the app pays a person's Pi wallet from its own, and their balance shrinks
  * by the amount and the fee, once.
  *
- * The amount and fee are held in the ledger first. Then, one payment at a time (Pi allows
- * one open app-to-user payment), the server creates the payment at Pi, signs the Stellar
- * payment with the app wallet's key, writes down its hash and envelope, submits it to
- * Horizon, and settles the hold once it is in a ledger; Pi is told the txid last. Any
- * failure before the transaction could land releases the hold. A crash anywhere is
- * resolved by the sweep from what the chain says of the written-down hash: landed, the hold
- * is settled; expired without landing, released. Never both: both are keyed by the order,
- * and each moves the order out of the states the other needs.
+ * The amount and fee are held in the ledger first, and a retry job is scheduled in the same
+ * transaction. Then the server creates the payment at Pi, signs the Stellar payment with
+ * the app wallet's key, writes down its hash, envelope and sequence number, submits it to
+ * Horizon, and settles the hold once it is in a ledger; Pi is told the txid last.
+ *
+ * Once a transaction is signed the hold goes back to the balance only on proof, read from
+ * the chain, that it can never land (chain-proof.ts): a refusal, a timeout, an expiry on
+ * our clock or a failed lookup proves nothing, and leaves the withdrawal pending for its
+ * job to look again, backing off. A refusal of a transaction that landed earlier (a
+ * resubmission's tx_bad_seq) is found landed and settled. Before anything is signed
+ * (Pi refused the payment, or never made it) nothing can land, and the hold goes back at
+ * once. Settling and releasing are both keyed by the order and each moves it out of the
+ * `signed` state the other needs: never both.
+ *
+ * What runs one at a time is what Pi and the chain need, no more. Pi keeps one open
+ * app-to-user payment per person, so a person's withdrawals take turns (on this node in a
+ * queue of their own, across nodes by the database's one open withdrawal per person);
+ * different people's run side by side, and one stuck at Pi or Horizon holds up only its
+ * own person. The chain needs each transaction of the app wallet to carry a sequence
+ * number of its own, see `nextSequence`.
  */
 export class WithdrawService {
-  private readonly turns = new Semaphore(1, WAITING_WITHDRAWALS);
+  private readonly slots = new Semaphore(RUNNING_WITHDRAWALS, WAITING_WITHDRAWALS);
+  /** The queue of each person with a withdrawal running or waiting on this node. */
+  private readonly people = new Map<string, Semaphore>();
+  private reconcileScheduled = -1;
 
   constructor(
     private readonly deps: {
@@ -67,6 +105,7 @@ export class WithdrawService {
       ledger: Ledger;
       users: UserService;
       wallets: WalletService;
+      jobs: Jobs;
       payout: Payout | null;
       config: WalletConfig;
       clock: Clock;
@@ -74,7 +113,12 @@ export class WithdrawService {
       stepUp: StepUpRule;
       activity: SecurityActivityLog;
     },
-  ) {}
+  ) {
+    deps.jobs.handle(RETRY_JOB, (payload) => this.retry(String(payload.orderId)), {
+      retryDelay: withdrawRetryDelay,
+    });
+    deps.jobs.handle(RECONCILE_JOB, () => this.reconcile());
+  }
 
   async rules(who: AuthInfo): Promise<WalletRules> {
     const { config, db, payout } = this.deps;
@@ -88,6 +132,7 @@ export class WithdrawService {
     };
   }
 
+  /** Holds and sends a withdrawal; answers it completed, or pending while the chain decides. */
   async withdraw(who: AuthInfo, body: WithdrawBody, client: ClientInfo): Promise<PaymentRecord> {
     const { users, wallets, config, stepUp, activity } = this.deps;
     this.payout();
@@ -103,9 +148,10 @@ export class WithdrawService {
     await stepUp.require(who, 'money', 'payment');
     await wallets.verify(who, body.password);
     const piUid = user.pi_uid;
-    const record = await this.inTurn(async () => {
-      const order = await this.hold(who.userId, piUid, units);
-      return toRecord(await this.run(order));
+    const record = await this.inTurn(who.userId, async () => {
+      const order = await this.run(await this.hold(who.userId, piUid, units));
+      if (order.state === 'failed') throw new AppError('WITHDRAW_FAILED');
+      return toRecord(order);
     });
     await activity.recordNow({
       userId: who.userId,
@@ -118,74 +164,110 @@ export class WithdrawService {
   }
 
   /**
-   * Finishes what a crash or an unreachable Pi or Horizon left open: withdrawals in
-   * flight, and app-to-user payments Pi still counts as open. Run at start and then
-   * regularly; safe to run at any time.
+   * A node starting: the pending withdrawals are looked at now rather than after their
+   * retry's wait (a crash may have cut them short), and Pi's open payments checked.
    */
-  async sweep(): Promise<void> {
-    const { db, logger } = this.deps;
-    const payout = this.deps.payout;
-    if (!payout) return;
-    await this.inTurn(async () => {
-      let incomplete: PaymentDto[];
-      try {
-        incomplete = await payout.platform.incompleteServerPayments();
-      } catch (error) {
-        logger.warn({ err: error }, 'withdrawal sweep: Pi unreachable');
-        return;
-      }
-      const open = await db
-        .selectFrom('payments')
-        .selectAll()
-        .where('kind', '=', 'withdraw')
-        .where('state', 'in', ['held', 'created', 'signed'])
-        .execute();
-      for (const order of open) {
-        try {
-          await this.recover(order, incomplete);
-        } catch (error) {
-          logger.warn({ err: error, orderId: order.id }, 'withdrawal left for the next sweep');
-        }
-      }
-      for (const dto of incomplete) {
-        try {
-          await this.closeAtPi(dto);
-        } catch (error) {
-          logger.warn({ err: error, paymentId: dto.identifier }, 'open Pi payment left for later');
-        }
-      }
-    });
+  async resume(): Promise<void> {
+    if (!this.deps.payout) return;
+    await this.deps.jobs.hurry(RETRY_JOB);
+    await this.scheduleReconcile();
   }
 
-  private async recover(order: PaymentRow, incomplete: PaymentDto[]): Promise<void> {
+  /** Schedules the check of Pi's open payments for this period (once across nodes). */
+  async scheduleReconcile(): Promise<void> {
+    const { jobs, db, clock } = this.deps;
+    if (!this.deps.payout) return;
+    const now = clock.now();
+    const period = Math.floor(now / RECONCILE_PERIOD_MS);
+    if (period === this.reconcileScheduled) return;
+    await jobs.schedule(db, {
+      kind: RECONCILE_JOB,
+      key: `${RECONCILE_JOB}:${period}`,
+      runAt: now,
+      payload: {},
+    });
+    this.reconcileScheduled = period;
+  }
+
+  /**
+   * The retry job of one withdrawal: takes it as far as Pi and the chain allow. `again`
+   * while it is still pending, so the job runs again later, backing off.
+   */
+  private async retry(orderId: string): Promise<void | 'again'> {
+    const order = await this.find(orderId);
+    if (!order || !OPEN.includes(order.state)) return;
+    // One of theirs is running on this node: it is being taken care of.
+    if (this.people.has(order.user_id)) return 'again';
+    try {
+      const after = await this.inTurn(order.user_id, async () => {
+        const current = await this.find(orderId);
+        return current && OPEN.includes(current.state) ? this.recover(current) : current;
+      });
+      return after && OPEN.includes(after.state) ? 'again' : undefined;
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      const current = await this.find(orderId);
+      return current && OPEN.includes(current.state) ? 'again' : undefined;
+    }
+  }
+
+  /** Takes an open withdrawal on from wherever a crash or an unreachable Pi or Horizon left it. */
+  private async recover(order: PaymentRow): Promise<PaymentRow> {
     let current = order;
     if (current.state === 'held') {
+      let incomplete: PaymentDto[];
+      try {
+        incomplete = await this.payout().platform.incompleteServerPayments();
+      } catch (error) {
+        throw this.unreachable(error);
+      }
       const made = incomplete.find((dto) => orderIdOf(dto) === current.id);
-      // Pi never made the payment: nothing can have left the app wallet.
       if (!made) {
-        await this.release(current, 'not_created');
-        return;
+        if (this.deps.clock.now() - Number(current.created_at) < HELD_GRACE_MS) return current;
+        // Pi never made the payment: nothing was signed, nothing can leave the app wallet.
+        return this.releaseUnsigned(current, 'not_created');
       }
       current = await this.move(current, 'held', {
         state: 'created',
         pi_payment_id: made.identifier,
       });
     }
-    if (current.state === 'signed') {
-      const landed = await this.payout().horizon.payment(current.txid ?? '');
-      if (landed) {
-        await this.settle(current);
-        return;
-      }
-      const expired =
-        this.deps.clock.now() > Number(current.valid_until ?? 0) * SECOND + 5 * SECOND;
-      if (expired) {
-        await this.cancelAtPi(current);
-        await this.release(current, 'expired');
-        return;
+    if (current.state === 'created') return this.run(current);
+    if (current.state !== 'signed') return current;
+    // What the chain says first; sent again only while it may still land.
+    const followed = await this.followChain(current, 'never_landed');
+    return followed.state === 'signed' ? this.send(followed) : followed;
+  }
+
+  /**
+   * Pi's open app-to-user payments that no open withdrawal owns are completed or cancelled,
+   * and every open withdrawal has its retry job (one made before jobs were, say).
+   */
+  private async reconcile(): Promise<void> {
+    const { db, jobs, clock, logger } = this.deps;
+    const payout = this.deps.payout;
+    if (!payout) return;
+    const open = await db
+      .selectFrom('payments')
+      .select('id')
+      .where('kind', '=', 'withdraw')
+      .where('state', 'in', OPEN)
+      .execute();
+    for (const { id } of open) await jobs.schedule(db, retryJob(id, clock.now()));
+    let incomplete: PaymentDto[];
+    try {
+      incomplete = await payout.platform.incompleteServerPayments();
+    } catch (error) {
+      logger.warn({ err: error }, 'withdrawal reconciling: Pi unreachable');
+      return;
+    }
+    for (const dto of incomplete) {
+      try {
+        await this.closeAtPi(dto);
+      } catch (error) {
+        logger.warn({ err: error, paymentId: dto.identifier }, 'open Pi payment left for later');
       }
     }
-    await this.run(current);
   }
 
   /** An open payment at Pi that no open order owns: completed if ours went, else cancelled. */
@@ -197,7 +279,7 @@ export class WithdrawService {
       .selectAll()
       .where('pi_payment_id', '=', dto.identifier)
       .executeTakeFirst();
-    if (order && ['held', 'created', 'signed'].includes(order.state)) return;
+    if (order && OPEN.includes(order.state)) return;
     if (order?.state === 'completed' && order.txid) {
       await platform.completePayment(dto.identifier, order.txid);
       return;
@@ -206,9 +288,9 @@ export class WithdrawService {
     else this.deps.logger.error({ paymentId: dto.identifier }, 'a paid Pi payment has no order');
   }
 
-  /** Holds the amount and fee, and writes the order, in one database transaction. */
+  /** Holds the amount and fee, writes the order and schedules its retry, in one transaction. */
   private hold(userId: string, piUid: string, units: number): Promise<PaymentRow> {
-    const { db, ledger, config, clock } = this.deps;
+    const { db, ledger, jobs, config, clock } = this.deps;
     return db.transaction().execute(async (trx) => {
       const left = await this.leftToday(trx, userId);
       if (units > left) throw new AppError('WITHDRAW_DAILY_LIMIT', { left: fromUnits(left, 'PI') });
@@ -232,6 +314,8 @@ export class WithdrawService {
             txid: null,
             envelope: null,
             valid_until: null,
+            tx_sequence: null,
+            network: null,
             reason: null,
             created_at: now,
             updated_at: now,
@@ -239,8 +323,8 @@ export class WithdrawService {
           .returningAll()
           .executeTakeFirstOrThrow();
       } catch (error) {
-        // Another node's withdrawal is open.
-        if (uniqueViolationColumn(error) === 'kind') throw new AppError('WITHDRAW_IN_PROGRESS');
+        // Another withdrawal of this person's is open (on another node).
+        if (uniqueViolationColumn(error) === 'user_id') throw new AppError('WITHDRAW_IN_PROGRESS');
         throw error;
       }
       await ledger.post(trx, {
@@ -252,11 +336,12 @@ export class WithdrawService {
           { account: held(userId), amount: total },
         ],
       });
+      await jobs.schedule(trx, retryJob(order.id, now + withdrawRetryDelay(1)));
       return order;
     });
   }
 
-  /** Takes an order from where it is to completed, or to failed with the hold released. */
+  /** Takes an order from where it is towards completed, or failed with the hold released. */
   private async run(start: PaymentRow): Promise<PaymentRow> {
     let order = start;
     if (order.state === 'held') order = await this.create(order);
@@ -278,12 +363,12 @@ export class WithdrawService {
     } catch (error) {
       if (error instanceof PiApiError) {
         this.deps.logger.warn({ err: error, orderId: order.id }, 'Pi refused a withdrawal');
-        await this.release(order, error.code.slice(0, 64));
+        await this.releaseUnsigned(order, error.code.slice(0, 64));
         throw new AppError(
           error.code === 'ongoing_payment_found' ? 'WITHDRAW_IN_PROGRESS' : 'WITHDRAW_FAILED',
         );
       }
-      // Unknown whether Pi made it: the sweep looks for it among Pi's open payments.
+      // Unknown whether Pi made it: the retry looks for it among Pi's open payments.
       throw this.unreachable(error);
     }
     return this.move(order, 'held', { state: 'created', pi_payment_id: dto.identifier });
@@ -292,69 +377,159 @@ export class WithdrawService {
   /** Signs the payment with the app wallet and writes it down before it is sent. */
   private async sign(order: PaymentRow): Promise<PaymentRow> {
     const { platform, horizon, wallet } = this.payout();
-    const { clock } = this.deps;
+    const { db, clock } = this.deps;
     let dto: PaymentDto;
-    let sequence: string;
+    let chainSequence: bigint;
     let baseFee: number;
     try {
       dto = await platform.getPayment(order.pi_payment_id ?? '');
-      [sequence, baseFee] = await Promise.all([
-        horizon.sequence(wallet.publicKey()),
-        horizon.baseFee(),
+      const [account, ledger] = await Promise.all([
+        horizon.account(wallet.publicKey()),
+        horizon.latestLedger(),
       ]);
+      chainSequence = account.sequence;
+      baseFee = ledger.baseFee;
     } catch (error) {
       if (error instanceof PiApiError) {
-        await this.release(order, error.code.slice(0, 64));
+        await this.releaseUnsigned(order, error.code.slice(0, 64));
         throw new AppError('WITHDRAW_FAILED');
       }
       throw this.unreachable(error);
     }
-    if (dto.status.cancelled || !dto.to_address) {
-      await this.release(order, 'cancelled_at_pi');
+    const destination = dto.to_address;
+    if (dto.status.cancelled || !destination) {
+      await this.releaseUnsigned(order, 'cancelled_at_pi');
       throw new AppError('WITHDRAW_FAILED');
     }
     const validUntil = Math.floor(clock.now() / SECOND) + TRANSACTION_WINDOW_SECONDS;
-    const transaction = new TransactionBuilder(new Account(wallet.publicKey(), sequence), {
-      fee: String(baseFee),
-      networkPassphrase: dto.network,
-      timebounds: { minTime: 0, maxTime: validUntil },
-    })
-      .addOperation(
-        Operation.payment({
-          destination: dto.to_address,
-          asset: Asset.native(),
-          amount: fromUnits(Number(order.amount), 'PI'),
-        }),
-      )
-      .addMemo(Memo.text(dto.identifier))
-      .build();
-    transaction.sign(wallet);
-    return this.move(order, 'created', {
-      state: 'signed',
-      txid: transaction.hash().toString('hex'),
-      envelope: transaction.toEnvelope().toXDR('base64'),
-      valid_until: validUntil,
-    });
+    for (let tries = 1; ; tries += 1) {
+      try {
+        // The number is chosen, the transaction signed with it and written down in one
+        // database transaction: a number is never given to two live transactions.
+        return await db.transaction().execute(async (trx) => {
+          const sequence = await nextSequence(trx, chainSequence);
+          const transaction = new TransactionBuilder(
+            new Account(wallet.publicKey(), String(sequence - 1n)),
+            {
+              fee: String(baseFee),
+              networkPassphrase: dto.network,
+              timebounds: { minTime: 0, maxTime: validUntil },
+            },
+          )
+            .addOperation(
+              Operation.payment({
+                destination,
+                asset: Asset.native(),
+                amount: fromUnits(Number(order.amount), 'PI'),
+              }),
+            )
+            .addMemo(Memo.text(dto.identifier))
+            .build();
+          transaction.sign(wallet);
+          const signed = await trx
+            .updateTable('payments')
+            .set({
+              state: 'signed',
+              txid: transaction.hash().toString('hex'),
+              envelope: transaction.toEnvelope().toXDR('base64'),
+              valid_until: validUntil,
+              tx_sequence: sequenceText(sequence),
+              network: dto.network,
+              updated_at: clock.now(),
+            })
+            .where('id', '=', order.id)
+            .where('state', '=', 'created')
+            .returningAll()
+            .executeTakeFirst();
+          if (!signed) throw new AppError('PAYMENT_MISMATCH');
+          return signed;
+        });
+      } catch (error) {
+        // Another node's withdrawal took the same number at the same moment: count again.
+        if (uniqueViolationColumn(error) === 'tx_sequence' && tries < SEQUENCE_TRIES) continue;
+        throw error;
+      }
+    }
   }
 
+  /** Submits the signed transaction; a refusal is judged by what the chain shows. */
   private async send(order: PaymentRow): Promise<PaymentRow> {
     const { horizon } = this.payout();
     try {
       await horizon.submit(order.envelope ?? '');
     } catch (error) {
       if (!(error instanceof HorizonRefused)) throw this.unreachable(error);
-      // Refused: unless an earlier submission of the same transaction landed, it never will.
-      if (!(await horizon.payment(order.txid ?? '').catch(() => null))) {
-        this.deps.logger.warn({ err: error, orderId: order.id }, 'Horizon refused a withdrawal');
-        await this.cancelAtPi(order).catch(() => undefined);
-        await this.release(order, error.resultCode.slice(0, 64));
-        throw new AppError('WITHDRAW_FAILED');
-      }
+      // Refused is not proof: the same transaction may have landed before (tx_bad_seq),
+      // or may still land once the app wallet is funded or an earlier number is spent.
+      this.deps.logger.warn({ err: error, orderId: order.id }, 'Horizon refused a withdrawal');
+      return this.followChain(order, error.resultCode.slice(0, 64));
     }
     return this.settle(order);
   }
 
-  /** The transaction landed: the hold goes out of the app, and Pi is told (or the sweep will). */
+  /**
+   * Settles a signed withdrawal that landed, releases one proven never to land (`reason`
+   * kept with it), and leaves any other pending. One that can no longer land for its time
+   * but whose sequence number is still unspent has that number spent first.
+   */
+  private async followChain(order: PaymentRow, reason: string): Promise<PaymentRow> {
+    let seen = await this.look(order);
+    if (seen.verdict.kind === 'open' && seen.verdict.spendable) {
+      await this.spendSequence(order, seen.ledger);
+      seen = await this.look(order);
+    }
+    if (seen.verdict.kind === 'landed') return this.settle(order);
+    if (seen.verdict.kind === 'never') return this.release(order, seen.verdict.proof, reason);
+    return order;
+  }
+
+  /** What the chain shows of a signed withdrawal's transaction, read as chain-proof.ts needs. */
+  private async look(order: PaymentRow): Promise<{ verdict: Verdict; ledger: ChainLedger }> {
+    const { horizon, wallet } = this.payout();
+    const signed = signedOf(order);
+    try {
+      // In this order: the lookup last, from a Horizon at least as far along.
+      const account = await horizon.account(wallet.publicKey());
+      const ledger = await horizon.latestLedger();
+      const lookup = await horizon.lookup(signed.txid);
+      return { verdict: judge(signed, { account, ledger, lookup }), ledger };
+    } catch (error) {
+      throw this.unreachable(error);
+    }
+  }
+
+  /**
+   * Spends the sequence number of a transaction that can no longer land for its time, with
+   * a sequence bump that pays nobody: the wallet's sequence then passes the withdrawal's,
+   * which proves it never lands. Nothing else would spend it: the number stays the
+   * withdrawal's (no other transaction is given it) until it is settled or released.
+   */
+  private async spendSequence(order: PaymentRow, ledger: ChainLedger): Promise<void> {
+    const { horizon, wallet, platform } = this.payout();
+    const { clock, logger } = this.deps;
+    const { sequence } = signedOf(order);
+    let network = order.network;
+    try {
+      network ??= (await platform.getPayment(order.pi_payment_id ?? '')).network;
+      const bump = new TransactionBuilder(new Account(wallet.publicKey(), String(sequence - 1n)), {
+        fee: String(ledger.baseFee),
+        networkPassphrase: network,
+        timebounds: {
+          minTime: 0,
+          maxTime: Math.floor(clock.now() / SECOND) + TRANSACTION_WINDOW_SECONDS,
+        },
+      })
+        .addOperation(Operation.bumpSequence({ bumpTo: String(sequence) }))
+        .build();
+      bump.sign(wallet);
+      await horizon.submit(bump.toEnvelope().toXDR('base64'));
+    } catch (error) {
+      if (!(error instanceof HorizonRefused)) throw this.unreachable(error);
+      logger.warn({ err: error, orderId: order.id }, 'Horizon refused a sequence bump');
+    }
+  }
+
+  /** The transaction landed: the hold goes out of the app, and Pi is told (or reconciling will). */
   private async settle(order: PaymentRow): Promise<PaymentRow> {
     const { db, ledger, clock, logger } = this.deps;
     const amount = Number(order.amount);
@@ -367,7 +542,7 @@ export class WithdrawService {
         .where('state', '=', 'signed')
         .returningAll()
         .executeTakeFirst();
-      if (!moved) throw new AppError('PAYMENT_MISMATCH');
+      if (!moved) return null;
       await ledger.post(trx, {
         key: `withdraw:settle:${order.id}`,
         kind: 'withdraw',
@@ -380,6 +555,12 @@ export class WithdrawService {
       });
       return moved;
     });
+    if (!settled) {
+      // Settled by another run meanwhile: that one told Pi.
+      const current = await this.find(order.id);
+      if (current?.state !== 'completed') throw new AppError('PAYMENT_MISMATCH');
+      return current;
+    }
     try {
       await this.payout().platform.completePayment(order.pi_payment_id ?? '', order.txid ?? '');
     } catch (error) {
@@ -390,18 +571,42 @@ export class WithdrawService {
     return settled;
   }
 
-  /** Gives the held amount and fee back, once, and marks the order failed. */
-  private release(order: PaymentRow, reason: string): Promise<void> {
+  /** Gives back a signed withdrawal's hold, on the chain's proof that it never lands. */
+  private async release(order: PaymentRow, proof: NeverLands, reason: string): Promise<PaymentRow> {
+    const released = await this.giveBack(order, reason, proof);
+    await this.cancelAtPi(order).catch((error: unknown) => {
+      this.deps.logger.warn({ err: error, orderId: order.id }, 'Pi not told of a release yet');
+    });
+    return released;
+  }
+
+  /** Gives back the hold of a withdrawal nothing was signed for: nothing can land. */
+  private releaseUnsigned(order: PaymentRow, reason: string): Promise<PaymentRow> {
+    return this.giveBack(order, reason, null);
+  }
+
+  /**
+   * Gives the held amount and fee back, once, and marks the order failed: a signed one
+   * only with the proof for its transaction, one without a transaction only while it has
+   * none (the database holds both, whatever moved the order meanwhile).
+   */
+  private async giveBack(
+    order: PaymentRow,
+    reason: string,
+    proof: NeverLands | null,
+  ): Promise<PaymentRow> {
     const { db, ledger, clock } = this.deps;
     const total = Number(order.amount) + Number(order.fee);
-    return db.transaction().execute(async (trx) => {
-      const moved = await trx
+    const released = await db.transaction().execute(async (trx) => {
+      let update = trx
         .updateTable('payments')
         .set({ state: 'failed', reason, updated_at: clock.now() })
-        .where('id', '=', order.id)
-        .where('state', 'in', ['held', 'created', 'signed'])
-        .executeTakeFirst();
-      if (moved.numUpdatedRows === 0n) return;
+        .where('id', '=', order.id);
+      update = proof
+        ? update.where('state', '=', 'signed').where('txid', '=', proof.txid)
+        : update.where('state', 'in', ['held', 'created']).where('envelope', 'is', null);
+      const moved = await update.returningAll().executeTakeFirst();
+      if (!moved) return null;
       await ledger.post(trx, {
         key: `withdraw:release:${order.id}`,
         kind: 'withdraw-release',
@@ -411,7 +616,9 @@ export class WithdrawService {
           { account: available(order.user_id), amount: total },
         ],
       });
+      return moved;
     });
+    return released ?? (await this.find(order.id)) ?? order;
   }
 
   private async cancelAtPi(order: PaymentRow): Promise<void> {
@@ -428,9 +635,7 @@ export class WithdrawService {
   private async move(
     order: PaymentRow,
     from: PaymentRow['state'],
-    changes: Partial<
-      Pick<PaymentRow, 'state' | 'pi_payment_id' | 'txid' | 'envelope' | 'valid_until'>
-    >,
+    changes: Partial<Pick<PaymentRow, 'state' | 'pi_payment_id'>>,
   ): Promise<PaymentRow> {
     const moved = await this.deps.db
       .updateTable('payments')
@@ -441,6 +646,15 @@ export class WithdrawService {
       .executeTakeFirst();
     if (!moved) throw new AppError('PAYMENT_MISMATCH');
     return moved;
+  }
+
+  private find(orderId: string): Promise<PaymentRow | undefined> {
+    return this.deps.db
+      .selectFrom('payments')
+      .selectAll()
+      .where('id', '=', orderId)
+      .where('kind', '=', 'withdraw')
+      .executeTakeFirst();
   }
 
   /** What a person may still withdraw today (UTC), failed withdrawals not counted. */
@@ -457,10 +671,32 @@ export class WithdrawService {
     return Math.max(0, this.deps.config.withdrawDailyLimit - Number(row.total));
   }
 
-  private inTurn<T>(work: () => Promise<T>): Promise<T> {
-    const place = this.turns.take();
-    if (!place) throw new AppError('WITHDRAW_IN_PROGRESS');
-    return place.ready.then(work).finally(() => place.release());
+  /**
+   * Runs `work` in the person's turn: after their earlier withdrawals on this node, beside
+   * everyone else's, within the node's bound on withdrawals at once.
+   */
+  private async inTurn<T>(userId: string, work: () => Promise<T>): Promise<T> {
+    const queue = this.people.get(userId) ?? new Semaphore(1, WAITING_PER_PERSON);
+    this.people.set(userId, queue);
+    const turn = queue.take();
+    try {
+      if (!turn) throw new AppError('WITHDRAW_IN_PROGRESS');
+      await turn.ready;
+      const slot = this.slots.take();
+      if (!slot) throw new AppError('SERVER_BUSY');
+      try {
+        await slot.ready;
+        return await work();
+      } finally {
+        slot.release();
+      }
+    } finally {
+      turn?.release();
+      const { running, waiting } = queue.load;
+      if (running === 0 && waiting === 0 && this.people.get(userId) === queue) {
+        this.people.delete(userId);
+      }
+    }
   }
 
   private unreachable(error: unknown): AppError {
@@ -473,6 +709,66 @@ export class WithdrawService {
     if (!this.deps.payout) throw new AppError('WITHDRAW_UNAVAILABLE');
     return this.deps.payout;
   }
+}
+
+/**
+ * The app wallet's next sequence number for a new transaction: one past the chain's and
+ * past every number our landed withdrawals spent, skipping those that signed withdrawals
+ * not yet settled or released hold. Run inside the transaction that writes the new one
+ * down, under the unique index on held numbers, so two live transactions never share a
+ * number, on one node or several: of two sharing one only one could land, and the other
+ * would wait for a proof.
+ *
+ * Numbers are not handed out past a gap: every number between the chain's and the one
+ * returned is held by a live withdrawal, which lands, or is proven never to after its
+ * number is spent (`spendSequence`), so a later transaction waits for those before it
+ * only as long as they may still land. That is the order the chain imposes on one
+ * account's transactions; it is all the order withdrawals keep.
+ */
+export async function nextSequence(trx: Db, chainSequence: bigint): Promise<bigint> {
+  // A Horizon behind the chain gives a number already spent: our landed ones say so.
+  const spent = await trx
+    .selectFrom('payments')
+    .select((eb) => eb.fn.max('tx_sequence').as('top'))
+    .where('kind', '=', 'withdraw')
+    .where('state', '=', 'completed')
+    .executeTakeFirst();
+  const top = spent?.top ? BigInt(spent.top) : 0n;
+  let next = (top > chainSequence ? top : chainSequence) + 1n;
+  const taken = await trx
+    .selectFrom('payments')
+    .select('tx_sequence')
+    .where('kind', '=', 'withdraw')
+    .where('state', '=', 'signed')
+    .where('tx_sequence', '>=', sequenceText(next))
+    .orderBy('tx_sequence')
+    .execute();
+  for (const { tx_sequence } of taken) {
+    if (tx_sequence === null || BigInt(tx_sequence) > next) break;
+    next += 1n;
+  }
+  return next;
+}
+
+/** A sequence number as stored: 19 digits, so text order is number order. */
+function sequenceText(sequence: bigint): string {
+  return sequence.toString().padStart(19, '0');
+}
+
+/** A signed withdrawal's transaction, as chain-proof.ts judges it. */
+function signedOf(order: PaymentRow): { txid: string; sequence: bigint; validUntil: number } {
+  const { txid, envelope, valid_until: validUntil } = order;
+  if (!txid || !envelope || validUntil === null) {
+    throw new Error(`withdrawal ${order.id} has no signed transaction`);
+  }
+  const sequence = order.tx_sequence
+    ? BigInt(order.tx_sequence)
+    : BigInt(new Transaction(envelope, order.network ?? 'Pi Network').sequence);
+  return { txid, sequence, validUntil: Number(validUntil) };
+}
+
+function retryJob(orderId: string, runAt: number): JobSpec {
+  return { kind: RETRY_JOB, key: `${RETRY_JOB}:${orderId}`, runAt, payload: { orderId } };
 }
 
 function orderIdOf(dto: PaymentDto): string | null {
