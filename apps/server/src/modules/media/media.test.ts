@@ -22,6 +22,7 @@ import {
   type RegisteredUser,
   type TestApp,
 } from '../../test/harness.js';
+import { PLACE, hiddenGif, hiddenPhoto } from '../../test/media.js';
 import { parseRange } from './routes.js';
 import { UNSENT_MEDIA_KEPT_MS } from './service.js';
 
@@ -202,6 +203,42 @@ describe.each(dialects)('media on $dialect', ({ dialect }) => {
     expect((await readdir(join(t.dataDir, 'uploads'))).filter((n) => !n.startsWith('.'))).toEqual(
       [],
     );
+  });
+
+  it('stores of a photo what is shown and nothing more, its frames as they were', async () => {
+    const original = async (data: Buffer, name: string) => {
+      const { media } = await upload(ada, data, { kind: 'image', name });
+      if (media.kind !== 'image') throw new Error('not stored as a photo');
+      const { urls } = await urlsFor(ada, [media.image.id]);
+      const bytes = Buffer.from(await (await fetch(base + urls[0]!.url)).arrayBuffer());
+      expect(bytes.length).toBe(media.image.size);
+      return bytes;
+    };
+    // A JPEG with an MPF second picture and a motion photo's film after its end.
+    const { input, picture } = await hiddenPhoto();
+    const jpeg = await original(input, 'PXL_1.MP.jpg');
+    for (const hidden of [PLACE, 'MPF\0', 'MotionPhoto', 'ftyp']) {
+      expect(jpeg.includes(hidden), hidden).toBe(false);
+    }
+    expect(jpeg.subarray(-2)).toEqual(Buffer.from([0xff, 0xd9]));
+    expect(await sharp(jpeg).raw().toBuffer()).toEqual(await sharp(picture).raw().toBuffer());
+    // A GIF with a comment, XMP and bytes after its trailer: its frames and loop, no more.
+    const { input: animated, gif } = await hiddenGif();
+    expect(await original(animated, 'a.gif')).toEqual(gif);
+    // A WebP with EXIF, XMP and bytes after its RIFF.
+    const webp = await sharp({
+      create: { width: 16, height: 16, channels: 3, background: { r: 5, g: 150, b: 90 } },
+    })
+      .webp()
+      .withExif({ IFD0: { ImageDescription: `at ${PLACE}` } })
+      .withXmp(`<x:xmpmeta><rdf:Description exif:GPSLatitude="${PLACE}"/></x:xmpmeta>`)
+      .toBuffer();
+    const stored = await original(Buffer.concat([webp, Buffer.from(PLACE)]), 'w.webp');
+    expect(webp.includes(PLACE)).toBe(true);
+    expect(stored.includes(PLACE)).toBe(false);
+    expect(stored.readUInt32LE(4) + 8).toBe(stored.length);
+    const meta = await sharp(stored).metadata();
+    expect([meta.format, meta.exif, meta.xmp]).toEqual(['webp', undefined, undefined]);
   });
 
   it('sends a photo as stored, readable by the chat and nobody else', async () => {
