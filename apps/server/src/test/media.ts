@@ -119,3 +119,79 @@ function subBlocks(data: Buffer): Buffer {
   }
   return Buffer.concat([...parts, Buffer.from([0])]);
 }
+
+/** An ISO base media box. */
+export function box(type: string, ...content: Buffer[]): Buffer {
+  const head = Buffer.alloc(8);
+  head.write(type, 4, 'latin1');
+  const whole = Buffer.concat([head, ...content]);
+  whole.writeUInt32BE(whole.length, 0);
+  return whole;
+}
+
+/** `udta` with the place as Android's camera writes it (©xyz, ISO 6709). */
+export function placeBox(): Buffer {
+  const place = Buffer.from(PLACE, 'latin1');
+  const head = Buffer.alloc(4);
+  head.writeUInt16BE(place.length, 0);
+  head.writeUInt16BE(0x15c7, 2);
+  return box('udta', box('\xa9xyz', head, place));
+}
+
+/** `meta` with the place as Apple's cameras write it: keys named in `keys`, values in `ilst`. */
+export function appleMeta(): Buffer {
+  const key = Buffer.from('com.apple.quicktime.location.ISO6709', 'latin1');
+  const keyEntry = Buffer.concat([u32(8 + key.length), Buffer.from('mdta'), key]);
+  const value = box('data', u32(1), u32(0), Buffer.from(PLACE, 'latin1'));
+  return box(
+    'meta',
+    u32(0),
+    box('hdlr', u32(0), u32(0), Buffer.from('mdta'), Buffer.alloc(13)),
+    box('keys', u32(0), u32(1), keyEntry),
+    box('ilst', box('\0\0\0\x01', value)),
+  );
+}
+
+/** XMP in a `uuid` box, as Adobe's tools write it into films. */
+export function xmpBox(): Buffer {
+  const uuid = Buffer.from('be7acfcb97a942e89c71999491e3afac', 'hex');
+  return box('uuid', uuid, Buffer.from(`<x:xmpmeta><exif:GPSLatitude>${PLACE}</exif:GPSLatitude>`));
+}
+
+function u32(value: number): Buffer {
+  const bytes = Buffer.alloc(4);
+  bytes.writeUInt32BE(value, 0);
+  return bytes;
+}
+
+/**
+ * An MP4 (its moov after its mdat) with the place where cameras and editors put it: in
+ * the movie's and the first track's udta, in the movie's meta, in XMP after the movie,
+ * and in bytes at the end of mdat that no sample points at.
+ */
+export function withPlaces(mp4: Buffer): Buffer {
+  const boxes: Buffer[] = [];
+  for (let at = 0; at < mp4.length; at += mp4.readUInt32BE(at)) {
+    boxes.push(mp4.subarray(at, at + mp4.readUInt32BE(at)));
+  }
+  const type = (part: Buffer) => part.toString('latin1', 4, 8);
+  if (type(boxes.at(-1)!) !== 'moov') throw new Error('the movie box should come last');
+  return Buffer.concat(
+    boxes.map((part) => {
+      if (type(part) === 'mdat') {
+        return box('mdat', part.subarray(8), Buffer.from(`hidden in mdat ${PLACE}`));
+      }
+      if (type(part) !== 'moov') return part;
+      const children: Buffer[] = [];
+      let trak = false;
+      for (let at = 8; at < part.length; at += part.readUInt32BE(at)) {
+        const child = part.subarray(at, at + part.readUInt32BE(at));
+        if (type(child) === 'trak' && !trak) {
+          trak = true;
+          children.push(box('trak', child.subarray(8), placeBox()));
+        } else children.push(child);
+      }
+      return Buffer.concat([box('moov', ...children, placeBox(), appleMeta()), xmpBox()]);
+    }),
+  );
+}

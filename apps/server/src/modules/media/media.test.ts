@@ -22,7 +22,7 @@ import {
   type RegisteredUser,
   type TestApp,
 } from '../../test/harness.js';
-import { PLACE, hiddenGif, hiddenPhoto } from '../../test/media.js';
+import { PLACE, hiddenGif, hiddenPhoto, recording, withPlaces } from '../../test/media.js';
 import { parseRange } from './routes.js';
 import { UNSENT_MEDIA_KEPT_MS } from './service.js';
 
@@ -368,13 +368,8 @@ describe.each(dialects)('media on $dialect', ({ dialect }) => {
   });
 
   it('stores a voice message and a video with what the browser measured, typed by their bytes', async () => {
-    // An Ogg page announcing Opus: sound, by its bytes.
-    const opus = Buffer.concat([
-      Buffer.from('OggS\0\x02', 'latin1'),
-      Buffer.alloc(22),
-      Buffer.from('OpusHead\x01\x01', 'latin1'),
-      Buffer.alloc(200, 3),
-    ]);
+    // Opus in Ogg, as Firefox records it (with a place in its comments): sound, by its bytes.
+    const opus = await recording('voice.ogg');
     const waveform = Buffer.from(Array.from({ length: 48 }, (_, i) => (i * 5) % 256)).toString(
       'base64',
     );
@@ -402,19 +397,25 @@ describe.each(dialects)('media on $dialect', ({ dialect }) => {
       voice: { ...voice.voice, durationMs: 1 },
     });
     expect(sent.json<Message>().content).toEqual(voice);
+    // A recording cut short is refused whole, and nothing of it stays (its staged bytes
+    // go once the answer is out).
+    expect(
+      await upload(ada, opus.subarray(0, opus.length - 10), { kind: 'voice', name: 'v.ogg' }).catch(
+        refusalOf,
+      ),
+    ).toEqual({ status: 415, code: 'MEDIA_TYPE_UNSUPPORTED' });
+    await vi.waitFor(async () =>
+      expect((await readdir(join(t.dataDir, 'uploads'))).filter((n) => !n.startsWith('.'))).toEqual(
+        [],
+      ),
+    );
     // A picture sent as a voice is refused by its bytes.
     expect(
       await upload(ada, await phonePhoto(), { kind: 'voice', name: 'v.ogg' }).catch(refusalOf),
     ).toEqual({ status: 415, code: 'MEDIA_TYPE_UNSUPPORTED' });
 
     // A video: an MP4 by its bytes, with the poster its sender's browser made from it.
-    const mp4 = Buffer.concat([
-      Buffer.from([0, 0, 0, 0x18]),
-      Buffer.from('ftypisom', 'latin1'),
-      Buffer.from([0, 0, 2, 0]),
-      Buffer.from('isommp41', 'latin1'),
-      Buffer.alloc(5000, 9),
-    ]);
+    const mp4 = withPlaces(await recording('clip.mp4'));
     const { media: poster } = await upload(ada, await phonePhoto(), {
       kind: 'image',
       name: 'p.jpg',
@@ -445,6 +446,13 @@ describe.each(dialects)('media on $dialect', ({ dialect }) => {
     // Bob reads both the film and its poster.
     const { urls } = await urlsFor(bob, [video.video.id, poster.image.id]);
     expect(urls.map((u) => u.id).sort()).toEqual([video.video.id, poster.image.id].sort());
+    // Both recordings are stored without the place, every byte where it was.
+    const { urls: stored } = await urlsFor(ada, [voice.voice.id, video.video.id]);
+    for (const { url } of stored) {
+      const bytes = Buffer.from(await (await fetch(base + url)).arrayBuffer());
+      expect([opus.length, mp4.length]).toContain(bytes.length);
+      expect(bytes.includes(PLACE)).toBe(false);
+    }
     // No poster, or someone else's: refused.
     expect(await upload(ada, mp4, videoMeta).catch(refusalOf)).toEqual({
       status: 400,

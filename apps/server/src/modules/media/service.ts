@@ -16,6 +16,7 @@ import { AppError } from '../../errors.js';
 import { DAY, HOUR, MINUTE, type Clock } from '../../lib/clock.js';
 import { Semaphore } from '../../lib/semaphore.js';
 import { processImage, sniffFile } from './process.js';
+import { stripRecording } from './strip-av.js';
 import type { MediaRepo } from './repo.js';
 import type { ByteRange, MediaStorage, StoredObject } from './storage.js';
 
@@ -91,8 +92,9 @@ export class MediaService {
   /**
    * Stores a finished upload as media `id`: a photo checked, stripped of its metadata,
    * with a thumbnail and a placeholder; a voice message or a video, typed by its bytes as
-   * sound or film, with what the sender's browser measured of it (length, waveform,
-   * size, its poster photo); a file as it is, typed by its bytes.
+   * sound or film, stripped of its metadata in place (strip-av.ts), with what the
+   * sender's browser measured of it (length, waveform, size, its poster photo); a file as
+   * it is, typed by its bytes.
    */
   async store(userId: string, upload: FinishedUpload): Promise<UploadedMedia> {
     const { storage, repo, clock } = this.deps;
@@ -142,6 +144,8 @@ export class MediaService {
     } else {
       const mime = await sniffFile(path);
       const measured = kind === 'file' ? {} : await this.measured(userId, kind, mime, upload);
+      // What is stored is what is played: no place, name or tag rides along.
+      if (kind !== 'file') await stripRecording(path, mime);
       const originalKey = `${id}/original`;
       const size = await storage.takeFile(originalKey, path, mime);
       row = { ...base, ...measured, mime, size, original_key: originalKey };

@@ -12,7 +12,7 @@ sound=(-f lavfi -i sine=frequency=440:duration=1)
 named=(-metadata title='Ada at home' -metadata location="$PLACE" -metadata artist='Ada Lovelace')
 h264=(-c:v libx264 -preset ultrafast -pix_fmt yuv420p -bsf:v filter_units=remove_types=6)
 
-printf '1\n00:00:00,000 --> 00:00:01,000\nGPS 37.7749 -122.4194\n' >track.srt
+printf '1\n00:00:00,000 --> 00:00:01,000\nGPS %s\n' "$PLACE" >track.srt
 trap 'rm -f track.srt' EXIT
 
 # MP4 as a phone's camera writes it, the index after the media.
