@@ -24,6 +24,7 @@ import {
 } from '../../test/harness.js';
 import { PLACE, hiddenGif, hiddenPhoto, recording, withPlaces } from '../../test/media.js';
 import { parseRange } from './routes.js';
+import { DAY } from '../../lib/clock.js';
 import { UNSENT_MEDIA_KEPT_MS } from './service.js';
 
 let counter = 0;
@@ -589,6 +590,59 @@ describe.each(dialects)('media on $dialect', ({ dialect }) => {
       refusalOf,
     );
     expect(over).toEqual({ status: 429, code: 'MEDIA_QUOTA_EXCEEDED' });
+  });
+
+  it('counts uploads under way against the day: of 60 begun at once, only those that fit', async () => {
+    const zoe = await t.register();
+    const MB = 1024 * 1024;
+    const tus = { 'tus-resumable': '1.0.0', authorization: `Bearer ${zoe.token}` };
+    const begin = (size: number) =>
+      fetch(base + UPLOADS_PATH, {
+        method: 'POST',
+        headers: {
+          ...tus,
+          'upload-length': String(size),
+          'upload-metadata': `kind ${Buffer.from('file').toString('base64')},name ${Buffer.from('f.bin').toString('base64')}`,
+        },
+      });
+    const codeOf = async (answer: Response) =>
+      answer.status === 201 ? 'begun' : ((await answer.json()) as ErrorBody).error.code;
+    // A photo refused once all its bytes are there gives its reservation back.
+    expect(
+      await upload(zoe, Buffer.alloc(MB, 1), { kind: 'image', name: 'x.jpg' }).catch(refusalOf),
+    ).toEqual({ status: 415, code: 'MEDIA_TYPE_UNSUPPORTED' });
+    // Zoe's day is 3 MB: 60 uploads of 1 MB begun together, each before a byte is sent.
+    const answers = await Promise.all(Array.from({ length: 60 }, () => begin(MB)));
+    const codes = await Promise.all(answers.map(codeOf));
+    expect(codes.filter((code) => code === 'begun')).toHaveLength(3);
+    expect(codes.filter((code) => code === 'MEDIA_QUOTA_EXCEEDED')).toHaveLength(57);
+    // The same check called 60 times at once within one process (no requests to space them).
+    const yan = await t.register();
+    const checks = await Promise.allSettled(
+      Array.from({ length: 60 }, (_, i) =>
+        t.ctx.services.media.checkNewUpload(yan.user.id, 'file', MB, `yan${i}`),
+      ),
+    );
+    expect(checks.filter((check) => check.status === 'fulfilled')).toHaveLength(3);
+    // A cancelled upload gives its bytes back: one more may begin, and no more than that.
+    const begun = answers.find((answer) => answer.status === 201)!;
+    const cancelled = await fetch(new URL(begun.headers.get('location')!, base), {
+      method: 'DELETE',
+      headers: tus,
+    });
+    expect(cancelled.status).toBe(204);
+    expect(await codeOf(await begin(MB))).toBe('begun');
+    expect(await codeOf(await begin(1))).toBe('MEDIA_QUOTA_EXCEEDED');
+    // A day on, the uploads never finished have expired and count no more.
+    t.clock.advance(DAY + 1);
+    await t.ctx.uploads.removeExpired();
+    const again = await Promise.all(Array.from({ length: 4 }, () => begin(MB)));
+    expect((await Promise.all(again.map(codeOf))).sort()).toEqual([
+      'MEDIA_QUOTA_EXCEEDED',
+      'begun',
+      'begun',
+      'begun',
+    ]);
   });
 
   it('resumes an upload cut off midway, and keeps it from anyone else', async () => {
