@@ -22,7 +22,7 @@ import * as m0020 from './0020-device-logins.js';
 import * as m0021 from './0021-push.js';
 import * as m0022 from './0022-server-flags.js';
 import * as m0023 from './0023-cooperation.js';
-import * as m0024 from './0024-upload-reservations.js';
+import * as m0026 from './0026-upload-reservations.js';
 
 /**
  * Every migration in order. A static list rather than a folder scan, so the compiled
@@ -52,5 +52,5 @@ export const migrations: Record<string, Migration> = {
   '0021-push': m0021,
   '0022-server-flags': m0022,
   '0023-cooperation': m0023,
-  '0024-upload-reservations': m0024,
+  '0026-upload-reservations': m0026,
 };
