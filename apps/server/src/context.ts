@@ -370,7 +370,7 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
   const groupRepo = new GroupRepo(db);
   const media = new MediaService({
     db,
-    repo: new MediaRepo(db),
+    repo: new MediaRepo(db, dialect),
     storage: overrides.mediaStorage ?? openMediaStorage(config.media.s3, config.dataDir),
     clock,
     config: config.media,

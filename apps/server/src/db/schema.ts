@@ -443,6 +443,14 @@ export interface MediaTable {
   created_at: number;
 }
 
+/** An upload begun and not yet stored or dropped: its declared size counts against the day's total. */
+export interface UploadReservationsTable {
+  id: string;
+  owner_id: string;
+  size: number;
+  created_at: number;
+}
+
 export interface FaceFavouritesTable {
   user_id: string;
   media_id: string;
@@ -524,6 +532,7 @@ export interface Database {
   translation_usage: TranslationUsageTable;
   media: MediaTable;
   message_media: MessageMediaTable;
+  upload_reservations: UploadReservationsTable;
   face_favourites: FaceFavouritesTable;
   pi_tickets: PiTicketsTable;
   ledger_accounts: LedgerAccountsTable;

@@ -22,7 +22,9 @@ import {
   type RegisteredUser,
   type TestApp,
 } from '../../test/harness.js';
+import { PLACE, hiddenGif, hiddenPhoto, recording, withPlaces } from '../../test/media.js';
 import { parseRange } from './routes.js';
+import { DAY } from '../../lib/clock.js';
 import { UNSENT_MEDIA_KEPT_MS } from './service.js';
 
 let counter = 0;
@@ -204,6 +206,42 @@ describe.each(dialects)('media on $dialect', ({ dialect }) => {
     );
   });
 
+  it('stores of a photo what is shown and nothing more, its frames as they were', async () => {
+    const original = async (data: Buffer, name: string) => {
+      const { media } = await upload(ada, data, { kind: 'image', name });
+      if (media.kind !== 'image') throw new Error('not stored as a photo');
+      const { urls } = await urlsFor(ada, [media.image.id]);
+      const bytes = Buffer.from(await (await fetch(base + urls[0]!.url)).arrayBuffer());
+      expect(bytes.length).toBe(media.image.size);
+      return bytes;
+    };
+    // A JPEG with an MPF second picture and a motion photo's film after its end.
+    const { input, picture } = await hiddenPhoto();
+    const jpeg = await original(input, 'PXL_1.MP.jpg');
+    for (const hidden of [PLACE, 'MPF\0', 'MotionPhoto', 'ftyp']) {
+      expect(jpeg.includes(hidden), hidden).toBe(false);
+    }
+    expect(jpeg.subarray(-2)).toEqual(Buffer.from([0xff, 0xd9]));
+    expect(await sharp(jpeg).raw().toBuffer()).toEqual(await sharp(picture).raw().toBuffer());
+    // A GIF with a comment, XMP and bytes after its trailer: its frames and loop, no more.
+    const { input: animated, gif } = await hiddenGif();
+    expect(await original(animated, 'a.gif')).toEqual(gif);
+    // A WebP with EXIF, XMP and bytes after its RIFF.
+    const webp = await sharp({
+      create: { width: 16, height: 16, channels: 3, background: { r: 5, g: 150, b: 90 } },
+    })
+      .webp()
+      .withExif({ IFD0: { ImageDescription: `at ${PLACE}` } })
+      .withXmp(`<x:xmpmeta><rdf:Description exif:GPSLatitude="${PLACE}"/></x:xmpmeta>`)
+      .toBuffer();
+    const stored = await original(Buffer.concat([webp, Buffer.from(PLACE)]), 'w.webp');
+    expect(webp.includes(PLACE)).toBe(true);
+    expect(stored.includes(PLACE)).toBe(false);
+    expect(stored.readUInt32LE(4) + 8).toBe(stored.length);
+    const meta = await sharp(stored).metadata();
+    expect([meta.format, meta.exif, meta.xmp]).toEqual(['webp', undefined, undefined]);
+  });
+
   it('sends a photo as stored, readable by the chat and nobody else', async () => {
     const { media } = await upload(ada, await phonePhoto(), { kind: 'image', name: 'a.jpg' });
     if (media.kind !== 'image') throw new Error('not an image');
@@ -331,13 +369,8 @@ describe.each(dialects)('media on $dialect', ({ dialect }) => {
   });
 
   it('stores a voice message and a video with what the browser measured, typed by their bytes', async () => {
-    // An Ogg page announcing Opus: sound, by its bytes.
-    const opus = Buffer.concat([
-      Buffer.from('OggS\0\x02', 'latin1'),
-      Buffer.alloc(22),
-      Buffer.from('OpusHead\x01\x01', 'latin1'),
-      Buffer.alloc(200, 3),
-    ]);
+    // Opus in Ogg, as Firefox records it (with a place in its comments): sound, by its bytes.
+    const opus = await recording('voice.ogg');
     const waveform = Buffer.from(Array.from({ length: 48 }, (_, i) => (i * 5) % 256)).toString(
       'base64',
     );
@@ -365,19 +398,25 @@ describe.each(dialects)('media on $dialect', ({ dialect }) => {
       voice: { ...voice.voice, durationMs: 1 },
     });
     expect(sent.json<Message>().content).toEqual(voice);
+    // A recording cut short is refused whole, and nothing of it stays (its staged bytes
+    // go once the answer is out).
+    expect(
+      await upload(ada, opus.subarray(0, opus.length - 10), { kind: 'voice', name: 'v.ogg' }).catch(
+        refusalOf,
+      ),
+    ).toEqual({ status: 415, code: 'MEDIA_TYPE_UNSUPPORTED' });
+    await vi.waitFor(async () =>
+      expect((await readdir(join(t.dataDir, 'uploads'))).filter((n) => !n.startsWith('.'))).toEqual(
+        [],
+      ),
+    );
     // A picture sent as a voice is refused by its bytes.
     expect(
       await upload(ada, await phonePhoto(), { kind: 'voice', name: 'v.ogg' }).catch(refusalOf),
     ).toEqual({ status: 415, code: 'MEDIA_TYPE_UNSUPPORTED' });
 
     // A video: an MP4 by its bytes, with the poster its sender's browser made from it.
-    const mp4 = Buffer.concat([
-      Buffer.from([0, 0, 0, 0x18]),
-      Buffer.from('ftypisom', 'latin1'),
-      Buffer.from([0, 0, 2, 0]),
-      Buffer.from('isommp41', 'latin1'),
-      Buffer.alloc(5000, 9),
-    ]);
+    const mp4 = withPlaces(await recording('clip.mp4'));
     const { media: poster } = await upload(ada, await phonePhoto(), {
       kind: 'image',
       name: 'p.jpg',
@@ -408,6 +447,13 @@ describe.each(dialects)('media on $dialect', ({ dialect }) => {
     // Bob reads both the film and its poster.
     const { urls } = await urlsFor(bob, [video.video.id, poster.image.id]);
     expect(urls.map((u) => u.id).sort()).toEqual([video.video.id, poster.image.id].sort());
+    // Both recordings are stored without the place, every byte where it was.
+    const { urls: stored } = await urlsFor(ada, [voice.voice.id, video.video.id]);
+    for (const { url } of stored) {
+      const bytes = Buffer.from(await (await fetch(base + url)).arrayBuffer());
+      expect([opus.length, mp4.length]).toContain(bytes.length);
+      expect(bytes.includes(PLACE)).toBe(false);
+    }
     // No poster, or someone else's: refused.
     expect(await upload(ada, mp4, videoMeta).catch(refusalOf)).toEqual({
       status: 400,
@@ -544,6 +590,59 @@ describe.each(dialects)('media on $dialect', ({ dialect }) => {
       refusalOf,
     );
     expect(over).toEqual({ status: 429, code: 'MEDIA_QUOTA_EXCEEDED' });
+  });
+
+  it('counts uploads under way against the day: of 60 begun at once, only those that fit', async () => {
+    const zoe = await t.register();
+    const MB = 1024 * 1024;
+    const tus = { 'tus-resumable': '1.0.0', authorization: `Bearer ${zoe.token}` };
+    const begin = (size: number) =>
+      fetch(base + UPLOADS_PATH, {
+        method: 'POST',
+        headers: {
+          ...tus,
+          'upload-length': String(size),
+          'upload-metadata': `kind ${Buffer.from('file').toString('base64')},name ${Buffer.from('f.bin').toString('base64')}`,
+        },
+      });
+    const codeOf = async (answer: Response) =>
+      answer.status === 201 ? 'begun' : ((await answer.json()) as ErrorBody).error.code;
+    // A photo refused once all its bytes are there gives its reservation back.
+    expect(
+      await upload(zoe, Buffer.alloc(MB, 1), { kind: 'image', name: 'x.jpg' }).catch(refusalOf),
+    ).toEqual({ status: 415, code: 'MEDIA_TYPE_UNSUPPORTED' });
+    // Zoe's day is 3 MB: 60 uploads of 1 MB begun together, each before a byte is sent.
+    const answers = await Promise.all(Array.from({ length: 60 }, () => begin(MB)));
+    const codes = await Promise.all(answers.map(codeOf));
+    expect(codes.filter((code) => code === 'begun')).toHaveLength(3);
+    expect(codes.filter((code) => code === 'MEDIA_QUOTA_EXCEEDED')).toHaveLength(57);
+    // The same check called 60 times at once within one process (no requests to space them).
+    const yan = await t.register();
+    const checks = await Promise.allSettled(
+      Array.from({ length: 60 }, (_, i) =>
+        t.ctx.services.media.checkNewUpload(yan.user.id, 'file', MB, `yan${i}`),
+      ),
+    );
+    expect(checks.filter((check) => check.status === 'fulfilled')).toHaveLength(3);
+    // A cancelled upload gives its bytes back: one more may begin, and no more than that.
+    const begun = answers.find((answer) => answer.status === 201)!;
+    const cancelled = await fetch(new URL(begun.headers.get('location')!, base), {
+      method: 'DELETE',
+      headers: tus,
+    });
+    expect(cancelled.status).toBe(204);
+    expect(await codeOf(await begin(MB))).toBe('begun');
+    expect(await codeOf(await begin(1))).toBe('MEDIA_QUOTA_EXCEEDED');
+    // A day on, the uploads never finished have expired and count no more.
+    t.clock.advance(DAY + 1);
+    await t.ctx.uploads.removeExpired();
+    const again = await Promise.all(Array.from({ length: 4 }, () => begin(MB)));
+    expect((await Promise.all(again.map(codeOf))).sort()).toEqual([
+      'MEDIA_QUOTA_EXCEEDED',
+      'begun',
+      'begun',
+      'begun',
+    ]);
   });
 
   it('resumes an upload cut off midway, and keeps it from anyone else', async () => {

@@ -1,10 +1,10 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, truncate } from 'node:fs/promises';
 import { fileTypeFromFile } from 'file-type';
 import sharp from 'sharp';
 import { rgbaToThumbHash } from 'thumbhash';
 import { AppError } from '../../errors.js';
 import { MAX_IMAGE_PIXELS, openImage } from '../files/images.js';
-import { padJpegHead, stripJpeg, stripJpegHead, stripPng } from './strip.js';
+import { padJpegHead, stripGif, stripJpeg, stripJpegHead, stripPng } from './strip.js';
 
 // Each photo is read once: libvips' operation cache would only hold memory (and copy
 // into it) for results nobody asks for again. Photos are processed one per core at a
@@ -20,11 +20,6 @@ const THUMB_SIDE_PX = 480;
  * comes out the same from 32×32, read in a fiftieth of the time.
  */
 const PLACEHOLDER_SIDE_PX = 32;
-/**
- * What is searched of a JPEG for its start of scan: its metadata segments are at most
- * 64 KB each and few; a file whose head is longer is searched whole.
- */
-const JPEG_HEAD_BYTES = 512 * 1024;
 /**
  * A JPEG's metadata is blanked where it lies (zeros in its place) rather than cut out
  * when it is at most this share of the file: the picture then stays where it is and the
@@ -59,10 +54,11 @@ export interface ProcessedImage {
 /**
  * Reads an uploaded photo from disk and makes it ready to store. Its type is what its
  * bytes show (openImage refuses anything but JPEG, PNG, WebP and GIF, and pixel bombs).
- * A JPEG or PNG keeps its picture as the camera encoded it and loses its metadata
- * (camera, place, time; a JPEG keeps its orientation alone, so it still shows upright);
- * a WebP is encoded again without it; a GIF, which carries none, stays as it is. One
- * decode, shrunk as it loads, makes both the thumbnail and the placeholder.
+ * A JPEG, PNG or GIF keeps its picture as it was encoded and loses its metadata (camera,
+ * place, time; a JPEG keeps its orientation alone, so it still shows upright) and any
+ * bytes past the end of the picture (a second picture, a motion photo's film): what is
+ * stored is what is shown. A WebP is encoded again without them. One decode, shrunk as
+ * it loads, makes both the thumbnail and the placeholder.
  */
 export async function processImage(path: string): Promise<ProcessedImage> {
   // The photo is read once. Given its path, sharp would open the file again for each of
@@ -120,19 +116,26 @@ async function strippedOriginal(
   orientation: number,
 ): Promise<Original> {
   if (format === 'jpeg') {
-    const stripped = stripJpegHead(input.subarray(0, JPEG_HEAD_BYTES), orientation);
-    if (stripped) {
-      const { scanFrom } = stripped;
+    const stripped = stripJpegHead(input, orientation);
+    if (!stripped) throw new AppError('IMAGE_INVALID');
+    const { scanFrom, end } = stripped;
+    if (stripped.between.length === 0) {
       const blanked =
-        scanFrom - stripped.head.length <= input.length * BLANKED_SHARE
+        scanFrom - stripped.head.length <= end * BLANKED_SHARE
           ? padJpegHead(stripped.head, scanFrom)
           : null;
+      // The staged file is ours: what follows the picture is cut off where it lies.
+      if (end < input.length) await truncate(path, end);
       return { head: blanked ?? stripped.head, path, from: scanFrom, mime: 'image/jpeg' };
     }
   }
-  if (format === 'gif') return { data: input, mime: 'image/gif' };
-  if (format === 'jpeg' || format === 'png') {
-    const data = format === 'jpeg' ? stripJpeg(input, orientation) : stripPng(input);
+  if (format === 'jpeg' || format === 'png' || format === 'gif') {
+    const data =
+      format === 'jpeg'
+        ? stripJpeg(input, orientation)
+        : format === 'png'
+          ? stripPng(input)
+          : stripGif(input);
     if (!data) throw new AppError('IMAGE_INVALID');
     return { data, mime: `image/${format}` };
   }

@@ -1,17 +1,73 @@
 import { sql } from 'kysely';
 import type { ExpressionBuilder, Insertable } from 'kysely';
+import type { Dialect } from '../../db/database.js';
 import type { Database, Db, MediaRow, MediaTable } from '../../db/schema.js';
 
-/** The media tables: stored media and the messages that carry them. */
+/** The media tables: stored media, uploads under way, and the messages that carry media. */
 export class MediaRepo {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly dialect: Dialect,
+  ) {}
 
   in(db: Db): MediaRepo {
-    return db === this.db ? this : new MediaRepo(db);
+    return db === this.db ? this : new MediaRepo(db, this.dialect);
   }
 
+  /** Stores a media row; the upload it came from no longer counts as under way. */
   async insert(row: Insertable<MediaTable>): Promise<void> {
-    await this.db.insertInto('media').values(row).execute();
+    await this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('media').values(row).execute();
+      await trx.deleteFrom('upload_reservations').where('id', '=', row.id).execute();
+    });
+  }
+
+  /**
+   * Reserves `size` bytes of the owner's day for an upload, if what they stored since
+   * `since` and their uploads under way (begun after `liveSince`) leave room for it
+   * within `cap`; answers whether it did. The look and the reservation are one step
+   * per person: on PostgreSQL their row is locked for it (SQLite runs one transaction
+   * at a time), so uploads begun together are counted one after the other.
+   */
+  async reserve(
+    reservation: { id: string; ownerId: string; size: number; now: number },
+    window: { since: number; liveSince: number; cap: number },
+  ): Promise<boolean> {
+    const { id, ownerId, size, now } = reservation;
+    return this.db.transaction().execute(async (trx) => {
+      if (this.dialect === 'postgres') {
+        // Not FOR UPDATE: that would also hold back rows that refer to this person.
+        await trx
+          .selectFrom('users')
+          .select('id')
+          .where('id', '=', ownerId)
+          .forNoKeyUpdate()
+          .execute();
+      }
+      const stored = await new MediaRepo(trx, this.dialect).bytesSince(ownerId, window.since);
+      const reserved = await trx
+        .selectFrom('upload_reservations')
+        .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('size'), eb.lit(0)).as('total'))
+        .where('owner_id', '=', ownerId)
+        .where('created_at', '>', window.liveSince)
+        .executeTakeFirst();
+      if (stored + Number(reserved?.total ?? 0) + size > window.cap) return false;
+      await trx
+        .insertInto('upload_reservations')
+        .values({ id, owner_id: ownerId, size, created_at: now })
+        .execute();
+      return true;
+    });
+  }
+
+  /** An upload no longer under way (stored, refused, cancelled or dropped). */
+  async release(id: string): Promise<void> {
+    await this.db.deleteFrom('upload_reservations').where('id', '=', id).execute();
+  }
+
+  /** Forgets the reservations of uploads begun before `before`: their uploads have expired. */
+  async releaseBefore(before: number): Promise<void> {
+    await this.db.deleteFrom('upload_reservations').where('created_at', '<=', before).execute();
   }
 
   async byIds(ids: readonly string[]): Promise<MediaRow[]> {

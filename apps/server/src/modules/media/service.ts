@@ -16,6 +16,7 @@ import { AppError } from '../../errors.js';
 import { DAY, HOUR, MINUTE, type Clock } from '../../lib/clock.js';
 import { Semaphore } from '../../lib/semaphore.js';
 import { processImage, sniffFile } from './process.js';
+import { stripRecording } from './strip-av.js';
 import type { MediaRepo } from './repo.js';
 import type { ByteRange, MediaStorage, StoredObject } from './storage.js';
 
@@ -35,6 +36,8 @@ const MB = 1024 * 1024;
  * sender went offline is still sent when they come back within a day.
  */
 export const UNSENT_MEDIA_KEPT_MS = DAY;
+/** An unfinished upload is dropped a day after it began. */
+export const UPLOAD_EXPIRY_MS = DAY;
 /** Media removed per round of the sweep. */
 const SWEEP_BATCH = 500;
 /**
@@ -77,22 +80,45 @@ export class MediaService {
     };
   }
 
-  /** Refuses an upload before any byte of it is stored: too large, or past today's total. */
-  async checkNewUpload(userId: string, kind: MediaKind, size: number): Promise<void> {
+  /**
+   * Refuses an upload before any byte of it is stored: too large, or past today's total.
+   * Taken, its declared size is reserved until it is stored or dropped (release), so
+   * uploads under way count against the total as well as those stored.
+   */
+  async checkNewUpload(
+    userId: string,
+    kind: MediaKind,
+    size: number,
+    uploadId: string,
+  ): Promise<void> {
     const { config, repo, clock } = this.deps;
     const max = this.limits()[kind];
     if (size > max) throw new AppError('MEDIA_TOO_LARGE', { megabytes: Math.floor(max / MB) });
     if (config.dailyBytes === null) return;
     const now = clock.now();
-    const used = await repo.bytesSince(userId, now - (now % DAY));
-    if (used + size > config.dailyBytes) throw new AppError('MEDIA_QUOTA_EXCEEDED');
+    const reserved = await repo.reserve(
+      { id: uploadId, ownerId: userId, size, now },
+      { since: now - (now % DAY), liveSince: now - UPLOAD_EXPIRY_MS, cap: config.dailyBytes },
+    );
+    if (!reserved) throw new AppError('MEDIA_QUOTA_EXCEEDED');
+  }
+
+  /** An upload stored, refused, cancelled or dropped no longer counts as under way. */
+  release(uploadId: string): Promise<void> {
+    return this.deps.repo.release(uploadId);
+  }
+
+  /** Forgets the reservations of uploads that have expired. */
+  releaseExpired(): Promise<void> {
+    return this.deps.repo.releaseBefore(this.deps.clock.now() - UPLOAD_EXPIRY_MS);
   }
 
   /**
    * Stores a finished upload as media `id`: a photo checked, stripped of its metadata,
    * with a thumbnail and a placeholder; a voice message or a video, typed by its bytes as
-   * sound or film, with what the sender's browser measured of it (length, waveform,
-   * size, its poster photo); a file as it is, typed by its bytes.
+   * sound or film, stripped of its metadata in place (strip-av.ts), with what the
+   * sender's browser measured of it (length, waveform, size, its poster photo); a file as
+   * it is, typed by its bytes.
    */
   async store(userId: string, upload: FinishedUpload): Promise<UploadedMedia> {
     const { storage, repo, clock } = this.deps;
@@ -142,6 +168,8 @@ export class MediaService {
     } else {
       const mime = await sniffFile(path);
       const measured = kind === 'file' ? {} : await this.measured(userId, kind, mime, upload);
+      // What is stored is what is played: no place, name or tag rides along.
+      if (kind !== 'file') await stripRecording(path, mime);
       const originalKey = `${id}/original`;
       const size = await storage.takeFile(originalKey, path, mime);
       row = { ...base, ...measured, mime, size, original_key: originalKey };

@@ -98,8 +98,17 @@ export class StagingStore extends FileStore {
   /** Uploads finished whose bytes may have left for the media storage before their description. */
   private readonly finished = new Set<string>();
 
-  constructor(options: { directory: string; expirationPeriodInMilliseconds: number }) {
-    super({ ...options, configstore: new RememberedConfigstore(options.directory) });
+  private readonly onRemove: (fileId: string) => Promise<void>;
+
+  constructor(options: {
+    directory: string;
+    expirationPeriodInMilliseconds: number;
+    /** Called once an upload's staged bytes and description are gone. */
+    onRemove?: (fileId: string) => Promise<void>;
+  }) {
+    const { onRemove = () => Promise.resolve(), ...rest } = options;
+    super({ ...rest, configstore: new RememberedConfigstore(options.directory) });
+    this.onRemove = onRemove;
   }
 
   /**
@@ -139,6 +148,7 @@ export class StagingStore extends FileStore {
     await rm(join(this.directory, fileId), { force: true });
     await this.configstore.delete(fileId);
     this.finished.delete(fileId);
+    await this.onRemove(fileId);
   }
 
   override write(readable: Readable, fileId: string, offset: number): Promise<number> {

@@ -13,13 +13,9 @@ import {
 import { NodeRequest, sendNodeResponse } from 'srvx/node';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../errors.js';
-import { DAY } from '../../lib/clock.js';
 import { newId } from '../../lib/random.js';
-import type { MediaService } from './service.js';
+import { UPLOAD_EXPIRY_MS, type MediaService } from './service.js';
 import { StagingStore } from './staging-store.js';
-
-/** An unfinished upload is dropped a day after it began. */
-const UPLOAD_EXPIRY_MS = DAY;
 
 type TusRequest = Parameters<NonNullable<ServerOptions['onIncomingRequest']>>[0];
 
@@ -45,6 +41,9 @@ export class Uploads {
     this.datastore = new StagingStore({
       directory: join(deps.dataDir, 'uploads'),
       expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS,
+      // However an upload leaves the staging (stored, refused, cancelled, expired), it is
+      // no longer under way.
+      onRemove: (uploadId) => deps.media.release(uploadId),
     });
     const limits = deps.media.limits();
     this.server = new Server({
@@ -64,7 +63,7 @@ export class Uploads {
         if (!isMediaKind(kind)) throw new AppError('VALIDATION_FAILED');
         // The size is declared up front, so limits hold before any byte is stored.
         if (upload.size === undefined) throw new AppError('MALFORMED_REQUEST');
-        await deps.media.checkNewUpload(userId, kind, upload.size);
+        await deps.media.checkNewUpload(userId, kind, upload.size, upload.id);
         return { metadata: { ...upload.metadata, kind, owner: userId } };
       },
       onUploadFinish: async (req, upload) => {
@@ -150,7 +149,10 @@ export class Uploads {
 
   /** Drops uploads begun more than a day ago and never finished. */
   async removeExpired(): Promise<number> {
-    return this.server.cleanUpExpiredUploads();
+    const removed = await this.server.cleanUpExpiredUploads();
+    // Also those whose staged bytes were lost (another node's, a disk wiped).
+    await this.deps.media.releaseExpired();
+    return removed;
   }
 
   private ownerOf(req: TusRequest): string {
