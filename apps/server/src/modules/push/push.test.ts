@@ -98,11 +98,14 @@ describe.each(dialects)('web push on $dialect', ({ dialect }) => {
     const bobDevice = await subscribe(bob);
     // The laptop is online: it gets the message over its socket instead.
     sockets.push(await TestSocket.connect(url, adaLaptop.token));
+    // Subscribing the laptop told the phone, which was away (a test of its own below).
+    const messages = (device: LocalSubscription) =>
+      payloads(device).filter(({ tag }) => tag !== 'security');
 
     await send(bob, chat, { kind: 'text', text: 'See you at eight' });
     await settled();
     // Without previews: only that a message came, in the reader's interface language.
-    expect(payloads(adaPhone)).toEqual([
+    expect(messages(adaPhone)).toEqual([
       {
         title: 'You have a new message',
         body: '',
@@ -111,8 +114,9 @@ describe.each(dialects)('web push on $dialect', ({ dialect }) => {
         conversationId: chat,
       },
     ]);
-    expect(pushes.received(adaPhone.endpoint)[0]).toMatchObject({ urgency: 'high', ttl: 86_400 });
-    expect(pushes.received(adaPhone.endpoint)[0]!.topic).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    const pushed = pushes.received(adaPhone.endpoint).at(-1);
+    expect(pushed).toMatchObject({ urgency: 'high', ttl: 86_400 });
+    expect(pushed!.topic).toMatch(/^[A-Za-z0-9_-]{32}$/);
     expect(payloads(laptopPushes)).toEqual([]);
     expect(payloads(bobDevice)).toEqual([]);
 
@@ -120,13 +124,13 @@ describe.each(dialects)('web push on $dialect', ({ dialect }) => {
     await call(ada, 'PATCH', '/me/settings', { notificationPreviews: true });
     await send(bob, chat, { kind: 'text', text: 'Bring the map' });
     await settled();
-    expect(payloads(adaPhone).at(-1)).toMatchObject({ title: 'Bob', body: 'Bring the map' });
+    expect(messages(adaPhone).at(-1)).toMatchObject({ title: 'Bob', body: 'Bring the map' });
 
     // Notifications off: nothing.
     await call(ada, 'PATCH', '/me/settings', { notifications: false });
     await send(bob, chat, { kind: 'text', text: 'Hello?' });
     await settled();
-    expect(payloads(adaPhone)).toHaveLength(2);
+    expect(messages(adaPhone)).toHaveLength(2);
     expect(pushes.refusals).toEqual([]);
   });
 
@@ -229,6 +233,43 @@ describe.each(dialects)('web push on $dialect', ({ dialect }) => {
     await send(bob, chat, { kind: 'text', text: 'two' });
     await settled();
     expect(payloads(again)).toEqual([]);
+  });
+
+  it('tells the devices that are away of a sensitive action, never the one it was done on', async () => {
+    const ada = await t.register({ uiLanguage: 'zh_TW' });
+    const phone = await subscribe(ada);
+    const desktop = await secondDevice(ada);
+    // Subscribing the desktop is itself a sensitive action, done on the desktop.
+    const desktopDevice = await subscribe(desktop);
+    await settled();
+    expect(payloads(phone)).toEqual([
+      {
+        title: '帳號安全',
+        body: '您的帳號在另一台裝置上有變更。如非本人操作，請查看安全紀錄。',
+        tag: 'security',
+        path: '/pages/user/security-activity',
+      },
+    ]);
+    expect(payloads(desktopDevice)).toEqual([]);
+  });
+
+  it("keeps a browser's endpoint with the account whose live session subscribed it", async () => {
+    const [ada, bob] = await Promise.all([t.register(), t.register()]);
+    const adas = await subscribe(ada);
+    // Whoever learns the endpoint cannot move Ada's pushes to an account of theirs.
+    const taken = await call(bob, 'PUT', '/push/subscription', {
+      endpoint: adas.endpoint,
+      keys: pushes.subscribe(
+        (await call(bob, 'GET', '/push/key')).json<{ publicKey: string }>().publicKey,
+      ).keys,
+    });
+    expectError(taken, 'PUSH_ENDPOINT_IN_USE');
+    expect((await call(ada, 'POST', '/push/test')).statusCode).toBe(204);
+    expect(payloads(adas).map(({ tag }) => tag)).toEqual(['test']);
+    // Once Ada signs out in that browser, its next account may have it.
+    await call(ada, 'POST', '/auth/logout');
+    const bobs = await call(bob, 'PUT', '/push/subscription', { ...adas });
+    expect(bobs.statusCode, bobs.body).toBe(204);
   });
 
   it('brings a mining reminder to a team member who is away', async () => {

@@ -211,13 +211,38 @@ export class PushService {
     if (announced.length > 0) this.background(() => this.announce(announced));
   }
 
-  /** After user events are published: mining reminders reach devices that are away. */
+  /**
+   * After user events are published: mining reminders reach devices that are away, and
+   * so does word of a sensitive action, on every device but the one it was done on.
+   */
   eventsPublished(events: readonly PendingEvent[]): void {
     for (const { userId, event } of events) {
-      if (event.data.type !== 'mining') continue;
       const data = event.data;
-      this.background(() => this.remind(userId, data));
+      if (data.type === 'mining') this.background(() => this.remind(userId, data));
+      if (data.type === 'security') {
+        this.background(() => this.warn(userId, data.activity.sessionId));
+      }
     }
+  }
+
+  /**
+   * Tells a person's other devices that are away that something sensitive was done. Always,
+   * whatever the notification switches say: it is the one push an owner must not miss.
+   */
+  private async warn(userId: string, doneOn: string | null): Promise<void> {
+    const devices = await this.recipients((db) => db.where('ps.user_id', '=', userId));
+    await Promise.all(
+      devices.map(async (device) => {
+        if (device.session_id === doneOn) return;
+        if (await this.deps.online(device.user_id, device.session_id)) return;
+        const texts = pushTexts(device.ui_language);
+        await this.deliver(
+          device,
+          { ...texts.security, tag: 'security', path: APP_PAGES.securityActivity },
+          { ttlSeconds: 7 * 24 * 60 * 60, urgency: 'high' },
+        );
+      }),
+    );
   }
 
   /** Resolves once the pushes under way are done (shutdown, tests). */

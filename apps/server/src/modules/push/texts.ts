@@ -10,6 +10,8 @@ interface PushTexts {
   test: { title: string; body: string };
   miningEnded: { title: string; body: string };
   nudged: { title: string; body: (name: string) => string };
+  /** Something sensitive done on the account from another device (what, the activity page says). */
+  security: { title: string; body: string };
 }
 
 type LabelledKind =
@@ -51,6 +53,10 @@ const TEXTS: Record<UiLanguage, PushTexts> = {
       title: 'Time to mine',
       body: (name) => `${name} reminds you to check in.`,
     },
+    security: {
+      title: 'Account security',
+      body: 'A change was made to your account on another device. Not you? Check your security activity.',
+    },
   },
   zh_CN: {
     newMessage: '您有一条新消息',
@@ -71,6 +77,10 @@ const TEXTS: Record<UiLanguage, PushTexts> = {
     test: { title: 'Teltlk', body: '此设备的通知功能正常。' },
     miningEnded: { title: '挖矿已结束', body: '再次签到以继续挖矿。' },
     nudged: { title: '该挖矿了', body: (name) => `${name} 提醒您签到。` },
+    security: {
+      title: '账号安全',
+      body: '您的账号在另一台设备上有变更。如非本人操作，请查看安全记录。',
+    },
   },
   zh_TW: {
     newMessage: '您有一則新訊息',
@@ -91,6 +101,10 @@ const TEXTS: Record<UiLanguage, PushTexts> = {
     test: { title: 'Teltlk', body: '此裝置的通知功能正常。' },
     miningEnded: { title: '挖礦已結束', body: '再次簽到以繼續挖礦。' },
     nudged: { title: '該挖礦了', body: (name) => `${name} 提醒您簽到。` },
+    security: {
+      title: '帳號安全',
+      body: '您的帳號在另一台裝置上有變更。如非本人操作，請查看安全紀錄。',
+    },
   },
 };
 
