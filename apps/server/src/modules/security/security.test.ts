@@ -6,7 +6,6 @@ import {
   type AddressUndoView,
   type AuthResult,
   type Me,
-  type OutboxMessage,
   type SecurityActivityResult,
   type ServerFrame,
   type StepUpStatus,
