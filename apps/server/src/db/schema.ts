@@ -89,6 +89,8 @@ export interface EnvelopesTable {
   expires_at: number;
   refunded_at: number | null;
   created_at: number;
+  /** The seq of the message it was sent with; null only for one whose message was gone. */
+  message_seq: number | null;
 }
 
 export interface EnvelopeSharesTable {

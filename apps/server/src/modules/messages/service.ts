@@ -33,7 +33,7 @@ import type { MessageSearch } from './search.js';
 import { isBurnt, toMessage } from './rows.js';
 import { SendPipeline } from './send.js';
 import { memberOf, transact, type AfterCommit } from './transaction.js';
-import type { Reader } from './visibility.js';
+import { messageFor, type Reader } from './visibility.js';
 
 export { SYNC_SAFETY_MS } from './conversations.js';
 export type { RemovedMessage } from './delivery.js';
@@ -261,6 +261,31 @@ export class MessageService {
       seqs.filter((seq) => seq > minSeq),
     );
     return rows.filter((row) => row.revoked_at === null && !isBurnt(row, now)).map(toMessage);
+  }
+
+  /**
+   * The message at `seq` as a member sees it now, or null when it is not theirs to see:
+   * they are not a member, it is at or before where their history starts (joined later,
+   * cleared), deleted for them, burnt, revoked, or a notice about a message before their
+   * history. The pulls' own rule (visibleTo in SQL, then messageFor), so what a member
+   * cannot pull, nothing else gives them.
+   */
+  async visibleMessage(
+    userId: string,
+    conversationId: string,
+    seq: number,
+  ): Promise<Message | null> {
+    const member = await this.deps.repo.findMember(conversationId, userId);
+    if (!member) return null;
+    const minSeq = Number(member.min_seq);
+    const [row] = await this.deps.repo.visibleAt(
+      userId,
+      conversationId,
+      minSeq,
+      [seq],
+      this.deps.clock.now(),
+    );
+    return row ? messageFor(toMessage(row), minSeq) : null;
   }
 
   // -------------------------------------------------------------------------- search
