@@ -484,6 +484,13 @@ export interface MiningSessionsTable {
   settled_at: number | null;
 }
 
+/** A rewarded ad, bound to the first account that handed it in (Pi names no viewer). */
+export interface AdClaimsTable {
+  ad_id: string;
+  user_id: string;
+  claimed_at: number;
+}
+
 export interface RankValuesTable {
   board: string;
   period: string;
@@ -536,6 +543,7 @@ export interface Database {
   growth_settings: GrowthSettingsTable;
   miners: MinersTable;
   mining_sessions: MiningSessionsTable;
+  ad_claims: AdClaimsTable;
   rank_values: RankValuesTable;
   jobs: JobsTable;
   device_logins: DeviceLoginsTable;

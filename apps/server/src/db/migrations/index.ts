@@ -24,6 +24,7 @@ import * as m0022 from './0022-server-flags.js';
 import * as m0023 from './0023-cooperation.js';
 import * as m0024 from './0024-security.js';
 import * as m0025 from './0025-envelope-message.js';
+import * as m0026 from './0026-ad-claims.js';
 
 /**
  * Every migration in order. A static list rather than a folder scan, so the compiled
@@ -55,4 +56,5 @@ export const migrations: Record<string, Migration> = {
   '0023-cooperation': m0023,
   '0024-security': m0024,
   '0025-envelope-message': m0025,
+  '0026-ad-claims': m0026,
 };

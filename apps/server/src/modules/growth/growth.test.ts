@@ -257,6 +257,41 @@ describe.each(stores)('growth on $dialect (Redis: $redis)', ({ dialect, redis })
     await endSessions();
   });
 
+  it('binds an ad to the first account that hands it in, and never boosts anyone else with it', async () => {
+    const [a, b, c, d] = await Promise.all([
+      t.register(),
+      t.register(),
+      t.register(),
+      t.register(),
+    ]);
+    const ad = () => sandbox.emulator.showAd('rewarded', true).adId;
+    const boost = (user: RegisteredUser, adId: string) =>
+      call(user, 'POST', '/growth/mining/ad', { adId });
+    // a's ad, handed in before a checked in: still a's, though it boosted nothing then.
+    const watched = ad();
+    expectError(await boost(a, watched), 'NOT_MINING');
+    await checkIn(b);
+    expectError(await boost(b, watched), 'AD_NOT_REWARDED');
+    expect((await status(b)).session?.adBoosted).toBe(false);
+    await checkIn(a);
+    expect(ok<MiningStatus>(await boost(a, watched)).session?.adBoosted).toBe(true);
+    // An ad a could not use (already boosted) does not become someone else's either.
+    const spare = ad();
+    expectError(await boost(a, spare), 'AD_BOOST_USED');
+    expectError(await boost(b, spare), 'AD_NOT_REWARDED');
+    // Two people handing in one ad at once: one of them has it.
+    await checkIn(c);
+    await checkIn(d);
+    const shared = ad();
+    const answers = await Promise.all([boost(c, shared), boost(d, shared)]);
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409]);
+    expectError(
+      answers.find((answer) => answer.statusCode !== 200)!,
+      'AD_NOT_REWARDED',
+    );
+    await endSessions();
+  });
+
   it('ranks points of all time with my place, ties to the smaller id, the same from SQL and Redis', async () => {
     const users = await Promise.all([t.register(), t.register(), t.register()]);
     for (const user of users) await checkIn(user);

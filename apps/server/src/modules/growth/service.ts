@@ -311,13 +311,15 @@ export class GrowthService {
   /**
    * A rewarded ad watched in the Pi Browser: the booster for the rest of the session, once.
    * Pi's Platform API must say the ad was granted (the SDK in the browser may be tampered
-   * with), and an ad boosts one session only.
+   * with); the ad is bound to the first account that hands it in, and boosts one session
+   * only, ever.
    */
   async adBoost(auth: AuthInfo, adId: string): Promise<MiningStatus> {
     const { db, clock, platform, logger } = this.deps;
     if (!platform) throw new AppError('PI_UNAVAILABLE');
     const ad = await askPi(logger, () => platform.adStatus(adId));
     if (ad?.mediator_ack_status !== 'granted') throw new AppError('AD_NOT_REWARDED');
+    if (!(await this.claimAd(auth.userId, adId))) throw new AppError('AD_NOT_REWARDED');
     await db.transaction().execute(async (trx) => {
       const now = clock.now();
       const miner = await trx
@@ -342,6 +344,27 @@ export class GrowthService {
       if (boosted.numUpdatedRows === 0n) throw new AppError('AD_BOOST_USED');
     });
     return this.status(auth);
+  }
+
+  /**
+   * Whether a granted ad is the caller's: Pi's ad status names no viewer, so the first
+   * account to hand the id in holds it (a conflict-free insert, so two at once cannot both
+   * win), kept even when it could not boost then (not mining, already boosted): an id
+   * passed on, or read off someone else's request, boosts nobody else.
+   */
+  private async claimAd(userId: string, adId: string): Promise<boolean> {
+    const { db, clock } = this.deps;
+    await db
+      .insertInto('ad_claims')
+      .values({ ad_id: adId, user_id: userId, claimed_at: clock.now() })
+      .onConflict((c) => c.column('ad_id').doNothing())
+      .execute();
+    const claim = await db
+      .selectFrom('ad_claims')
+      .select('user_id')
+      .where('ad_id', '=', adId)
+      .executeTakeFirstOrThrow();
+    return claim.user_id === userId;
   }
 
   /** Invitees mining beside a session, from when their invitation counted. */
