@@ -491,6 +491,13 @@ export interface AdClaimsTable {
   claimed_at: number;
 }
 
+/** The account each mailbox's invitation counted for (canonicalMailbox: one per person). */
+export interface CountedMailboxesTable {
+  mailbox: string;
+  user_id: string;
+  counted_at: number;
+}
+
 export interface RankValuesTable {
   board: string;
   period: string;
@@ -544,6 +551,7 @@ export interface Database {
   miners: MinersTable;
   mining_sessions: MiningSessionsTable;
   ad_claims: AdClaimsTable;
+  counted_mailboxes: CountedMailboxesTable;
   rank_values: RankValuesTable;
   jobs: JobsTable;
   device_logins: DeviceLoginsTable;

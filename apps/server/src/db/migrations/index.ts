@@ -25,6 +25,7 @@ import * as m0023 from './0023-cooperation.js';
 import * as m0024 from './0024-security.js';
 import * as m0025 from './0025-envelope-message.js';
 import * as m0026 from './0026-ad-claims.js';
+import * as m0027 from './0027-counted-mailboxes.js';
 
 /**
  * Every migration in order. A static list rather than a folder scan, so the compiled
@@ -57,4 +58,5 @@ export const migrations: Record<string, Migration> = {
   '0024-security': m0024,
   '0025-envelope-message': m0025,
   '0026-ad-claims': m0026,
+  '0027-counted-mailboxes': m0027,
 };

@@ -212,6 +212,43 @@ describe.each(stores)('growth on $dialect (Redis: $redis)', ({ dialect, redis })
     expect(points.balances).toMatchObject({ basic: 6000, local: 50 * 22, other: 25 * 22 });
   });
 
+  it('counts the aliases of one mailbox as one invitation', async () => {
+    const inviter = await t.register({ country: 'CN' });
+    const { inviteCode } = ok<{ inviteCode: string }>(await call(inviter, 'GET', '/me'));
+    const name = `ada${randomBytes(4).toString('hex')}`;
+    // Three accounts, one Gmail inbox: +tags, dots, googlemail.com.
+    const aliases = await Promise.all(
+      [
+        `${name}+teltlk@gmail.com`,
+        `${name.slice(0, 2)}.${name.slice(2)}@googlemail.com`,
+        `${name.slice(0, 1)}.${name.slice(1, 4)}.${name.slice(4)}+2@gmail.com`,
+      ].map((destination) => t.register({ inviteCode, destination, country: 'CN' })),
+    );
+    // Elsewhere only the +tag goes: these are two mailboxes, and count twice.
+    const others = await Promise.all(
+      [`${name}+x@example.com`, `${name.slice(0, 2)}.${name.slice(2)}@example.com`].map(
+        (destination) => t.register({ inviteCode, destination, country: 'CN' }),
+      ),
+    );
+    await checkIn(inviter);
+    await Promise.all(aliases.map((alias) => checkIn(alias)));
+    for (const other of others) await checkIn(other);
+    let team = ok<TeamResult>(await call(inviter, 'GET', '/growth/team'));
+    expect(team).toMatchObject({ members: 5, counted: 3, miningNow: 5 });
+    expect((await status(inviter)).rate).toMatchObject({ localMembers: 3, local: 150 });
+    await rankingsSettled();
+    expect((await ranking(inviter, 'dayInvites')).me.value).toBe(3);
+    // Checking in again counts none of the other aliases either.
+    await endSessions();
+    await checkIn(inviter);
+    for (const alias of aliases) await checkIn(alias);
+    team = ok<TeamResult>(await call(inviter, 'GET', '/growth/team'));
+    expect(team.counted).toBe(3);
+    await rankingsSettled();
+    expect((await ranking(inviter, 'monthInvites')).me.value).toBe(3);
+    await endSessions();
+  });
+
   it('lets an inviter remind a member who is not mining, once a day', async () => {
     const inviter = await t.register();
     const member = await invitee(inviter);

@@ -20,6 +20,7 @@ import { after, cursorOf } from '../../db/keyset.js';
 import type { Db, MinersTable, MiningSessionsTable, UserRow } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { DAY, MINUTE, type Clock } from '../../lib/clock.js';
+import { canonicalMailbox } from '../../lib/mailbox.js';
 import { newId } from '../../lib/random.js';
 import type { AuthInfo } from '../auth/sessions.js';
 import type { EventService, PendingEvent } from '../events/service.js';
@@ -233,7 +234,8 @@ export class GrowthService {
   /**
    * Starts a 24-hour session, unless one is running (then it answers the running one: a
    * double tap starts one session). The person's invitation begins to count at their
-   * first check-in once they have confirmed a phone or e-mail.
+   * first check-in once they have confirmed a phone or e-mail, unless another account of
+   * their mailbox counted before (firstOfMailbox).
    */
   async checkIn(auth: AuthInfo): Promise<MiningStatus> {
     const { db, clock, jobs, rankings } = this.deps;
@@ -282,7 +284,11 @@ export class GrowthService {
         runAt: Number(session.ends_at) + SETTLE_GRACE_MS,
         payload: { sessionId: session.id },
       });
-      if (inviter !== null && Number(miner.qualified_at) === now) {
+      if (
+        inviter !== null &&
+        Number(miner.qualified_at) === now &&
+        (await this.firstOfMailbox(trx, user, now))
+      ) {
         updates.push(
           await rankings.add(trx, 'dayInvites', dayOf(now), inviter, 1),
           await rankings.add(trx, 'monthInvites', monthOf(now), inviter, 1),
@@ -297,6 +303,33 @@ export class GrowthService {
     // Only someone who mined before can have ended sessions the job has not settled yet.
     if (Number(miner.checkins) > 1) await this.settleEnded(user.id);
     return this.mining(statusBase(now, settings, miner), session, now);
+  }
+
+  /**
+   * Whether an invitee counting from now is the first of their mailbox to count: aliases of
+   * one mailbox (`ada+1@gmail.com`, `a.da@googlemail.com`) are accounts of one person, who
+   * counts for an inviter once (the team's count, invite rankings and their rewards, the
+   * booster). The mailbox is taken for the person in the same statement that tells who had
+   * it (a no-op update returns the holder), so two aliases at once cannot both count; one
+   * that comes second is left uncounted. A phone-only invitee has no mailbox to share.
+   */
+  private async firstOfMailbox(trx: Db, user: UserRow, now: number): Promise<boolean> {
+    if (user.email === null) return true;
+    const holder = await trx
+      .insertInto('counted_mailboxes')
+      .values({ mailbox: canonicalMailbox(user.email), user_id: user.id, counted_at: now })
+      .onConflict((c) =>
+        c.column('mailbox').doUpdateSet({ mailbox: (eb) => eb.ref('excluded.mailbox') }),
+      )
+      .returning('user_id')
+      .executeTakeFirstOrThrow();
+    if (holder.user_id === user.id) return true;
+    await trx
+      .updateTable('miners')
+      .set({ qualified_at: null })
+      .where('user_id', '=', user.id)
+      .execute();
+    return false;
   }
 
   async setReminders(auth: AuthInfo, on: boolean): Promise<MiningStatus> {
