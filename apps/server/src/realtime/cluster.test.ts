@@ -5,7 +5,7 @@ import {
   type ServerFrame,
 } from '@teltlk/protocol';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestApp, type RegisteredUser, type TestApp } from '../test/harness.js';
+import { createTestApp, PASSWORD, type RegisteredUser, type TestApp } from '../test/harness.js';
 import { socketUrl, TestSocket } from '../test/test-client.js';
 
 /**
@@ -124,7 +124,11 @@ describe.skipIf(!TEST_DATABASE_URL || !TEST_REDIS_URL)('two nodes over Redis', (
     claims.mockRestore();
     const approved = await south.call('POST', `/api/v1/device-logins/${ticket.id}/decision`, {
       token: bob.token,
-      body: { approve: true },
+      body: {
+        approve: true,
+        match: ticket.match,
+        proof: { method: 'password', password: PASSWORD },
+      },
     });
     expect(approved.statusCode).toBe(200);
     expect(await waiting.next(is('signedIn'))).toMatchObject({
