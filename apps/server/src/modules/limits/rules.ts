@@ -135,6 +135,14 @@ export const LIMITS = {
   editPerUser: { limit: 30, windowMs: MINUTE, burst: 10 },
   /** Message searches per user (each keystroke's search, once typing pauses). */
   messageSearchPerUser: { limit: 60, windowMs: MINUTE, burst: 20 },
+  /**
+   * Socket sign-ins (auth and device-login ticket frames) per address: one per socket, and
+   * a whole NAT's sockets reconnect at once after a restart; a script opening socket after
+   * socket to try tokens does not get far.
+   */
+  socketAuthPerAddress: { limit: 600, windowMs: MINUTE, burst: 300 },
+  /** Socket pings per user: each socket pings every 25 s, a user holds at most 64 sockets. */
+  pingPerUser: { limit: 5, windowMs: SECOND, burst: 60 },
   /** Typing hints per user (the excess is dropped quietly). */
   typingPerUser: { limit: 2, windowMs: SECOND, burst: 5 },
   /** Read marks per user. */
