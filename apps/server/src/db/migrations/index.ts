@@ -23,9 +23,9 @@ import * as m0021 from './0021-push.js';
 import * as m0022 from './0022-server-flags.js';
 import * as m0023 from './0023-cooperation.js';
 import * as m0024 from './0024-security.js';
-import * as m0025 from './0025-envelope-message.js';
-import * as m0026 from './0026-ad-claims.js';
-import * as m0027 from './0027-counted-mailboxes.js';
+import * as m0027 from './0027-envelope-message.js';
+import * as m0028 from './0028-ad-claims.js';
+import * as m0029 from './0029-counted-mailboxes.js';
 
 /**
  * Every migration in order. A static list rather than a folder scan, so the compiled
@@ -56,7 +56,7 @@ export const migrations: Record<string, Migration> = {
   '0022-server-flags': m0022,
   '0023-cooperation': m0023,
   '0024-security': m0024,
-  '0025-envelope-message': m0025,
-  '0026-ad-claims': m0026,
-  '0027-counted-mailboxes': m0027,
+  '0027-envelope-message': m0027,
+  '0028-ad-claims': m0028,
+  '0029-counted-mailboxes': m0029,
 };

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, dialects, type TestApp } from '../../test/harness.js';
-import * as countedMailboxes from './0027-counted-mailboxes.js';
+import * as countedMailboxes from './0029-counted-mailboxes.js';
 
-describe.each(dialects)('migration 0027-counted-mailboxes on $dialect', ({ dialect }) => {
+describe.each(dialects)('migration 0029-counted-mailboxes on $dialect', ({ dialect }) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({ dialect });

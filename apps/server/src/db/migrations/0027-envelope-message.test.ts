@@ -1,9 +1,9 @@
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, dialects, type TestApp } from '../../test/harness.js';
-import * as envelopeMessage from './0025-envelope-message.js';
+import * as envelopeMessage from './0027-envelope-message.js';
 
-describe.each(dialects)('migration 0025-envelope-message on $dialect', ({ dialect }) => {
+describe.each(dialects)('migration 0027-envelope-message on $dialect', ({ dialect }) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({ dialect });
