@@ -103,7 +103,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   refuseNul(app);
 
   await securityHeaders(app, piSources(ctx.config.pi));
-  await apiDocs(app, ctx.config.apiDocs);
+  await apiDocs(app, ctx.config.apiDocs, ctx.limits);
 
   app.get('/healthz', { schema: { tags: ['meta'], response: { 200: healthResult } } }, () => ({
     status: 'ok' as const,
@@ -126,7 +126,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       piAuthRoutes(api, ctx);
       metaRoutes(api, ctx);
       addressUndoRoutes(api, ctx);
-      if (ctx.outbox) devApiRoutes(api, ctx.outbox);
+      if (ctx.outbox) devApiRoutes(api, ctx.outbox, ctx.limits);
       // Everything registered in here needs a session; new routes are protected by default.
       await api.register(async (secured: App) => {
         secured.addHook('onRequest', requireSession(ctx.services.sessions));
@@ -155,11 +155,11 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     { prefix: '/api/v1' },
   );
 
-  if (ctx.outbox) devPageRoutes(app, ctx.outbox);
+  if (ctx.outbox) devPageRoutes(app, ctx.outbox, ctx.limits);
   // The socket authenticates by its first frame, not by a header, so it sits outside the API.
   await gatewayRoutes(app, ctx);
-  await fileRoutes(app, ctx.files);
+  await fileRoutes(app, ctx.files, ctx.limits);
   await landingRoutes(app, ctx);
-  await webRoutes(app, ctx.config.webDistDir);
+  await webRoutes(app, ctx.config.webDistDir, ctx.limits);
   return app;
 }

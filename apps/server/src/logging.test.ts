@@ -5,8 +5,9 @@ import {
   type CodePurpose,
   type VerifyCodeResult,
 } from '@teltlk/protocol';
+import * as protocol from '@teltlk/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createLogger, requestLogFields } from './context.js';
+import { createLogger, requestLogFields, SECRET_KEYS } from './context.js';
 import { SECOND } from './lib/clock.js';
 import { socketUrl, TestSocket } from './test/test-client.js';
 import {
@@ -35,6 +36,112 @@ describe('requestLogFields', () => {
       remotePort: 5000,
     });
     expect(requestLogFields({ method: 'GET', url: '/healthz' }).url).toBe('/healthz');
+  });
+
+  it("leaves out a secret in the path: an address-undo link's token", () => {
+    const token = 'Zm9vYmFyYmF6cXV4cXV1eA';
+    expect(
+      requestLogFields({ method: 'GET', url: `/api/v1/security/address-undo/${token}?x=1` }).url,
+    ).toBe('/api/v1/security/address-undo/[redacted]?[redacted]');
+  });
+});
+
+/** Every field name the protocol's schemas declare, in bodies, answers and frames alike. */
+function protocolFieldNames(): Set<string> {
+  const names = new Set<string>();
+  const seen = new Set<unknown>();
+  const visit = (value: unknown): void => {
+    if (typeof value !== 'object' || value === null || seen.has(value)) return;
+    seen.add(value);
+    if (Array.isArray(value)) return value.forEach(visit);
+    // zod keeps a schema's parts in its definition: an object's shape, a union's options…
+    const def = (value as { _zod?: { def?: Record<string, unknown> } })._zod?.def;
+    if (!def) return;
+    if (def.type === 'object') {
+      for (const [key, field] of Object.entries(def.shape as Record<string, unknown>)) {
+        names.add(key);
+        visit(field);
+      }
+    }
+    Object.values(def).forEach(visit);
+  };
+  Object.values(protocol).forEach(visit);
+  return names;
+}
+
+describe('redaction', () => {
+  /** Names that say a field holds a secret someone types or holds. */
+  const SECRET_NAME = /password|token|ticket|secret|^codes?$|^match$|^auth$/i;
+  /** Names that match but hold none. */
+  const NOT_SECRETS: Record<string, string> = {
+    hasPassword: 'whether an account has a password, not the password',
+  };
+
+  it('covers every field of the protocol that carries a secret', () => {
+    const names = [...protocolFieldNames()];
+    // The walk did reach the bodies and frames.
+    expect(names).toEqual(expect.arrayContaining(['password', 'ticket', 'accessToken', 'match']));
+    const secrets = names.filter((name) => SECRET_NAME.test(name) && !(name in NOT_SECRETS));
+    expect(secrets.filter((name) => !SECRET_KEYS.includes(name))).toEqual([]);
+  });
+
+  it('keeps each secret out of the log at every depth it is logged at', () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const logger = createLogger({ logLevel: 'trace' }, sink);
+    const values: string[] = [];
+    for (const key of SECRET_KEYS) {
+      const value = () => {
+        const made = `secret-${key}-${values.length}-${Math.random().toString(36).slice(2)}`;
+        values.push(made);
+        return made;
+      };
+      logger.info({ [key]: value() }, 'top level');
+      logger.info({ body: { [key]: value() } }, 'a body');
+      logger.info({ request: { body: { [key]: value() } } }, "a request's body");
+      logger.info({ items: [{ [key]: value() }] }, 'a list');
+      logger.warn({ err: Object.assign(new Error('refused'), { [key]: value() }) }, 'an error');
+      logger.warn(
+        { err: Object.assign(new Error('refused'), { body: { [key]: value() } }) },
+        "an error's body",
+      );
+      logger.warn(
+        { err: Object.assign(new Error('refused'), { response: { body: { [key]: value() } } }) },
+        "an error's answer",
+      );
+    }
+    const log = lines.join('');
+    expect(lines).toHaveLength(SECRET_KEYS.length * 7);
+    for (const value of values) expect(log.includes(value), `log holds ${value}`).toBe(false);
+  });
+
+  it('still names an error by its code', () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const logger = createLogger({ logLevel: 'info' }, sink);
+    for (const code of ['ECONNREFUSED', 'RATE_LIMITED', 'ERR_STREAM_PREMATURE_CLOSE', '23505']) {
+      logger.warn({ err: Object.assign(new Error('refused'), { code }) }, 'down');
+    }
+    // A code that names no kind of error may be someone's: it stays out.
+    logger.warn({ err: Object.assign(new Error('refused'), { code: '482913' }) }, 'down');
+    expect(lines.map((line) => (JSON.parse(line) as { err: object }).err)).toMatchObject([
+      { code: '[redacted]', errorCode: 'ECONNREFUSED', message: 'refused' },
+      { errorCode: 'RATE_LIMITED' },
+      { errorCode: 'ERR_STREAM_PREMATURE_CLOSE' },
+      { errorCode: '23505' },
+      { code: '[redacted]' },
+    ]);
+    expect(lines[4]).not.toContain('482913');
   });
 });
 

@@ -71,7 +71,10 @@ export const SOCKET_CLOSE = {
    * catch up by sync (what was queued is dropped).
    */
   slowConsumer: 4005,
-  /** The session or user has as many sockets open on this server as it may: retry later. */
+  /**
+   * The session or user has as many sockets open on this server as it may, or the address
+   * signed sockets in faster than it may: retry later.
+   */
   tooManySockets: 4006,
   /** The server is shutting down; reconnect. */
   goingAway: 1001,

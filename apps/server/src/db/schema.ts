@@ -93,6 +93,8 @@ export interface EnvelopesTable {
   expires_at: number;
   refunded_at: number | null;
   created_at: number;
+  /** The seq of the message it was sent with; null only for one whose message was gone. */
+  message_seq: number | null;
 }
 
 export interface EnvelopeSharesTable {
@@ -494,6 +496,20 @@ export interface MiningSessionsTable {
   settled_at: number | null;
 }
 
+/** A rewarded ad, bound to the first account that handed it in (Pi names no viewer). */
+export interface AdClaimsTable {
+  ad_id: string;
+  user_id: string;
+  claimed_at: number;
+}
+
+/** The account each mailbox's invitation counted for (canonicalMailbox: one per person). */
+export interface CountedMailboxesTable {
+  mailbox: string;
+  user_id: string;
+  counted_at: number;
+}
+
 export interface RankValuesTable {
   board: string;
   period: string;
@@ -547,6 +563,8 @@ export interface Database {
   growth_settings: GrowthSettingsTable;
   miners: MinersTable;
   mining_sessions: MiningSessionsTable;
+  ad_claims: AdClaimsTable;
+  counted_mailboxes: CountedMailboxesTable;
   rank_values: RankValuesTable;
   jobs: JobsTable;
   device_logins: DeviceLoginsTable;

@@ -2,6 +2,8 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { APP_VERSION } from '@teltlk/protocol';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import type { RateLimiter } from '../modules/limits/limiter.js';
+import { byAddress, limitBy, limitEveryRoute } from './rate-limit.js';
 import type { App } from './types.js';
 
 /**
@@ -9,7 +11,7 @@ import type { App } from './types.js';
  * always (tests walk it); `serve` puts it at /openapi.json and as a UI at /docs, which
  * otherwise answer 404 like any unknown path.
  */
-export async function apiDocs(app: App, serve: boolean): Promise<void> {
+export async function apiDocs(app: App, serve: boolean, limits: RateLimiter): Promise<void> {
   await app.register(swagger, {
     openapi: {
       info: {
@@ -23,13 +25,17 @@ export async function apiDocs(app: App, serve: boolean): Promise<void> {
     transform: jsonSchemaTransform,
   });
   if (!serve) return;
-  await app.register(swaggerUi, {
-    routePrefix: '/docs',
-    // The validator badge would load an image from another host, which the CSP forbids.
-    uiConfig: { validatorUrl: null },
-    // Swagger UI sets a few inline styles; allow those on its own pages only, scripts stay 'self'.
-    transformStaticCSP: (header) =>
-      header.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'"),
+  const reads = limitBy(limits, ['docsPerAddress', byAddress]);
+  await app.register(async (scope) => {
+    limitEveryRoute(scope, reads);
+    await scope.register(swaggerUi, {
+      routePrefix: '/docs',
+      // The validator badge would load an image from another host, which the CSP forbids.
+      uiConfig: { validatorUrl: null },
+      // Swagger UI sets a few inline styles; allow those on its own pages only, scripts stay 'self'.
+      transformStaticCSP: (header) =>
+        header.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'"),
+    });
   });
-  app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
+  app.get('/openapi.json', { schema: { hide: true }, onRequest: reads }, () => app.swagger());
 }

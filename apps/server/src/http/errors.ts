@@ -54,7 +54,7 @@ export function handleError(
 ): FastifyReply {
   const known = toAppError(error);
   if (known) {
-    if (known.status >= 500) request.log.warn({ code: known.code }, known.message);
+    if (known.status >= 500) request.log.warn({ errorCode: known.code }, known.message);
     const seconds = known.params?.seconds;
     if (known.status === 429 && typeof seconds === 'number') reply.header('retry-after', seconds);
     return reply.code(known.status).send(known.toBody());

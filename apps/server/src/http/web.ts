@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import { relative, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import type { RateLimiter } from '../modules/limits/limiter.js';
+import { byAddress, limitBy } from './rate-limit.js';
 
 /**
  * The built web app at `/`. Vite names files under /assets/ by their content hash, so they
@@ -12,9 +14,14 @@ import type { FastifyInstance } from 'fastify';
  * answer, compressed or not, so shared caches keep them apart. Files without a copy (small
  * ones, images) and clients that accept neither get the file itself.
  */
-export async function webRoutes(app: FastifyInstance, root: string): Promise<void> {
+export async function webRoutes(
+  app: FastifyInstance,
+  root: string,
+  limits: RateLimiter,
+): Promise<void> {
   if (!existsSync(root)) {
-    app.get('/', { schema: { hide: true } }, (_request, reply) =>
+    const page = limitBy(limits, ['publicInfoPerAddress', byAddress]);
+    app.get('/', { schema: { hide: true }, onRequest: page }, (_request, reply) =>
       reply
         .type('text/plain; charset=utf-8')
         .send(

@@ -22,7 +22,7 @@ import type { SessionEnd } from '../modules/auth/sessions.js';
 import type { TicketOutcome } from '../modules/devices/service.js';
 import { blankAware } from '../modules/messages/service.js';
 import { serializeFrame } from './frames.js';
-import { AddressSlots, type SocketLimits, type SocketSlot } from './limits.js';
+import { AddressSlots, FRAME_LIMITS, type SocketLimits, type SocketSlot } from './limits.js';
 import type { LocalSocket, NodeHub } from './node-hub.js';
 
 /** Timers of the socket protocol; tests shorten them. */
@@ -251,7 +251,8 @@ class Connection implements LocalSocket {
     }
     const open = this.state === 'open';
     if (open && frame.t === 'ping') {
-      return this.frame({ t: 'pong', now: this.deps.ctx.clock.now() });
+      this.pong().catch((error: unknown) => this.deps.log.warn({ err: error }, 'pong failed'));
+      return;
     }
     if (open && frame.t === 'typing') {
       this.deps.ctx.services.messages
@@ -333,13 +334,34 @@ class Connection implements LocalSocket {
     this.close(NORMAL_CLOSURE, outcome.state);
   }
 
+  /** Answers a ping, within the pings a user may send (FRAME_LIMITS). */
+  private async pong(): Promise<void> {
+    const { allowed } = await this.deps.ctx.limits.attempt(FRAME_LIMITS.ping, this.userId);
+    // Past the limit a ping goes unanswered: a client's heartbeat is far below it.
+    if (allowed) this.frame({ t: 'pong', now: this.deps.ctx.clock.now() });
+  }
+
+  /**
+   * Whether this socket's address may sign a socket in now (FRAME_LIMITS); if not, the
+   * socket is closed as one too many, which the client retries later.
+   */
+  private async signInAllowed(frame: 'auth' | 'ticket'): Promise<boolean> {
+    const { allowed } = await this.deps.ctx.limits.attempt(FRAME_LIMITS[frame], this.slot.bucket);
+    if (!allowed) this.close(SOCKET_CLOSE.tooManySockets, 'too many sign-ins');
+    return allowed;
+  }
+
   private async handle(frame: ClientFrame): Promise<void> {
     if (this.state === 'closed') return;
-    if (frame.t === 'ticket') return this.waitOnTicket(frame.id, frame.secret);
+    if (frame.t === 'ticket') {
+      if (!(await this.signInAllowed('ticket'))) return;
+      return this.waitOnTicket(frame.id, frame.secret);
+    }
     if (frame.t !== 'auth' && this.state !== 'open') return;
     const { messages, sessions } = this.deps.ctx.services;
     switch (frame.t) {
       case 'auth': {
+        if (!(await this.signInAllowed('auth'))) return;
         try {
           const auth = await sessions.authenticate(frame.token);
           if (this.state !== 'auth') return;

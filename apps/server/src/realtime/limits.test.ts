@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import {
   SOCKET_CLOSE,
+  clientFrameSchema,
   singleConversationId,
   type AuthResult,
   type ErrorBody,
@@ -18,6 +19,9 @@ import {
   type TestApp,
 } from '../test/harness.js';
 import { socketUrl, TestSocket } from '../test/test-client.js';
+import { HOUR } from '../lib/clock.js';
+import { LIMITS } from '../modules/limits/rules.js';
+import { FRAME_LIMITS } from './limits.js';
 
 /**
  * What one client can hold of a node through sockets: caps per session, user and address
@@ -159,6 +163,60 @@ describe.each(dialects)('socket caps on $dialect', ({ dialect }) => {
     await waiting.next((frame) => frame.t === 'hello');
     const third = await open(address);
     expect(third.isOpen).toBe(true);
+  });
+});
+
+describe('rate limits of socket frames', () => {
+  let t: TestApp;
+  let url: string;
+  const sockets: TestSocket[] = [];
+  const three = { limit: 3, windowMs: HOUR };
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      env: { TRUST_PROXY: 'loopback' },
+      rateLimits: { scale: 1, rules: { socketAuthPerAddress: three, pingPerUser: three } },
+    });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    url = socketUrl(t.app.server.address());
+  });
+  afterAll(async () => {
+    await Promise.all(sockets.map((socket) => socket.close()));
+    await t.close();
+  });
+
+  it('names a class for every frame a client may send', () => {
+    const types = clientFrameSchema.options.map((option) => option.shape.t.value).sort();
+    expect(Object.keys(FRAME_LIMITS).sort()).toEqual(types);
+    for (const name of Object.values(FRAME_LIMITS)) expect(LIMITS).toHaveProperty(name);
+  });
+
+  it('closes sockets signing in past the per-address limit with 4006, for a retry later', async () => {
+    const user = await t.register();
+    const signIn = async (address: string) => {
+      const socket = await TestSocket.open(url, from(address));
+      sockets.push(socket);
+      socket.send({ t: 'auth', token: user.token });
+      return Promise.race([
+        socket.next((frame) => frame.t === 'hello').then((frame) => frame.t),
+        socket.closed.then((closed) => closed.code),
+      ]);
+    };
+    for (let i = 0; i < 3; i += 1) expect(await signIn('198.51.100.70')).toBe('hello');
+    expect(await signIn('198.51.100.70')).toBe(SOCKET_CLOSE.tooManySockets);
+    expect(await signIn('198.51.100.71')).toBe('hello');
+  });
+
+  it('leaves pings past the per-user limit unanswered', async () => {
+    const user = await t.register();
+    const socket = await TestSocket.connect(url, user.token, from('198.51.100.72'));
+    sockets.push(socket);
+    for (let i = 0; i < 5; i += 1) socket.send({ t: 'ping' });
+    // A frame answered only after a database look-up: by then every ping before it is settled.
+    socket.send({ t: 'read', conversationId: 'si_nobody_noone', seq: 1 });
+    await socket.next((frame) => frame.t === 'error');
+    expect(socket.frames.filter((frame) => frame.t === 'pong')).toHaveLength(3);
+    expect(socket.isOpen).toBe(true);
   });
 });
 

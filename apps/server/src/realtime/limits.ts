@@ -1,5 +1,23 @@
+import type { ClientFrame } from '@teltlk/protocol';
 import { AppError } from '../errors.js';
 import { addressBucket } from '../lib/address-bucket.js';
+import type { LimitName } from '../modules/limits/rules.js';
+
+/**
+ * The rate-limit class each client frame is counted in: every frame type has one (the type
+ * asks for an entry per frame). Sends, read marks and typing hints are counted by the
+ * messages module, as they are through REST; the gateway counts the others with these
+ * names. Past a limit a sign-in closes the socket for a retry later, a ping goes
+ * unanswered, a send or read is refused, a typing hint is dropped.
+ */
+export const FRAME_LIMITS = {
+  auth: 'socketAuthPerAddress',
+  ticket: 'socketAuthPerAddress',
+  ping: 'pingPerUser',
+  send: 'sendPerUser',
+  read: 'readPerUser',
+  typing: 'typingPerUser',
+} as const satisfies Record<ClientFrame['t'], LimitName>;
 
 /**
  * How much of a node one client may hold through sockets. Counts are per node: a socket
@@ -46,6 +64,8 @@ export const DEFAULT_SOCKET_LIMITS: SocketLimits = {
 
 /** A socket's place in its address's counts: held from the upgrade until the socket closes. */
 export interface SocketSlot {
+  /** The client address's bucket (IPv6: its /64), which per-address limits count. */
+  readonly bucket: string;
   /** The socket authenticated: it no longer counts as unauthenticated. */
   authenticated(): void;
   /** The socket closed (idempotent). */
@@ -95,6 +115,7 @@ export class AddressSlots {
     this.waitingByBucket.set(bucket, waiting + 1);
     this.waiting.add(entry);
     return {
+      bucket,
       authenticated: () => this.settle(entry),
       release: () => {
         if (entry.released) return;

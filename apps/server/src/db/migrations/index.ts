@@ -25,6 +25,9 @@ import * as m0023 from './0023-cooperation.js';
 import * as m0024 from './0024-security.js';
 import * as m0025 from './0025-withdrawal-sequences.js';
 import * as m0026 from './0026-upload-reservations.js';
+import * as m0027 from './0027-envelope-message.js';
+import * as m0028 from './0028-ad-claims.js';
+import * as m0029 from './0029-counted-mailboxes.js';
 
 /**
  * Every migration in order. A static list rather than a folder scan, so the compiled
@@ -57,4 +60,7 @@ export const migrations: Record<string, Migration> = {
   '0024-security': m0024,
   '0025-withdrawal-sequences': m0025,
   '0026-upload-reservations': m0026,
+  '0027-envelope-message': m0027,
+  '0028-ad-claims': m0028,
+  '0029-counted-mailboxes': m0029,
 };

@@ -18,7 +18,7 @@ import { AppError } from '../../errors.js';
 import { rateLimited, type RateLimiter } from '../limits/limiter.js';
 import { authOf, clientOf, languageOf } from '../../http/auth.js';
 import { addressBucket } from '../../lib/address-bucket.js';
-import { byAddress, limitBy, type LimitKey } from '../../http/rate-limit.js';
+import { byAddress, byUser, limitBy, type LimitKey } from '../../http/rate-limit.js';
 import type { App } from '../../http/types.js';
 import { withPlaceChecks } from '../meta/countries.js';
 
@@ -175,12 +175,17 @@ export function authRoutes(app: App, { services: { auth, codes }, limits }: AppC
 /** Sign-out and the session list: behind `requireSession`. */
 export function sessionRoutes(
   app: App,
-  { services: { auth, sessions, security } }: AppContext,
+  { services: { auth, sessions, security }, limits }: AppContext,
 ): void {
   const tags = ['sessions'];
+  const reads = limitBy(limits, ['accountReadPerUser', byUser]);
+  const changes = limitBy(limits, ['accountWritePerUser', byUser]);
   app.post(
     '/auth/logout',
-    { schema: { tags, summary: 'Sign this session out', security: secured, response: noContent } },
+    {
+      schema: { tags, summary: 'Sign this session out', security: secured, response: noContent },
+      onRequest: changes,
+    },
     async (request, reply) => {
       await auth.logout(authOf(request));
       return reply.code(204).send(null);
@@ -195,6 +200,7 @@ export function sessionRoutes(
         security: secured,
         response: { 200: sessionListResult },
       },
+      onRequest: reads,
     },
     async (request) => ({ sessions: await sessions.list(authOf(request)) }),
   );
@@ -209,6 +215,7 @@ export function sessionRoutes(
         response: noContent,
       },
       config: { sensitive: { level: 'account', proof: 'conditional' } },
+      onRequest: changes,
     },
     async (request, reply) => {
       await security.signOut(authOf(request), request.params.id, clientOf(request));

@@ -29,6 +29,8 @@ const noContent = { 204: z.null() };
 
 /** Finding people, friend applications, friends, blocks, official accounts: behind `requireSession`. */
 export function contactRoutes(app: App, { services: { contacts }, limits }: AppContext): void {
+  const reads = limitBy(limits, ['contactsReadPerUser', byUser]);
+  const actions = limitBy(limits, ['friendActionPerUser', byUser]);
   app.get(
     '/users/search',
     {
@@ -54,6 +56,7 @@ export function contactRoutes(app: App, { services: { contacts }, limits }: AppC
         params: userParams,
         response: { 200: userProfileSchema },
       },
+      onRequest: limitBy(limits, ['userCardPerUser', byUser]),
     },
     (request) => contacts.profile(authOf(request), request.params.id),
   );
@@ -67,6 +70,7 @@ export function contactRoutes(app: App, { services: { contacts }, limits }: AppC
         security,
         response: { 200: friendRequestListResult },
       },
+      onRequest: reads,
     },
     (request) => contacts.requests(authOf(request)),
   );
@@ -101,6 +105,7 @@ export function contactRoutes(app: App, { services: { contacts }, limits }: AppC
         params: requestParams,
         response: { 200: friendRequestSchema },
       },
+      onRequest: actions,
     },
     (request) => contacts.acceptRequest(authOf(request), request.params.id),
   );
@@ -114,6 +119,7 @@ export function contactRoutes(app: App, { services: { contacts }, limits }: AppC
         params: requestParams,
         response: { 200: friendRequestSchema },
       },
+      onRequest: actions,
     },
     (request) => contacts.rejectRequest(authOf(request), request.params.id),
   );
@@ -127,6 +133,7 @@ export function contactRoutes(app: App, { services: { contacts }, limits }: AppC
         security,
         response: { 200: friendListResult },
       },
+      onRequest: reads,
     },
     (request) => contacts.friends(authOf(request)),
   );
@@ -141,6 +148,7 @@ export function contactRoutes(app: App, { services: { contacts }, limits }: AppC
         body: updateFriendBody,
         response: { 200: friendSchema },
       },
+      onRequest: actions,
     },
     (request) => contacts.updateFriend(authOf(request), request.params.id, request.body.remark),
   );
@@ -154,6 +162,7 @@ export function contactRoutes(app: App, { services: { contacts }, limits }: AppC
         params: userParams,
         response: noContent,
       },
+      onRequest: actions,
     },
     async (request, reply) => {
       await contacts.deleteFriend(authOf(request), request.params.id);
@@ -170,6 +179,7 @@ export function contactRoutes(app: App, { services: { contacts }, limits }: AppC
         security,
         response: { 200: blockListResult },
       },
+      onRequest: reads,
     },
     (request) => contacts.blocks(authOf(request)),
   );
@@ -183,6 +193,7 @@ export function contactRoutes(app: App, { services: { contacts }, limits }: AppC
         params: userParams,
         response: noContent,
       },
+      onRequest: actions,
     },
     async (request, reply) => {
       await contacts.block(authOf(request), request.params.id);
@@ -199,6 +210,7 @@ export function contactRoutes(app: App, { services: { contacts }, limits }: AppC
         params: userParams,
         response: noContent,
       },
+      onRequest: actions,
     },
     async (request, reply) => {
       await contacts.unblock(authOf(request), request.params.id);
@@ -215,6 +227,7 @@ export function contactRoutes(app: App, { services: { contacts }, limits }: AppC
         security,
         response: { 200: officialListResult },
       },
+      onRequest: reads,
     },
     () => contacts.officialAccounts(),
   );

@@ -2,7 +2,9 @@ import { isIP } from 'node:net';
 import { outboxResult, type OutboxMessage } from '@teltlk/protocol';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
+import { byAddress, limitBy } from '../../http/rate-limit.js';
 import type { App } from '../../http/types.js';
+import type { RateLimiter } from '../limits/limiter.js';
 import type { DevOutbox } from '../notify/outbox.js';
 
 /** 127.0.0.0/8 and ::1, also written as IPv4-mapped IPv6 (::ffff:127.0.0.1). */
@@ -60,7 +62,7 @@ function onlyThisMachine(request: FastifyRequest): Promise<void> {
 }
 
 /** The outbox as JSON under /api/v1 (only registered outside production). */
-export function devApiRoutes(app: App, outbox: DevOutbox): void {
+export function devApiRoutes(app: App, outbox: DevOutbox, limits: RateLimiter): void {
   app.get(
     '/dev/outbox',
     {
@@ -69,7 +71,7 @@ export function devApiRoutes(app: App, outbox: DevOutbox): void {
         summary: 'Codes of channels without a provider (development only, this machine only)',
         response: { 200: outboxResult },
       },
-      onRequest: onlyThisMachine,
+      onRequest: [onlyThisMachine, limitBy(limits, ['devOutboxPerAddress', byAddress])],
     },
     () => ({ messages: outbox.list() }),
   );
@@ -101,12 +103,12 @@ function row(message: OutboxMessage): string {
 }
 
 /** A page a person trying the app locally keeps open to read their codes; refreshes itself. */
-export function devPageRoutes(app: App, outbox: DevOutbox): void {
+export function devPageRoutes(app: App, outbox: DevOutbox, limits: RateLimiter): void {
   app.get(
     '/dev/outbox',
     {
       schema: { hide: true },
-      onRequest: onlyThisMachine,
+      onRequest: [onlyThisMachine, limitBy(limits, ['devOutboxPerAddress', byAddress])],
       // The page's one inline style block; everything in it is ours, everything else is escaped.
       helmet: {
         contentSecurityPolicy: {

@@ -1,10 +1,11 @@
 import { eventPageQuery, eventPageResult } from '@teltlk/protocol';
 import type { AppContext } from '../../context.js';
 import { authOf } from '../../http/auth.js';
+import { byUser, limitBy } from '../../http/rate-limit.js';
 import type { App } from '../../http/types.js';
 
 /** The caller's event stream, for catching up after `after` (behind `requireSession`). */
-export function eventRoutes(app: App, { services: { events } }: AppContext): void {
+export function eventRoutes(app: App, { services: { events }, limits }: AppContext): void {
   app.get(
     '/sync/events',
     {
@@ -15,6 +16,7 @@ export function eventRoutes(app: App, { services: { events } }: AppContext): voi
         querystring: eventPageQuery,
         response: { 200: eventPageResult },
       },
+      onRequest: limitBy(limits, ['syncPerUser', byUser]),
     },
     (request) => events.page(authOf(request).userId, request.query.after, request.query.limit),
   );

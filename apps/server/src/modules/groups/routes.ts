@@ -48,6 +48,9 @@ export async function groupRoutes(
   app: App,
   { services: { groups }, limits }: AppContext,
 ): Promise<void> {
+  const reads = limitBy(limits, ['groupReadPerUser', byUser]);
+  const admin = limitBy(limits, ['groupAdminPerUser', byUser]);
+  const self = limitBy(limits, ['groupSelfPerUser', byUser]);
   app.post(
     '/groups',
     {
@@ -71,6 +74,7 @@ export async function groupRoutes(
         security,
         response: { 200: myGroupListResult },
       },
+      onRequest: reads,
     },
     (request) => groups.list(authOf(request).userId),
   );
@@ -84,6 +88,7 @@ export async function groupRoutes(
         querystring: groupSearchQuery,
         response: { 200: groupSearchResult },
       },
+      onRequest: limitBy(limits, ['groupSearchPerUser', byUser]),
     },
     (request) => groups.search(authOf(request).userId, request.query.no),
   );
@@ -97,6 +102,7 @@ export async function groupRoutes(
         params: groupParams,
         response: { 200: myGroupSchema },
       },
+      onRequest: reads,
     },
     (request) => groups.get(authOf(request).userId, request.params.id),
   );
@@ -111,6 +117,7 @@ export async function groupRoutes(
         body: updateGroupBody,
         response: { 200: groupSchema },
       },
+      onRequest: admin,
     },
     (request) => groups.update(authOf(request).userId, request.params.id, request.body),
   );
@@ -124,6 +131,7 @@ export async function groupRoutes(
         params: groupParams,
         response: { 204: z.null() },
       },
+      onRequest: admin,
     },
     async (request, reply) => {
       await groups.dismiss(authOf(request).userId, request.params.id);
@@ -141,6 +149,7 @@ export async function groupRoutes(
         body: updateMyGroupBody,
         response: { 200: myGroupSchema },
       },
+      onRequest: self,
     },
     (request) => groups.updateMine(authOf(request).userId, request.params.id, request.body),
   );
@@ -155,6 +164,7 @@ export async function groupRoutes(
         querystring: groupMembersQuery,
         response: { 200: groupMembersResult },
       },
+      onRequest: reads,
     },
     (request) => groups.members(authOf(request).userId, request.params.id, request.query),
   );
@@ -185,6 +195,7 @@ export async function groupRoutes(
         params: groupMemberParams,
         response: { 204: z.null() },
       },
+      onRequest: admin,
     },
     async (request, reply) => {
       const { id, userId } = request.params;
@@ -233,6 +244,7 @@ export async function groupRoutes(
         body: setRoleBody,
         response: { 204: z.null() },
       },
+      onRequest: admin,
     },
     async (request, reply) => {
       const { id, userId } = request.params;
@@ -251,6 +263,7 @@ export async function groupRoutes(
         body: muteMemberBody,
         response: { 204: z.null() },
       },
+      onRequest: admin,
     },
     async (request, reply) => {
       const { id, userId } = request.params;
@@ -269,6 +282,7 @@ export async function groupRoutes(
         body: transferGroupBody,
         response: { 204: z.null() },
       },
+      onRequest: admin,
     },
     async (request, reply) => {
       await groups.transfer(authOf(request).userId, request.params.id, request.body.userId);
@@ -285,6 +299,7 @@ export async function groupRoutes(
         params: groupParams,
         response: { 204: z.null() },
       },
+      onRequest: self,
     },
     async (request, reply) => {
       await groups.quit(authOf(request).userId, request.params.id);
@@ -323,6 +338,7 @@ export async function groupRoutes(
         params: readsParams,
         response: { 200: messageReadsResult },
       },
+      onRequest: reads,
     },
     (request) => groups.reads(authOf(request).userId, request.params.id, request.params.seq),
   );
@@ -335,6 +351,7 @@ export async function groupRoutes(
         security,
         response: { 200: groupApplicationListResult },
       },
+      onRequest: reads,
     },
     (request) => groups.applications(authOf(request).userId),
   );
@@ -352,6 +369,7 @@ export async function groupRoutes(
           params: applicationParams,
           response: { 204: z.null() },
         },
+        onRequest: admin,
       },
       async (request, reply) => {
         await groups.review(authOf(request).userId, request.params.id, accept);

@@ -212,6 +212,43 @@ describe.each(stores)('growth on $dialect (Redis: $redis)', ({ dialect, redis })
     expect(points.balances).toMatchObject({ basic: 6000, local: 50 * 22, other: 25 * 22 });
   });
 
+  it('counts the aliases of one mailbox as one invitation', async () => {
+    const inviter = await t.register({ country: 'CN' });
+    const { inviteCode } = ok<{ inviteCode: string }>(await call(inviter, 'GET', '/me'));
+    const name = `ada${randomBytes(4).toString('hex')}`;
+    // Three accounts, one Gmail inbox: +tags, dots, googlemail.com.
+    const aliases = await Promise.all(
+      [
+        `${name}+teltlk@gmail.com`,
+        `${name.slice(0, 2)}.${name.slice(2)}@googlemail.com`,
+        `${name.slice(0, 1)}.${name.slice(1, 4)}.${name.slice(4)}+2@gmail.com`,
+      ].map((destination) => t.register({ inviteCode, destination, country: 'CN' })),
+    );
+    // Elsewhere only the +tag goes: these are two mailboxes, and count twice.
+    const others = await Promise.all(
+      [`${name}+x@example.com`, `${name.slice(0, 2)}.${name.slice(2)}@example.com`].map(
+        (destination) => t.register({ inviteCode, destination, country: 'CN' }),
+      ),
+    );
+    await checkIn(inviter);
+    await Promise.all(aliases.map((alias) => checkIn(alias)));
+    for (const other of others) await checkIn(other);
+    let team = ok<TeamResult>(await call(inviter, 'GET', '/growth/team'));
+    expect(team).toMatchObject({ members: 5, counted: 3, miningNow: 5 });
+    expect((await status(inviter)).rate).toMatchObject({ localMembers: 3, local: 150 });
+    await rankingsSettled();
+    expect((await ranking(inviter, 'dayInvites')).me.value).toBe(3);
+    // Checking in again counts none of the other aliases either.
+    await endSessions();
+    await checkIn(inviter);
+    for (const alias of aliases) await checkIn(alias);
+    team = ok<TeamResult>(await call(inviter, 'GET', '/growth/team'));
+    expect(team.counted).toBe(3);
+    await rankingsSettled();
+    expect((await ranking(inviter, 'monthInvites')).me.value).toBe(3);
+    await endSessions();
+  });
+
   it('lets an inviter remind a member who is not mining, once a day', async () => {
     const inviter = await t.register();
     const member = await invitee(inviter);
@@ -254,6 +291,41 @@ describe.each(stores)('growth on $dialect (Redis: $redis)', ({ dialect, redis })
     await checkIn(a);
     // The same ad cannot boost another session.
     expectError(await boost(first), 'AD_NOT_REWARDED');
+    await endSessions();
+  });
+
+  it('binds an ad to the first account that hands it in, and never boosts anyone else with it', async () => {
+    const [a, b, c, d] = await Promise.all([
+      t.register(),
+      t.register(),
+      t.register(),
+      t.register(),
+    ]);
+    const ad = () => sandbox.emulator.showAd('rewarded', true).adId;
+    const boost = (user: RegisteredUser, adId: string) =>
+      call(user, 'POST', '/growth/mining/ad', { adId });
+    // a's ad, handed in before a checked in: still a's, though it boosted nothing then.
+    const watched = ad();
+    expectError(await boost(a, watched), 'NOT_MINING');
+    await checkIn(b);
+    expectError(await boost(b, watched), 'AD_NOT_REWARDED');
+    expect((await status(b)).session?.adBoosted).toBe(false);
+    await checkIn(a);
+    expect(ok<MiningStatus>(await boost(a, watched)).session?.adBoosted).toBe(true);
+    // An ad a could not use (already boosted) does not become someone else's either.
+    const spare = ad();
+    expectError(await boost(a, spare), 'AD_BOOST_USED');
+    expectError(await boost(b, spare), 'AD_NOT_REWARDED');
+    // Two people handing in one ad at once: one of them has it.
+    await checkIn(c);
+    await checkIn(d);
+    const shared = ad();
+    const answers = await Promise.all([boost(c, shared), boost(d, shared)]);
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409]);
+    expectError(
+      answers.find((answer) => answer.statusCode !== 200)!,
+      'AD_NOT_REWARDED',
+    );
     await endSessions();
   });
 

@@ -20,6 +20,7 @@ import { after, cursorOf } from '../../db/keyset.js';
 import type { Db, MinersTable, MiningSessionsTable, UserRow } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { DAY, MINUTE, type Clock } from '../../lib/clock.js';
+import { canonicalMailbox } from '../../lib/mailbox.js';
 import { newId } from '../../lib/random.js';
 import type { AuthInfo } from '../auth/sessions.js';
 import type { EventService, PendingEvent } from '../events/service.js';
@@ -233,7 +234,8 @@ export class GrowthService {
   /**
    * Starts a 24-hour session, unless one is running (then it answers the running one: a
    * double tap starts one session). The person's invitation begins to count at their
-   * first check-in once they have confirmed a phone or e-mail.
+   * first check-in once they have confirmed a phone or e-mail, unless another account of
+   * their mailbox counted before (firstOfMailbox).
    */
   async checkIn(auth: AuthInfo): Promise<MiningStatus> {
     const { db, clock, jobs, rankings } = this.deps;
@@ -282,7 +284,11 @@ export class GrowthService {
         runAt: Number(session.ends_at) + SETTLE_GRACE_MS,
         payload: { sessionId: session.id },
       });
-      if (inviter !== null && Number(miner.qualified_at) === now) {
+      if (
+        inviter !== null &&
+        Number(miner.qualified_at) === now &&
+        (await this.firstOfMailbox(trx, user, now))
+      ) {
         updates.push(
           await rankings.add(trx, 'dayInvites', dayOf(now), inviter, 1),
           await rankings.add(trx, 'monthInvites', monthOf(now), inviter, 1),
@@ -299,6 +305,33 @@ export class GrowthService {
     return this.mining(statusBase(now, settings, miner), session, now);
   }
 
+  /**
+   * Whether an invitee counting from now is the first of their mailbox to count: aliases of
+   * one mailbox (`ada+1@gmail.com`, `a.da@googlemail.com`) are accounts of one person, who
+   * counts for an inviter once (the team's count, invite rankings and their rewards, the
+   * booster). The mailbox is taken for the person in the same statement that tells who had
+   * it (a no-op update returns the holder), so two aliases at once cannot both count; one
+   * that comes second is left uncounted. A phone-only invitee has no mailbox to share.
+   */
+  private async firstOfMailbox(trx: Db, user: UserRow, now: number): Promise<boolean> {
+    if (user.email === null) return true;
+    const holder = await trx
+      .insertInto('counted_mailboxes')
+      .values({ mailbox: canonicalMailbox(user.email), user_id: user.id, counted_at: now })
+      .onConflict((c) =>
+        c.column('mailbox').doUpdateSet({ mailbox: (eb) => eb.ref('excluded.mailbox') }),
+      )
+      .returning('user_id')
+      .executeTakeFirstOrThrow();
+    if (holder.user_id === user.id) return true;
+    await trx
+      .updateTable('miners')
+      .set({ qualified_at: null })
+      .where('user_id', '=', user.id)
+      .execute();
+    return false;
+  }
+
   async setReminders(auth: AuthInfo, on: boolean): Promise<MiningStatus> {
     await this.deps.db
       .insertInto('miners')
@@ -311,13 +344,15 @@ export class GrowthService {
   /**
    * A rewarded ad watched in the Pi Browser: the booster for the rest of the session, once.
    * Pi's Platform API must say the ad was granted (the SDK in the browser may be tampered
-   * with), and an ad boosts one session only.
+   * with); the ad is bound to the first account that hands it in, and boosts one session
+   * only, ever.
    */
   async adBoost(auth: AuthInfo, adId: string): Promise<MiningStatus> {
     const { db, clock, platform, logger } = this.deps;
     if (!platform) throw new AppError('PI_UNAVAILABLE');
     const ad = await askPi(logger, () => platform.adStatus(adId));
     if (ad?.mediator_ack_status !== 'granted') throw new AppError('AD_NOT_REWARDED');
+    if (!(await this.claimAd(auth.userId, adId))) throw new AppError('AD_NOT_REWARDED');
     await db.transaction().execute(async (trx) => {
       const now = clock.now();
       const miner = await trx
@@ -342,6 +377,27 @@ export class GrowthService {
       if (boosted.numUpdatedRows === 0n) throw new AppError('AD_BOOST_USED');
     });
     return this.status(auth);
+  }
+
+  /**
+   * Whether a granted ad is the caller's: Pi's ad status names no viewer, so the first
+   * account to hand the id in holds it (a conflict-free insert, so two at once cannot both
+   * win), kept even when it could not boost then (not mining, already boosted): an id
+   * passed on, or read off someone else's request, boosts nobody else.
+   */
+  private async claimAd(userId: string, adId: string): Promise<boolean> {
+    const { db, clock } = this.deps;
+    await db
+      .insertInto('ad_claims')
+      .values({ ad_id: adId, user_id: userId, claimed_at: clock.now() })
+      .onConflict((c) => c.column('ad_id').doNothing())
+      .execute();
+    const claim = await db
+      .selectFrom('ad_claims')
+      .select('user_id')
+      .where('ad_id', '=', adId)
+      .executeTakeFirstOrThrow();
+    return claim.user_id === userId;
   }
 
   /** Invitees mining beside a session, from when their invitation counted. */

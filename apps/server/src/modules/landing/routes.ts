@@ -63,8 +63,9 @@ async function landingScope(app: FastifyInstance, ctx: AppContext): Promise<void
     globalDecompression: false,
   });
 
+  const pages = limitBy(ctx.limits, ['landingPerAddress', byAddress]);
   // The browser's language; without one, the app's default (zh_CN), whose pages are /home/.
-  app.get('/home', { schema: { hide: true } }, (request, reply) => {
+  app.get('/home', { schema: { hide: true }, onRequest: pages }, (request, reply) => {
     const header = request.headers['accept-language'];
     const language = header ? pickLanguage(header) : DEFAULT_UI_LANGUAGE;
     return reply.redirect(LANDING_PATHS[language], 302);
@@ -72,7 +73,7 @@ async function landingScope(app: FastifyInstance, ctx: AppContext): Promise<void
 
   app.get<{ Params: { platform: string } }>(
     '/home/download/:platform',
-    { schema: { hide: true } },
+    { schema: { hide: true }, onRequest: pages },
     (request, reply) => {
       const platform = request.params.platform as DownloadPlatform;
       const link = DOWNLOAD_PLATFORMS.includes(platform) ? ctx.config.downloads[platform] : null;
@@ -138,7 +139,7 @@ async function landingScope(app: FastifyInstance, ctx: AppContext): Promise<void
 
   app.get<{ Params: { '*': string } }>(
     '/home/*',
-    { schema: { hide: true } },
+    { schema: { hide: true }, onRequest: pages },
     async (request, reply) => {
       const rest = request.params['*'];
       const page = rest === '' || rest.endsWith('/') ? rest : `${rest}/`;

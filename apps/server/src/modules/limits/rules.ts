@@ -135,12 +135,88 @@ export const LIMITS = {
   editPerUser: { limit: 30, windowMs: MINUTE, burst: 10 },
   /** Message searches per user (each keystroke's search, once typing pauses). */
   messageSearchPerUser: { limit: 60, windowMs: MINUTE, burst: 20 },
+  /**
+   * Socket sign-ins (auth and device-login ticket frames) per address: one per socket, and
+   * a whole NAT's sockets reconnect at once after a restart; a script opening socket after
+   * socket to try tokens does not get far.
+   */
+  socketAuthPerAddress: { limit: 600, windowMs: MINUTE, burst: 300 },
+  /** Socket pings per user: each socket pings every 25 s, a user holds at most 64 sockets. */
+  pingPerUser: { limit: 5, windowMs: SECOND, burst: 60 },
   /** Typing hints per user (the excess is dropped quietly). */
   typingPerUser: { limit: 2, windowMs: SECOND, burst: 5 },
   /** Read marks per user. */
   readPerUser: { limit: 10, windowMs: SECOND, burst: 30 },
   /** Translation requests (on read, retries, previews) per user; characters have their own daily quota. */
   translatePerUser: { limit: 120, windowMs: MINUTE, burst: 60 },
+
+  // Every other route has a class of its own below, so that no route leans on the
+  // per-address floor alone: a person's use stays well inside, a script's loop does not.
+
+  /**
+   * Reads of the caller's own account, settings and lists (profile, settings, sessions,
+   * push key, translation and upload allowances, favourite stickers), per user: the app
+   * reads each at start and after a change.
+   */
+  accountReadPerUser: { limit: 1_200, windowMs: HOUR, burst: 120 },
+  /** Changes to the caller's profile and settings, signing out, ending a session, per user. */
+  accountWritePerUser: { limit: 300, windowMs: HOUR, burst: 30 },
+  /** Teltlk ID changes tried, per user: one a month succeeds, a few taken names are tried first. */
+  teltlkIdPerUser: { limit: 30, windowMs: HOUR, burst: 10 },
+  /** Profiles looked up by user id, per user: people open profiles, scripts walk ids. */
+  userCardPerUser: { limit: 1_200, windowMs: HOUR, burst: 120 },
+  /** Friend, application, block and official-account lists read, per user. */
+  contactsReadPerUser: { limit: 1_200, windowMs: HOUR, burst: 120 },
+  /** Friend applications answered, friends renamed or deleted, people blocked or unblocked, per user. */
+  friendActionPerUser: { limit: 300, windowMs: HOUR, burst: 60 },
+  /** Conversation and event syncs, per user: on every connect and each gap, every tab. */
+  syncPerUser: { limit: 3_600, windowMs: HOUR, burst: 300 },
+  /**
+   * Pages of messages pulled, per user: a reconnect pulls the missing range of every
+   * conversation with a gap at once; scrolling back pulls a page a second at most.
+   */
+  messagePagePerUser: { limit: 12_000, windowMs: HOUR, burst: 600 },
+  /**
+   * Sends and read marks through REST instead of the socket, per user: their own classes
+   * (sendPerUser, readPerUser) count each in the messages module, socket or not; this
+   * bounds the HTTP door itself, as generously.
+   */
+  messageRestPerUser: { limit: 10, windowMs: SECOND, burst: 60 },
+  /** Chat settings (pin, mute, delete from the list, translation), clearing, burn switches, per user. */
+  conversationChangePerUser: { limit: 600, windowMs: HOUR, burst: 60 },
+  /** Messages revoked or deleted for oneself, per user. */
+  messageChangePerUser: { limit: 600, windowMs: HOUR, burst: 60 },
+  /**
+   * Group reads (lists, a group, its members page by page, who read a message, applications
+   * to review), per user.
+   */
+  groupReadPerUser: { limit: 3_000, windowMs: HOUR, burst: 300 },
+  /** Group searches by name or number, per user: typing pauses search, scraping the directory does not. */
+  groupSearchPerUser: { limit: 120, windowMs: HOUR, burst: 30 },
+  /**
+   * Group administration (settings, dissolving, removing, muting, roles, ownership,
+   * answering applications), per user: an owner tidying a group does a few dozen in a row.
+   */
+  groupAdminPerUser: { limit: 600, windowMs: HOUR, burst: 60 },
+  /** A member's own group settings and quitting, per user. */
+  groupSelfPerUser: { limit: 300, windowMs: HOUR, burst: 30 },
+  /** Wallet reads (balances, rules, payments, red envelopes, NFTs), per user. */
+  walletReadPerUser: { limit: 1_200, windowMs: HOUR, burst: 120 },
+  /** A media item's details asked for, per user (a chat screen asks for a few at once). */
+  mediaInfoPerUser: { limit: 600, windowMs: MINUTE, burst: 120 },
+  /**
+   * What the app reads before anyone signs in (countries, versions, whether Pi is on), per
+   * address: every app start asks, and many people share an address behind a NAT.
+   */
+  publicInfoPerAddress: { limit: 600, windowMs: MINUTE, burst: 120 },
+  /** Landing site pages and download links, per address. */
+  landingPerAddress: { limit: 300, windowMs: MINUTE, burst: 100 },
+  /** The API description and its pages, per address: a reader loads a handful of files. */
+  docsPerAddress: { limit: 120, windowMs: MINUTE, burst: 60 },
+  /** Stored files (avatars) read per address: a contact list shows a screenful at once. */
+  fileReadPerAddress: { limit: 3_000, windowMs: MINUTE, burst: 600 },
+  /** The development outbox (never in production), per address: a page that refreshes. */
+  devOutboxPerAddress: { limit: 600, windowMs: MINUTE, burst: 100 },
 } satisfies Record<string, RateRule>;
 
 export type LimitName = keyof typeof LIMITS;

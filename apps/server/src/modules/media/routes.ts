@@ -31,6 +31,7 @@ export async function mediaRoutes(app: App, { services: { media }, uploads, limi
         security,
         response: { 200: mediaLimitsSchema },
       },
+      onRequest: limitBy(limits, ['accountReadPerUser', byUser]),
     },
     () => media.limits(),
   );
@@ -44,6 +45,7 @@ export async function mediaRoutes(app: App, { services: { media }, uploads, limi
         params: z.object({ id: mediaIdSchema }),
         response: { 200: uploadedMediaSchema },
       },
+      onRequest: limitBy(limits, ['mediaInfoPerUser', byUser]),
     },
     (request) => media.get(authOf(request).userId, request.params.id),
   );
@@ -72,6 +74,7 @@ export async function mediaRoutes(app: App, { services: { media }, uploads, limi
         security,
         response: { 200: favouritesResult },
       },
+      onRequest: limitBy(limits, ['accountReadPerUser', byUser]),
     },
     (request) => media.favourites(authOf(request).userId),
   );

@@ -20,6 +20,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { authOf } from '../../http/auth.js';
 import { handleError, toAppError } from '../../http/errors.js';
+import { byUser, limitBy } from '../../http/rate-limit.js';
 import type { App } from '../../http/types.js';
 import { blankAware } from './service.js';
 
@@ -27,7 +28,12 @@ const tags = ['messages'];
 const security = [{ bearer: [] }];
 
 /** Conversations and messages (behind `requireSession`); the socket's `send` is the fast path. */
-export function messageRoutes(app: App, { services: { messages } }: AppContext): void {
+export function messageRoutes(app: App, { services: { messages }, limits }: AppContext): void {
+  const sync = limitBy(limits, ['syncPerUser', byUser]);
+  // Sends and read marks are counted again in the messages module, socket or not.
+  const rest = limitBy(limits, ['messageRestPerUser', byUser]);
+  const chatChanges = limitBy(limits, ['conversationChangePerUser', byUser]);
+  const messageChanges = limitBy(limits, ['messageChangePerUser', byUser]);
   app.get(
     '/sync/conversations',
     {
@@ -38,6 +44,7 @@ export function messageRoutes(app: App, { services: { messages } }: AppContext):
         querystring: conversationSyncQuery,
         response: { 200: conversationSyncResult },
       },
+      onRequest: sync,
     },
     (request) => messages.sync(authOf(request).userId, request.query),
   );
@@ -52,6 +59,7 @@ export function messageRoutes(app: App, { services: { messages } }: AppContext):
         querystring: messagePageQuery,
         response: { 200: messagePageResult },
       },
+      onRequest: limitBy(limits, ['messagePagePerUser', byUser]),
     },
     (request) => messages.page(authOf(request).userId, request.params.id, request.query),
   );
@@ -66,6 +74,7 @@ export function messageRoutes(app: App, { services: { messages } }: AppContext):
         response: { 200: messageSchema },
       },
       errorHandler: (error, request, reply) => void sendErrorHandler(error, request, reply),
+      onRequest: rest,
     },
     (request) => messages.send(authOf(request).userId, request.body),
   );
@@ -80,6 +89,7 @@ export function messageRoutes(app: App, { services: { messages } }: AppContext):
         body: updateConversationBody,
         response: { 200: conversationSchema },
       },
+      onRequest: chatChanges,
     },
     (request) => messages.update(authOf(request).userId, request.params.id, request.body),
   );
@@ -93,6 +103,7 @@ export function messageRoutes(app: App, { services: { messages } }: AppContext):
         params: conversationParams,
         response: { 200: conversationSchema },
       },
+      onRequest: chatChanges,
     },
     (request) => messages.clear(authOf(request).userId, request.params.id),
   );
@@ -107,6 +118,7 @@ export function messageRoutes(app: App, { services: { messages } }: AppContext):
         body: burnBody,
         response: { 200: messageSchema },
       },
+      onRequest: chatChanges,
     },
     (request) => messages.setBurn(authOf(request).userId, request.params.id, request.body.seconds),
   );
@@ -121,6 +133,7 @@ export function messageRoutes(app: App, { services: { messages } }: AppContext):
         body: readBody,
         response: { 204: z.null() },
       },
+      onRequest: rest,
     },
     async (request, reply) => {
       await messages.read(authOf(request).userId, request.params.id, request.body.seq);
@@ -137,6 +150,7 @@ export function messageRoutes(app: App, { services: { messages } }: AppContext):
         params: seqParams,
         response: { 200: messageSchema },
       },
+      onRequest: messageChanges,
     },
     (request) => messages.revoke(authOf(request).userId, request.params.id, request.params.seq),
   );
@@ -150,6 +164,7 @@ export function messageRoutes(app: App, { services: { messages } }: AppContext):
         querystring: searchMessagesQuery,
         response: { 200: searchMessagesResult },
       },
+      onRequest: limitBy(limits, ['messageSearchPerUser', byUser]),
     },
     (request) => messages.search(authOf(request).userId, request.query),
   );
@@ -165,6 +180,7 @@ export function messageRoutes(app: App, { services: { messages } }: AppContext):
         response: { 200: messageSchema },
       },
       errorHandler: (error, request, reply) => void sendErrorHandler(error, request, reply),
+      onRequest: limitBy(limits, ['editPerUser', byUser]),
     },
     (request) =>
       messages.edit(
@@ -184,6 +200,7 @@ export function messageRoutes(app: App, { services: { messages } }: AppContext):
         params: seqParams,
         response: { 204: z.null() },
       },
+      onRequest: messageChanges,
     },
     async (request, reply) => {
       await messages.hide(authOf(request).userId, request.params.id, request.params.seq);

@@ -33,7 +33,7 @@ import type { MessageSearch } from './search.js';
 import { isBurnt, toMessage } from './rows.js';
 import { SendPipeline } from './send.js';
 import { memberOf, transact, type AfterCommit } from './transaction.js';
-import type { Reader } from './visibility.js';
+import { messageFor, type Reader } from './visibility.js';
 
 export { SYNC_SAFETY_MS } from './conversations.js';
 export type { RemovedMessage } from './delivery.js';
@@ -263,6 +263,31 @@ export class MessageService {
     return rows.filter((row) => row.revoked_at === null && !isBurnt(row, now)).map(toMessage);
   }
 
+  /**
+   * The message at `seq` as a member sees it now, or null when it is not theirs to see:
+   * they are not a member, it is at or before where their history starts (joined later,
+   * cleared), deleted for them, burnt, revoked, or a notice about a message before their
+   * history. The pulls' own rule (visibleTo in SQL, then messageFor), so what a member
+   * cannot pull, nothing else gives them.
+   */
+  async visibleMessage(
+    userId: string,
+    conversationId: string,
+    seq: number,
+  ): Promise<Message | null> {
+    const member = await this.deps.repo.findMember(conversationId, userId);
+    if (!member) return null;
+    const minSeq = Number(member.min_seq);
+    const [row] = await this.deps.repo.visibleAt(
+      userId,
+      conversationId,
+      minSeq,
+      [seq],
+      this.deps.clock.now(),
+    );
+    return row ? messageFor(toMessage(row), minSeq) : null;
+  }
+
   // -------------------------------------------------------------------------- search
 
   /**
@@ -270,7 +295,6 @@ export class MessageService {
    * first: in one conversation they are a member of, or in all of theirs.
    */
   async search(userId: string, query: SearchMessagesQuery): Promise<SearchMessagesResult> {
-    await this.deps.limits.consume('messageSearchPerUser', userId);
     const { q, conversationId, cursor, limit } = query;
     if (conversationId !== undefined) {
       await memberOf(this.deps.repo, this.deps.db, conversationId, userId);
@@ -299,7 +323,6 @@ export class MessageService {
 
   /** Gives the caller's own text new words (within the edit window). */
   async edit(userId: string, conversationId: string, seq: number, text: string): Promise<Message> {
-    await this.deps.limits.consume('editPerUser', userId);
     const lang = await this.sends.textLanguage(userId, text);
     return this.changes.edit(userId, conversationId, seq, text, lang);
   }

@@ -189,6 +189,53 @@ describe.each(dialects)('money in chats on $dialect', ({ dialect }) => {
     );
   });
 
+  it('gives an envelope only to members whose history holds its message', async () => {
+    const owner = await t.register();
+    const [early, clearer, hider, late] = await Promise.all([
+      t.register(),
+      t.register(),
+      t.register(),
+      t.register(),
+    ]);
+    for (const member of [early, clearer, hider, late]) await friends(owner, member);
+    const group = ok<MyGroup>(
+      await call(owner, 'POST', '/groups', {
+        memberIds: [early, clearer, hider].map((m) => m.user.id),
+      }),
+    );
+    const conversationId = groupConversationId(group.id);
+    const chat = encodeURIComponent(conversationId);
+    await walletOf(owner);
+    await fund(owner, 5 * PI);
+    const message = ok<Message>(
+      await call(owner, 'POST', '/wallet/envelopes', {
+        conversationId,
+        clientMsgId: clientMsgId(),
+        total: '4',
+        count: 4,
+        split: 'equal',
+        password: '123456',
+      }),
+    );
+    const envelopeId = (message.content as { envelopeId: string }).envelopeId;
+    // One joins after it was sent, one clears the history past it, one deletes it for
+    // themselves: to them there is no envelope, as the chat shows them none.
+    ok(await call(owner, 'POST', `/groups/${group.id}/members`, { userIds: [late.user.id] }));
+    ok(await call(clearer, 'POST', `/conversations/${chat}/clear`));
+    expect(
+      (await call(hider, 'POST', `/conversations/${chat}/messages/${message.seq}/hide`)).statusCode,
+    ).toBeLessThan(300);
+    for (const member of [late, clearer, hider]) {
+      expectError(await call(member, 'POST', `/wallet/envelopes/${envelopeId}/open`), 'NOT_FOUND');
+      expectError(await call(member, 'GET', `/wallet/envelopes/${envelopeId}`), 'NOT_FOUND');
+      expect(await available(member)).toBe(0);
+    }
+    // Whoever still has the message opens a share.
+    expect(
+      ok<EnvelopeView>(await call(early, 'POST', `/wallet/envelopes/${envelopeId}/open`)).mine,
+    ).toBe(PI);
+  });
+
   it('returns what nobody opened to the sender after 24 hours, once', async () => {
     const [a, b, chat] = await pair();
     await walletOf(a);

@@ -55,6 +55,7 @@ export function moneyRoutes(app: App, { services: { money }, limits }: AppContex
         params: idParams,
         response: { 200: envelopeView },
       },
+      onRequest: limitBy(limits, ['walletReadPerUser', byUser]),
     },
     (request) => money.view(authOf(request), request.params.id),
   );

@@ -160,6 +160,7 @@ export class MoneyService {
           expires_at: now + ENVELOPE_TTL_HOURS * HOUR,
           refunded_at: null,
           created_at: now,
+          message_seq: message.seq,
         })
         .execute();
       await trx
@@ -334,16 +335,24 @@ export class MoneyService {
     return due.length;
   }
 
-  /** The envelope, to a member of its chat; to anyone else it does not exist. */
+  /**
+   * The envelope, to a member who may see the message it came with (messaging's rule: not
+   * before their join point or cleared history, not deleted for them, not burnt); to
+   * anyone else it does not exist.
+   */
   private async visible(who: AuthInfo, envelopeId: string): Promise<EnvelopesTable> {
     const envelope = await this.deps.db
       .selectFrom('envelopes')
       .selectAll()
       .where('id', '=', envelopeId)
       .executeTakeFirst();
-    if (!envelope || !(await this.deps.messages.isMember(envelope.conversation_id, who.userId))) {
-      throw new AppError('NOT_FOUND');
-    }
+    if (!envelope || envelope.message_seq === null) throw new AppError('NOT_FOUND');
+    const message = await this.deps.messages.visibleMessage(
+      who.userId,
+      envelope.conversation_id,
+      Number(envelope.message_seq),
+    );
+    if (!message) throw new AppError('NOT_FOUND');
     return envelope;
   }
 

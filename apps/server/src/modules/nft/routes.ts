@@ -9,6 +9,7 @@ const security = [{ bearer: [] }];
 
 /** NFT assets: behind `requireSession`. Minting and grants are the operator's. */
 export function nftRoutes(app: App, { services: { nfts }, limits }: AppContext): void {
+  const reads = limitBy(limits, ['walletReadPerUser', byUser]);
   app.get(
     '/wallet/nfts',
     {
@@ -18,6 +19,7 @@ export function nftRoutes(app: App, { services: { nfts }, limits }: AppContext):
         security,
         response: { 200: nftListResult },
       },
+      onRequest: reads,
     },
     async (request) => ({ items: await nfts.held(authOf(request)) }),
   );
@@ -31,6 +33,7 @@ export function nftRoutes(app: App, { services: { nfts }, limits }: AppContext):
         params: idParams,
         response: { 200: nftItemView },
       },
+      onRequest: reads,
     },
     (request) => nfts.item(authOf(request), request.params.id),
   );

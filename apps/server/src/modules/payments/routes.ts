@@ -22,6 +22,7 @@ const security = [{ bearer: [] }];
 export function paymentRoutes(app: App, ctx: AppContext): void {
   const { recharges, withdrawals } = ctx.services;
   const recharge = limitBy(ctx.limits, ['rechargePerUser', byUser]);
+  const reads = limitBy(ctx.limits, ['walletReadPerUser', byUser]);
   app.get(
     '/wallet/rules',
     {
@@ -31,6 +32,7 @@ export function paymentRoutes(app: App, ctx: AppContext): void {
         security,
         response: { 200: walletRulesSchema },
       },
+      onRequest: reads,
     },
     (request) => withdrawals.rules(authOf(request)),
   );
@@ -44,6 +46,7 @@ export function paymentRoutes(app: App, ctx: AppContext): void {
         querystring: paymentListQuery,
         response: { 200: paymentListResult },
       },
+      onRequest: reads,
     },
     (request) => listPayments(ctx.db, authOf(request).userId, request.query),
   );

@@ -30,6 +30,7 @@ export function piAuthRoutes(app: App, { services: { pi }, limits }: AppContext)
         summary: 'Whether Pi is on here, and where its SDK loads from',
         response: { 200: piConfigResult },
       },
+      onRequest: limitBy(limits, ['publicInfoPerAddress', byAddress]),
     },
     () => pi.config(),
   );

@@ -21,6 +21,7 @@ export function pushRoutes(app: App, { services: { push }, limits }: AppContext)
         security,
         response: { 200: pushKeyResult },
       },
+      onRequest: limitBy(limits, ['accountReadPerUser', byUser]),
     },
     () => push.publicKey(),
   );

@@ -28,6 +28,7 @@ export function translationRoutes(
         security,
         response: { 200: translationInfoResult },
       },
+      onRequest: limitBy(limits, ['accountReadPerUser', byUser]),
     },
     () => translations.info(),
   );

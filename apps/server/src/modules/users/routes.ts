@@ -26,9 +26,14 @@ export async function userRoutes(
   app: App,
   { services: { users }, limits }: AppContext,
 ): Promise<void> {
+  const reads = limitBy(limits, ['accountReadPerUser', byUser]);
+  const changes = limitBy(limits, ['accountWritePerUser', byUser]);
   app.get(
     '/me',
-    { schema: { tags, summary: 'Your profile', security, response: { 200: meSchema } } },
+    {
+      schema: { tags, summary: 'Your profile', security, response: { 200: meSchema } },
+      onRequest: reads,
+    },
     (request) => users.me(authOf(request)),
   );
   app.patch(
@@ -41,6 +46,7 @@ export async function userRoutes(
         body: withPlaceChecks(updateProfileBody),
         response: { 200: meSchema },
       },
+      onRequest: changes,
     },
     (request) => users.updateProfile(authOf(request), request.body),
   );
@@ -54,6 +60,7 @@ export async function userRoutes(
         body: changeTeltlkIdBody,
         response: { 200: meSchema },
       },
+      onRequest: limitBy(limits, ['teltlkIdPerUser', byUser]),
     },
     (request) => users.changeTeltlkId(authOf(request), request.body.teltlkId),
   );
@@ -67,8 +74,8 @@ export async function userRoutes(
         body: changePasswordBody,
         response: { 204: z.null() },
       },
-      // The current password is checked like a sign-in, so it counts like one.
-      onRequest: limitBy(limits, ['loginPerAddress', byAddress]),
+      // The current password is checked like a sign-in, so it counts like one too.
+      onRequest: limitBy(limits, ['accountWritePerUser', byUser], ['loginPerAddress', byAddress]),
       config: { sensitive: { level: 'account', proof: 'inline' } },
     },
     async (request, reply) => {
@@ -78,7 +85,10 @@ export async function userRoutes(
   );
   app.get(
     '/me/settings',
-    { schema: { tags, summary: 'Your settings', security, response: { 200: settingsSchema } } },
+    {
+      schema: { tags, summary: 'Your settings', security, response: { 200: settingsSchema } },
+      onRequest: reads,
+    },
     (request) => users.settings(authOf(request)),
   );
   app.patch(
@@ -91,6 +101,7 @@ export async function userRoutes(
         body: updateSettingsBody,
         response: { 200: settingsSchema },
       },
+      onRequest: changes,
     },
     (request) => users.updateSettings(authOf(request), request.body),
   );

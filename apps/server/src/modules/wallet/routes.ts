@@ -30,6 +30,7 @@ export function walletRoutes(app: App, { services: { wallets }, limits }: AppCon
         security,
         response: { 200: walletResult },
       },
+      onRequest: limitBy(limits, ['walletReadPerUser', byUser]),
     },
     (request) => wallets.wallet(authOf(request)),
   );
