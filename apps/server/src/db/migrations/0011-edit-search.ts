@@ -1,5 +1,4 @@
 import { SqliteAdapter, sql, type Kysely } from 'kysely';
-import { gramsOf } from '../../modules/messages/search-text.js';
 
 /**
  * Edited texts, message search and stickers. Landed: never edit, add a new migration.
@@ -148,4 +147,30 @@ const KINDS_BEFORE = ['text', 'image', 'voice', 'video', 'file', 'location', 'ca
 
 function isSqlite(db: Kysely<unknown>): boolean {
   return db.getExecutor().adapter instanceof SqliteAdapter;
+}
+
+/*
+ * Frozen here as the migration ran: the messages module's own grams may change, and a
+ * migration that landed must not change with it.
+ */
+
+/** Characters of scripts written without spaces between words. */
+const UNSPACED =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+
+/** Every character of a run of unspaced script and every pair of neighbours, each once. */
+function gramsOf(text: string | null): string | null {
+  if (text === null) return null;
+  const grams = new Set<string>();
+  let previous: string | null = null;
+  for (const char of text) {
+    if (!UNSPACED.test(char)) {
+      previous = null;
+      continue;
+    }
+    grams.add(char);
+    if (previous !== null) grams.add(previous + char);
+    previous = char;
+  }
+  return grams.size === 0 ? null : [...grams].join(' ');
 }

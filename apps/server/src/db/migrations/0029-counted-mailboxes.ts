@@ -1,5 +1,4 @@
 import { sql, type Kysely } from 'kysely';
-import { canonicalMailbox } from '../../lib/mailbox.js';
 
 /**
  * An invitation counts once per mailbox. Landed: never edit, add a new migration.
@@ -43,4 +42,30 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('counted_mailboxes').execute();
+}
+
+/*
+ * Frozen here as the migration ran (lib/mailbox.ts may learn more providers later; what
+ * counted then must not change with it).
+ */
+const DOTLESS_DOMAINS: ReadonlyMap<string, string> = new Map([
+  ['gmail.com', 'gmail.com'],
+  ['googlemail.com', 'gmail.com'],
+]);
+
+function canonicalMailbox(email: string): string {
+  const address = email.trim().toLowerCase();
+  const at = address.lastIndexOf('@');
+  if (at <= 0) return address;
+  let local = address.slice(0, at);
+  let domain = address.slice(at + 1);
+  const plus = local.indexOf('+');
+  if (plus > 0) local = local.slice(0, plus);
+  const dotless = DOTLESS_DOMAINS.get(domain);
+  if (dotless !== undefined) {
+    domain = dotless;
+    const bare = local.replaceAll('.', '');
+    if (bare !== '') local = bare;
+  }
+  return `${local}@${domain}`;
 }
