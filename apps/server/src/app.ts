@@ -1,5 +1,10 @@
 import { AppError } from './errors.js';
-import { APP_VERSION, JSON_BODY_LIMIT_BYTES, healthResult } from '@teltlk/protocol';
+import {
+  APP_VERSION,
+  JSON_BODY_LIMIT_BYTES,
+  healthResult,
+  securityEndpoints,
+} from '@teltlk/protocol';
 import fastifyCompress from '@fastify/compress';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import {
@@ -11,7 +16,8 @@ import type { TrustProxy } from './config.js';
 import type { AppContext } from './context.js';
 import { requireSession } from './http/auth.js';
 import { requireStepUp } from './http/step-up.js';
-import { addressUndoRoutes, securityRoutes } from './modules/security/routes.js';
+import { serveAll } from './http/endpoints.js';
+import { securityHandlers } from './modules/security/routes.js';
 import { apiDocs } from './http/docs.js';
 import { handleError, handleNotFound } from './http/errors.js';
 import { refuseNul } from './http/nul.js';
@@ -125,15 +131,15 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       deviceLoginTicketRoutes(api, ctx);
       piAuthRoutes(api, ctx);
       metaRoutes(api, ctx);
-      addressUndoRoutes(api, ctx);
       if (ctx.outbox) devApiRoutes(api, ctx.outbox, ctx.limits);
       // Everything registered in here needs a session; new routes are protected by default.
       await api.register(async (secured: App) => {
         secured.addHook('onRequest', requireSession(ctx.services.sessions));
         // After the session is known: sensitive routes proven by a step-up on it.
         secured.addHook('onRequest', requireStepUp(ctx.services.stepUp));
+        const scopes = { public: api, session: secured, limits: ctx.limits };
+        await serveAll(scopes, securityEndpoints, securityHandlers(ctx));
         sessionRoutes(secured, ctx);
-        securityRoutes(secured, ctx);
         await userRoutes(secured, ctx);
         eventRoutes(secured, ctx);
         contactRoutes(secured, ctx);

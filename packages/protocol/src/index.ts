@@ -16,3 +16,5 @@ export * from './growth.js';
 export * from './growth-rules.js';
 export * from './landing.js';
 export * from './security.js';
+export * from './contract.js';
+export * from './limit-classes.js';

@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { meSchema } from './api.js';
+import { endpoint } from './contract.js';
+import { addPhoneBody } from './pi.js';
 import {
   channelSchema,
   codeSchema,
@@ -144,3 +147,105 @@ export const addressUndoView = z.object({
   state: z.enum(['open', 'undone', 'expired']),
 });
 export type AddressUndoView = z.infer<typeof addressUndoView>;
+
+// ---------------------------------------------------------------------------- endpoints
+
+export const securityEndpoints = {
+  stepUpStatus: endpoint({
+    method: 'GET',
+    path: '/security/step-up',
+    result: stepUpStatusSchema,
+    errors: [],
+    access: 'session',
+    limits: ['stepUpStatusPerUser'],
+    summary: 'Whether this session may do sensitive actions now, and how to prove it may',
+    tags: ['security'],
+  }),
+  sendStepUpCode: endpoint({
+    method: 'POST',
+    path: '/security/step-up/code',
+    body: stepUpCodeBody,
+    result: stepUpCodeResult,
+    errors: [
+      'STEP_UP_METHOD_UNAVAILABLE',
+      'CHANNEL_UNAVAILABLE',
+      'CODE_TOO_FREQUENT',
+      'CODE_DAILY_LIMIT',
+      'CODE_SEND_FAILED',
+    ],
+    access: 'session',
+    limits: ['stepUpPerUser', 'codeSendPerAddress'],
+    summary: "Send a step-up code to one of the account's own addresses",
+    tags: ['security'],
+  }),
+  stepUp: endpoint({
+    method: 'POST',
+    path: '/security/step-up',
+    body: stepUpBody,
+    result: stepUpStatusSchema,
+    errors: [
+      'STEP_UP_METHOD_UNAVAILABLE',
+      'PASSWORD_INCORRECT',
+      'LOGIN_LOCKED',
+      'CODE_INVALID',
+      'CODE_EXPIRED',
+      'PAYMENT_PASSWORD_INCORRECT',
+      'PAYMENT_PASSWORD_LOCKED',
+      'WALLET_NOT_FOUND',
+      'PI_AUTH_FAILED',
+      'PI_UNREACHABLE',
+      'PI_UNAVAILABLE',
+      'SERVER_BUSY',
+    ],
+    access: 'session',
+    limits: ['stepUpPerUser'],
+    summary: 'Prove it is you (password, code, payment password or Pi) for sensitive actions',
+    tags: ['security'],
+  }),
+  activity: endpoint({
+    method: 'GET',
+    path: '/security/activity',
+    query: securityActivityQuery,
+    result: securityActivityResult,
+    errors: [],
+    access: 'session',
+    limits: ['securityActivityPerUser'],
+    summary: 'Sensitive actions and sign-ins on your account, newest first',
+    tags: ['security'],
+  }),
+  setAddress: endpoint({
+    method: 'POST',
+    path: '/me/phone',
+    body: addPhoneBody,
+    result: meSchema,
+    errors: ['TICKET_INVALID', 'ACCOUNT_REGISTERED', 'STEP_UP_REQUIRED'],
+    access: 'session',
+    limits: ['piAccountPerUser'],
+    sensitive: { level: 'account', proof: 'conditional' },
+    summary:
+      'Add a verified phone number or email (replacing one asks for a step-up and tells the old address)',
+    tags: ['security'],
+  }),
+  addressUndoView: endpoint({
+    method: 'GET',
+    path: '/security/address-undo/:token',
+    params: addressUndoParams,
+    result: addressUndoView,
+    errors: ['ADDRESS_UNDO_INVALID'],
+    access: 'public',
+    limits: ['addressUndoPerAddress'],
+    summary: 'What an address-undo link would put back',
+    tags: ['security'],
+  }),
+  undoAddress: endpoint({
+    method: 'POST',
+    path: '/security/address-undo',
+    body: addressUndoBody,
+    result: addressUndoView,
+    errors: ['ADDRESS_UNDO_INVALID', 'ACCOUNT_REGISTERED'],
+    access: 'public',
+    limits: ['addressUndoPerAddress'],
+    summary: 'Put a replaced address back and sign every session of the account out',
+    tags: ['security'],
+  }),
+};

@@ -1,3 +1,4 @@
+import type { LimitClass } from '@teltlk/protocol';
 import { DAY, HOUR, MINUTE, SECOND } from '../../lib/clock.js';
 
 /** `limit` requests per `windowMs`, at most `burst` (default `limit`) in a row. */
@@ -217,9 +218,10 @@ export const LIMITS = {
   fileReadPerAddress: { limit: 3_000, windowMs: MINUTE, burst: 600 },
   /** The development outbox (never in production), per address: a page that refreshes. */
   devOutboxPerAddress: { limit: 600, windowMs: MINUTE, burst: 100 },
-} satisfies Record<string, RateRule>;
+} satisfies Record<LimitClass, RateRule>;
 
-export type LimitName = keyof typeof LIMITS;
+/** A class's name: the contract's (each endpoint declares its own), with one rule each here. */
+export type LimitName = LimitClass;
 
 /** A group counts as large for the send limit from this many members. */
 export const LARGE_GROUP_MEMBERS = 500;

@@ -1,0 +1,162 @@
+import multipart, { type FastifyMultipartOptions } from '@fastify/multipart';
+import type {
+  Endpoint,
+  EndpointParts,
+  EndpointResult,
+  LimitClass,
+  UiLanguage,
+} from '@teltlk/protocol';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { AuthInfo, ClientInfo } from '../modules/auth/sessions.js';
+import type { RateLimiter } from '../modules/limits/limiter.js';
+import { withPlaceChecks } from '../modules/meta/countries.js';
+import { authOf, clientOf, languageOf } from './auth.js';
+import { byAddress, byUser, limitBy, type LimitKey } from './rate-limit.js';
+import type { App } from './types.js';
+
+/** What a handler gets: the request's parts, parsed by the endpoint's schemas, and who asks. */
+export interface Call<E extends Endpoint> extends EndpointParts<E> {
+  /** The caller's session (endpoints with `access: 'session'`; null on public ones). */
+  auth: E['access'] extends 'session' ? AuthInfo : null;
+  client: ClientInfo;
+  language: UiLanguage;
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+export type Handler<E extends Endpoint> = (
+  call: Call<E>,
+) => Promise<EndpointResult<E>> | EndpointResult<E>;
+
+/** Every endpoint of a group with its handler: a missing one is a type error. */
+export type Handlers<G extends Record<string, Endpoint>> = { [K in keyof G]: Handler<G[K]> };
+
+/** What the server adds to a declaration: keys its limits count by, a multipart parser. */
+export interface Serving {
+  /** A limit class counted by something its name does not say (null: not this request). */
+  keys?: Partial<Record<LimitClass, LimitKey>>;
+  multipart?: FastifyMultipartOptions;
+}
+
+/** Where a code goes, read from a parsed body that has one. */
+export const byDestination: LimitKey = (request) =>
+  (request.body as { destination?: string } | undefined)?.destination ?? null;
+
+/**
+ * A phone number less its last four digits: SMS pumping walks a premium range one number at
+ * a time, which only a limit on the range sees.
+ */
+export const byPhonePrefix: LimitKey = (request) => {
+  const body = request.body as { channel?: string; destination?: string } | undefined;
+  return body?.channel === 'phone' && body.destination ? body.destination.slice(0, -4) : null;
+};
+
+/** What a class counts per, from its name's ending; whether it needs the parsed body. */
+function keyOf(name: LimitClass, serving: Serving): { key: LimitKey; body: boolean } {
+  const own = serving.keys?.[name];
+  if (own) return { key: own, body: true };
+  if (name.endsWith('PerUser')) return { key: byUser, body: false };
+  if (name.endsWith('PerAddress')) return { key: byAddress, body: false };
+  if (name.endsWith('PerDestination')) return { key: byDestination, body: true };
+  if (name.endsWith('PerPrefix')) return { key: byPhonePrefix, body: true };
+  throw new Error(`rate-limit class ${name} needs a key of its own`);
+}
+
+/** Where endpoints go: the API's public scope, and the one behind a session. */
+export interface Scopes {
+  public: App;
+  session: App;
+  limits: RateLimiter;
+}
+
+/**
+ * Registers one endpoint of the contract in the scope its `access` names: its schemas,
+ * its rate-limit classes (before the body is read, but those that count by something in
+ * the body), its sensitivity and its docs.
+ */
+export async function serve<E extends Endpoint>(
+  scopes: Scopes,
+  endpoint: E,
+  handler: Handler<E>,
+  serving: Serving = {},
+): Promise<void> {
+  const app = endpoint.access === 'session' ? scopes.session : scopes.public;
+  const { limits } = scopes;
+  const keyed = endpoint.limits.map((name) => ({ name, ...keyOf(name, serving) }));
+  const early = keyed.filter((limit) => !limit.body);
+  const late = keyed.filter((limit) => limit.body);
+  const body = endpoint.body;
+  const route = {
+    method: endpoint.method,
+    url: endpoint.path,
+    schema: {
+      tags: [...endpoint.tags],
+      summary: endpoint.summary,
+      ...(endpoint.access === 'session' ? { security: [{ bearer: [] }] } : {}),
+      ...(endpoint.params ? { params: endpoint.params } : {}),
+      ...(endpoint.query ? { querystring: endpoint.query } : {}),
+      ...(body === 'multipart'
+        ? { consumes: ['multipart/form-data'] }
+        : body
+          ? { body: withPlaceChecks(body) }
+          : {}),
+      response:
+        endpoint.result === null
+          ? { 204: z.null().describe('No content') }
+          : { 200: endpoint.result },
+    },
+    ...(early.length > 0
+      ? {
+          onRequest: limitBy(
+            limits,
+            ...early.map(({ name, key }): [LimitClass, LimitKey] => [name, key]),
+          ),
+        }
+      : {}),
+    ...(late.length > 0
+      ? {
+          preHandler: limitBy(
+            limits,
+            ...late.map(({ name, key }): [LimitClass, LimitKey] => [name, key]),
+          ),
+        }
+      : {}),
+    config: endpoint.sensitive ? { sensitive: endpoint.sensitive } : {},
+    handler: async (request: FastifyRequest, reply: FastifyReply) => {
+      const result = await handler({
+        params: request.params,
+        query: request.query,
+        body: request.body,
+        auth: endpoint.access === 'session' ? authOf(request) : null,
+        client: clientOf(request),
+        language: languageOf(request),
+        request,
+        reply,
+      } as Call<E>);
+      if (endpoint.result === null) return reply.code(204).send(null);
+      return result;
+    },
+  };
+  if (body === 'multipart') {
+    // The parser is registered for this route only, so JSON routes refuse form uploads (415).
+    await app.register(async (scope: App) => {
+      await scope.register(multipart, serving.multipart ?? {});
+      scope.route(route);
+    });
+    return;
+  }
+  app.route(route);
+}
+
+/** Registers a group of endpoints, each with its handler (and what the server adds). */
+export async function serveAll<G extends Record<string, Endpoint>>(
+  scopes: Scopes,
+  group: G,
+  handlers: Handlers<G>,
+  serving: Partial<Record<keyof G, Serving>> = {},
+): Promise<void> {
+  for (const name of Object.keys(group) as (keyof G)[]) {
+    await serve(scopes, group[name]!, handlers[name], serving[name]);
+  }
+}
