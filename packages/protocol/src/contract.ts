@@ -79,10 +79,13 @@ export interface EndpointParts<E extends Endpoint> {
 export type Endpoints = Record<string, Endpoint>;
 
 /** `/groups/:id` with `{ id: 'g1' }`: `/groups/g1` (each value URI-encoded). */
-export function pathOf(path: string, params: Record<string, unknown> = {}): string {
-  return path.replace(/:(\w+)/g, (whole, name: string) => {
+export function pathOf(
+  path: string,
+  params: Record<string, string | number | boolean> = {},
+): string {
+  return path.replace(/:(\w+)/g, (_whole, name: string) => {
     const value = params[name];
-    if (value === undefined || value === null) throw new Error(`${path}: no ${name}`);
+    if (value === undefined) throw new Error(`${path}: no ${name}`);
     return encodeURIComponent(String(value));
   });
 }
