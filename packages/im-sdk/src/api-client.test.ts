@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ApiClient } from './api-client.js';
+import { ApiClient, type StepUpAsk } from './api-client.js';
 import { ApiError, StepUpCancelled } from './api-error.js';
 
 function jsonResponse(status: number, body: unknown): Response {
@@ -273,12 +273,15 @@ describe('ApiClient step-up', () => {
       });
     const withdrawal = { amount: '2', password: '123456' };
 
-    function clientAnswering(answers: Response[], onStepUpRequired?: () => Promise<boolean>) {
+    function clientAnswering(
+      answers: Response[],
+      onStepUpRequired: (ask: StepUpAsk) => Promise<boolean> = () => Promise.resolve(true),
+    ) {
       const fetch = vi.fn((_url: string | URL | Request, _init?: RequestInit) => {
         const answer = answers.shift();
         return answer ? Promise.resolve(answer) : Promise.reject(new Error('unexpected call'));
       });
-      const ask = vi.fn(onStepUpRequired ?? (() => Promise.resolve(true)));
+      const ask = vi.fn(onStepUpRequired);
       return {
         fetch,
         ask,
