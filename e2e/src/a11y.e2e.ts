@@ -22,8 +22,9 @@ import {
 
 /**
  * axe-core on every main screen, in each interface language: sign-in, registration, the
- * chat list, a chat with messages both ways, group settings, contacts and settings. Any
- * serious or critical violation (contrast, names, labels, landmarks, language) fails.
+ * chat list, a chat with messages both ways, group settings, contacts, settings, account
+ * security and its activity. Any serious or critical violation (contrast, names, labels,
+ * landmarks, language) fails.
  */
 
 let server: RunningServer;
@@ -45,6 +46,8 @@ interface Screens extends ChatTexts {
   contacts: string;
   settings: string;
   wallet: string;
+  accountSecurity: string;
+  securityActivity: string;
 }
 
 const LANGUAGES: [string, Screens][] = [
@@ -64,6 +67,8 @@ const LANGUAGES: [string, Screens][] = [
       contacts: '通讯录',
       settings: '设置',
       wallet: '钱包',
+      accountSecurity: '账号与安全',
+      securityActivity: '安全记录',
     },
   ],
   [
@@ -82,6 +87,8 @@ const LANGUAGES: [string, Screens][] = [
       contacts: '通訊錄',
       settings: '設定',
       wallet: '錢包',
+      accountSecurity: '帳號與安全',
+      securityActivity: '安全紀錄',
     },
   ],
   [
@@ -100,6 +107,8 @@ const LANGUAGES: [string, Screens][] = [
       contacts: 'Contacts',
       settings: 'Settings',
       wallet: 'Wallet',
+      accountSecurity: 'Account security',
+      securityActivity: 'Security activity',
     },
   ],
 ];
@@ -223,6 +232,16 @@ describe('accessibility by axe-core', () => {
     await heading(a, ui.messageSettings).waitFor();
     await a.getByTestId('push-state').waitFor();
     await checkPage(a, `message notifications (${language})`);
+
+    await a.goto(`${server.baseUrl}/#/pages/user/accountSecurity`);
+    await heading(a, ui.accountSecurity).waitFor();
+    await a.locator('.tt-session').first().waitFor();
+    await checkPage(a, `account security (${language})`);
+
+    await a.goto(`${server.baseUrl}/#/pages/user/securityActivity`);
+    await heading(a, ui.securityActivity).waitFor();
+    await a.getByRole('list', { name: ui.securityActivity }).waitFor();
+    await checkPage(a, `security activity (${language})`);
 
     await a.goto(`${server.baseUrl}/#/verification`);
     await heading(a, ui.verification).waitFor();

@@ -82,6 +82,17 @@ async function phone(account: ApiAccount, on: Browser = browser, baseUrl = serve
 const shownCode = async (page: Page) =>
   (await page.getByTestId('device-login-code').textContent())!.trim();
 
+/** The two digits the desktop shows, which the phone picks among three. */
+const shownNumber = async (page: Page) =>
+  (await page.getByTestId('device-login-match').textContent())!.trim();
+
+/** Picks a number on the phone, types the account password and approves. */
+async function approve(mobile: Page, number: string, password = ada.password): Promise<void> {
+  await mobile.getByRole('radio', { name: number, exact: true }).check();
+  await mobile.getByLabel('Your account password', { exact: true }).fill(password);
+  await mobile.getByRole('button', { name: 'Log in', exact: true }).click();
+}
+
 /**
  * A one-frame Y4M video of the QR code on screen, centred on white: what Chromium's fake
  * camera plays to the page asking for the camera.
@@ -108,6 +119,9 @@ describe('device login', () => {
     const pc = await desktop();
     await expectAccessible(pc, 'QR sign-in (en_US)');
     expect(await shownCode(pc)).toMatch(/^[0-9A-Z]{4}-[0-9A-Z]{4}$/);
+    await pc.getByText('Choose this number on your phone').waitFor();
+    const number = await shownNumber(pc);
+    expect(number).toMatch(/^\d{2}$/);
 
     // The phone's camera sees the desktop's screen.
     const camera = await launchBrowser([
@@ -124,8 +138,16 @@ describe('device login', () => {
       .toMatch(/Linux/);
     await mobile.getByText(DESKTOP_ADDRESS, { exact: true }).waitFor();
     expect(await mobile.getByTestId('device-login-place').textContent()).toBe('United Kingdom');
+    // Three numbers to pick from, the desktop's among them; the password field below.
+    await mobile.getByRole('group', { name: 'Tap the number shown on the other screen' }).waitFor();
+    await expect.poll(() => mobile.getByRole('radio').count()).toBe(3);
+    await mobile.getByRole('radio', { name: number, exact: true }).waitFor();
     await expectAccessible(mobile, 'approve a device (en_US)');
+    // Neither a number nor the password yet: the phone says what is missing, sends nothing.
     await mobile.getByRole('button', { name: 'Log in', exact: true }).click();
+    await mobile.getByText('Tap the number shown on the other screen first').waitFor();
+    await mobile.getByText('Enter your password').waitFor();
+    await approve(mobile, number);
     await mobile.getByText('Approved: Teltlk is now signed in on that device.').waitFor();
 
     // The desktop is signed in at once, as Ada.
@@ -153,8 +175,34 @@ describe('device login', () => {
     await mobile.getByText('This login code is not valid, please check it').waitFor();
     await mobile.getByRole('textbox', { name: 'Login code' }).fill(code.toLowerCase());
     await mobile.getByRole('button', { name: 'Next' }).click();
-    await mobile.getByRole('button', { name: 'Log in', exact: true }).click();
+    // A wrong password is said beside the field, and the same ticket is approved after.
+    await approve(mobile, await shownNumber(pc), 'Wr0ngPassword');
+    await mobile.getByText('The password you entered is incorrect, Please re-enter it').waitFor();
+    await approve(mobile, await shownNumber(pc));
     await heading(pc, 'Chats').waitFor();
+  });
+
+  it('refuses the sign-in when the phone picks another number than the desktop shows', async () => {
+    const pc = await desktop();
+    const code = await shownCode(pc);
+    const number = await shownNumber(pc);
+    const mobile = await phone(ada);
+    await mobile.goto(`${server.baseUrl}/#/verification`);
+    await mobile.getByRole('textbox', { name: 'Login code' }).fill(code);
+    await mobile.getByRole('button', { name: 'Next' }).click();
+    await expect.poll(() => mobile.getByRole('radio').count()).toBe(3);
+    const others = await mobile
+      .getByRole('radio')
+      .evaluateAll(
+        (radios, shown) =>
+          radios.map((radio) => (radio as HTMLInputElement).value).filter((v) => v !== shown),
+        number,
+      );
+    await approve(mobile, others[0]!);
+    await mobile
+      .getByText('That number does not match the one on the other device: the sign-in was refused')
+      .waitFor();
+    await pc.getByText('The sign-in was refused on your phone.').waitFor();
   });
 
   it('tells the desktop when the phone refuses', async () => {
@@ -186,13 +234,14 @@ describe('device login', () => {
       const pc = await desktop(quick.baseUrl);
       pages.push(pc);
       const first = await shownCode(pc);
+      const firstNumber = await shownNumber(pc);
       await mobile.getByRole('textbox', { name: 'Login code' }).fill(first);
       await mobile.getByRole('button', { name: 'Next' }).click();
       await mobile.getByRole('heading', { name: 'Sign in on this device?' }).waitFor();
       // The desktop shows a new code once the first runs out...
       await expect.poll(() => shownCode(pc), { timeout: 10_000 }).not.toBe(first);
       // ...and approving the old one on the phone is refused.
-      await mobile.getByRole('button', { name: 'Log in', exact: true }).click();
+      await approve(mobile, firstNumber, bob.password);
       await mobile
         .getByText('This login code has expired, please show a new one on the other device')
         .waitFor();

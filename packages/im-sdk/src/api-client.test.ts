@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ApiClient } from './api-client.js';
-import { ApiError } from './api-error.js';
+import { ApiClient, type StepUpAsk } from './api-client.js';
+import { ApiError, StepUpCancelled } from './api-error.js';
 
 function jsonResponse(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), {
@@ -262,5 +262,118 @@ describe('ApiClient contacts', () => {
       'GET /api/v1/translations/info',
     ]);
     expect(JSON.parse(fetch.mock.calls[0]?.[1]?.body as string)).toEqual(body);
+  });
+});
+
+describe('ApiClient step-up', () => {
+  describe('a call refused for want of a step-up', () => {
+    const refusal = (reason: string) =>
+      jsonResponse(403, {
+        error: { code: 'STEP_UP_REQUIRED', message: 'x', params: { reason } },
+      });
+    const withdrawal = { amount: '2', password: '123456' };
+
+    function clientAnswering(
+      answers: Response[],
+      onStepUpRequired: (ask: StepUpAsk) => Promise<boolean> = () => Promise.resolve(true),
+    ) {
+      const fetch = vi.fn((_url: string | URL | Request, _init?: RequestInit) => {
+        const answer = answers.shift();
+        return answer ? Promise.resolve(answer) : Promise.reject(new Error('unexpected call'));
+      });
+      const ask = vi.fn(onStepUpRequired);
+      return {
+        fetch,
+        ask,
+        client: new ApiClient({ getToken: () => 'tok', fetch, onStepUpRequired: ask }),
+      };
+    }
+
+    it('asks for a proof with the reason and the call, then makes the same call again', async () => {
+      const record = { id: 'p1', state: 'completed' };
+      const { fetch, ask, client } = clientAnswering([refusal('hold'), jsonResponse(200, record)]);
+      await expect(client.withdraw(withdrawal)).resolves.toEqual(record);
+      expect(ask).toHaveBeenCalledExactlyOnceWith({
+        reason: 'hold',
+        method: 'POST',
+        path: '/wallet/withdraw',
+      });
+      expect(fetch).toHaveBeenCalledTimes(2);
+      const bodies = fetch.mock.calls.map(([, init]) => init?.body);
+      expect(bodies[1]).toBe(bodies[0]);
+    });
+
+    it('reads an unknown or missing reason as a stale proof', async () => {
+      const { ask, client } = clientAnswering([
+        jsonResponse(403, { error: { code: 'STEP_UP_REQUIRED', message: 'x' } }),
+        new Response(null, { status: 204 }),
+      ]);
+      await client.revokeSession('s2');
+      expect(ask.mock.calls[0]?.[0]).toMatchObject({ reason: 'stale', method: 'DELETE' });
+    });
+
+    it('fails quietly, without calling again, when the person gives up', async () => {
+      const { fetch, client } = clientAnswering([refusal('stale')], () => Promise.resolve(false));
+      const error = await client.unbindPi().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(StepUpCancelled);
+      expect(error).toBeInstanceOf(ApiError);
+      expect(error).toMatchObject({ code: 'STEP_UP_REQUIRED', status: 403 });
+      expect(fetch).toHaveBeenCalledTimes(1);
+    });
+
+    it('asks again when the call is refused again, a few times at most', async () => {
+      const { fetch, ask, client } = clientAnswering(
+        Array.from({ length: 4 }, () => refusal('stale')),
+      );
+      const error = await client.unbindPi().catch((e: unknown) => e);
+      expect(error).not.toBeInstanceOf(StepUpCancelled);
+      expect(error).toMatchObject({ code: 'STEP_UP_REQUIRED' });
+      expect(ask).toHaveBeenCalledTimes(3);
+      expect(fetch).toHaveBeenCalledTimes(4);
+    });
+
+    it('gives the refusal to calls made without the person, and to the step-up calls', async () => {
+      const { ask, client } = clientAnswering([refusal('hold'), refusal('stale')]);
+      const body = { endpoint: 'https://push.example/1', keys: { p256dh: 'k', auth: 'a' } };
+      await expect(client.subscribePush(body, { stepUp: false })).rejects.toMatchObject({
+        code: 'STEP_UP_REQUIRED',
+        params: { reason: 'hold' },
+      });
+      await expect(client.stepUp({ method: 'password', password: 'x' })).rejects.toMatchObject({
+        code: 'STEP_UP_REQUIRED',
+      });
+      expect(ask).not.toHaveBeenCalled();
+    });
+
+    it('leaves other errors to the caller', async () => {
+      const { ask, client } = clientAnswering([
+        jsonResponse(400, { error: { code: 'PAYMENT_PASSWORD_INCORRECT', message: 'x' } }),
+      ]);
+      await expect(client.withdraw(withdrawal)).rejects.toMatchObject({
+        code: 'PAYMENT_PASSWORD_INCORRECT',
+      });
+      expect(ask).not.toHaveBeenCalled();
+    });
+  });
+
+  it('reaches the security endpoints at their paths', async () => {
+    const fetch = vi.fn((_url: string | URL | Request, _init?: RequestInit) =>
+      Promise.resolve(jsonResponse(200, {})),
+    );
+    const client = new ApiClient({ getToken: () => 'tok', fetch });
+    await client.stepUpStatus();
+    await client.sendStepUpCode({ channel: 'email' });
+    await client.stepUp({ method: 'code', channel: 'email', code: '123456' });
+    await client.securityActivity({ cursor: '5:abc', limit: 20 });
+    await client.addressUndo('token_token_token');
+    await client.undoAddressChange('token_token_token');
+    expect(fetch.mock.calls.map(([url, init]) => `${init?.method} ${url as string}`)).toEqual([
+      'GET /api/v1/security/step-up',
+      'POST /api/v1/security/step-up/code',
+      'POST /api/v1/security/step-up',
+      'GET /api/v1/security/activity?cursor=5%3Aabc&limit=20',
+      'GET /api/v1/security/address-undo/token_token_token',
+      'POST /api/v1/security/address-undo',
+    ]);
   });
 });

@@ -69,6 +69,13 @@ import {
   type PiLoginBody,
   type PiLoginResult,
   type PiRegisterBody,
+  type AddressUndoView,
+  type SecurityActivityResult,
+  type StepUpBody,
+  type StepUpCodeBody,
+  type StepUpCodeResult,
+  type StepUpReason,
+  type StepUpStatus,
 } from '@teltlk/protocol';
 import {
   type Conversation,
@@ -99,10 +106,33 @@ import {
   type TranslateResult,
   type TranslationInfoResult,
 } from '@teltlk/protocol';
-import { ApiError } from './api-error.js';
+import { ApiError, StepUpCancelled } from './api-error.js';
 
 /** Request timeout of the product's HTTP client (spec §9). */
 const DEFAULT_TIMEOUT_MS = 60_000;
+
+/**
+ * How many times one call asks for a step-up before it gives the refusal to its caller:
+ * a proof the server took and then did not count (it ran out meanwhile, another tab
+ * signed out) is asked for again, but not without end.
+ */
+const STEP_UP_ASKS_MAX = 3;
+
+/** A call the server refused until the session proves who it is, as the app is asked about it. */
+export interface StepUpAsk {
+  reason: StepUpReason;
+  method: Method;
+  /** The call's path under /api/v1, with its query. */
+  path: string;
+}
+
+export interface RequestOptions {
+  /**
+   * False for calls made without the person's doing (a background renewal): a refusal for
+   * want of a step-up then fails the call instead of asking the person.
+   */
+  stepUp?: boolean;
+}
 
 export interface ApiClientOptions {
   /** Origin of the server; empty for same-origin requests. */
@@ -115,11 +145,18 @@ export interface ApiClientOptions {
   onMaintenance?: () => void;
   /** The UI language, sent so server-side texts (emails, SMS) match it. */
   getLanguage?: () => string;
+  /**
+   * Called when a call answers STEP_UP_REQUIRED: the app asks the person to prove it is
+   * them, and resolves true once the server took a proof (the call is then made again) or
+   * false when they gave up (the call then fails with StepUpCancelled). Calls waiting at
+   * the same time may share one ask.
+   */
+  onStepUpRequired?: (ask: StepUpAsk) => Promise<boolean>;
   fetch?: typeof fetch;
   timeoutMs?: number;
 }
 
-type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** Typed client of the REST API under /api/v1. */
 export class ApiClient {
@@ -137,8 +174,37 @@ export class ApiClient {
    * One call of the API, its answer typed by the caller. The answer is not parsed again
    * here: the server checks every answer against the protocol's schemas on its way out
    * (its response serializer), so the browser does not download zod to repeat the check.
+   * A refusal for want of a step-up goes to `onStepUpRequired` and the call is made again
+   * once the person has proven it is them; the server refuses before doing anything, so
+   * the second call is the first that acts.
    */
-  async request<T = void>(method: Method, path: string, body?: unknown): Promise<T> {
+  async request<T = void>(
+    method: Method,
+    path: string,
+    body?: unknown,
+    options: RequestOptions = {},
+  ): Promise<T> {
+    for (let asked = 0; ; asked += 1) {
+      try {
+        return await this.send<T>(method, path, body);
+      } catch (error) {
+        const ask = this.options.onStepUpRequired;
+        if (
+          !(error instanceof ApiError) ||
+          error.code !== 'STEP_UP_REQUIRED' ||
+          !ask ||
+          options.stepUp === false ||
+          asked >= STEP_UP_ASKS_MAX
+        ) {
+          throw error;
+        }
+        const reason: StepUpReason = error.params?.reason === 'hold' ? 'hold' : 'stale';
+        if (!(await ask({ reason, method, path }))) throw new StepUpCancelled(error);
+      }
+    }
+  }
+
+  private async send<T>(method: Method, path: string, body: unknown): Promise<T> {
     const headers: Record<string, string> = { accept: 'application/json' };
     const token = this.options.getToken();
     if (token) headers.authorization = `Bearer ${token}`;
@@ -252,9 +318,39 @@ export class ApiClient {
   unbindPi(): Promise<Me> {
     return this.request('DELETE', '/me/pi');
   }
-  /** Adds the phone (or email) a registration ticket verified to this account. */
+  /**
+   * Adds the phone or email a registration ticket verified to this account; one of a kind
+   * the account has already replaces it (a step-up, and the old address is told).
+   */
   addPhone(body: AddPhoneBody): Promise<Me> {
     return this.request('POST', '/me/phone', body);
+  }
+
+  // ---------------------------------------------------------------- security
+  /** Whether this session may do sensitive actions now, and the ways it can prove it may. */
+  stepUpStatus(): Promise<StepUpStatus> {
+    return this.request('GET', '/security/step-up', undefined, { stepUp: false });
+  }
+  /** A step-up code to one of the account's own addresses. */
+  sendStepUpCode(body: StepUpCodeBody): Promise<StepUpCodeResult> {
+    return this.request('POST', '/security/step-up/code', body, { stepUp: false });
+  }
+  stepUp(body: StepUpBody): Promise<StepUpStatus> {
+    return this.request('POST', '/security/step-up', body, { stepUp: false });
+  }
+  securityActivity(query: {
+    cursor?: string | null;
+    limit?: number;
+  }): Promise<SecurityActivityResult> {
+    return this.request('GET', `/security/activity?${searchOf(query)}`);
+  }
+  /** What an address-undo link would put back; no session needed. */
+  addressUndo(token: string): Promise<AddressUndoView> {
+    return this.request('GET', `/security/address-undo/${encodeURIComponent(token)}`);
+  }
+  /** Puts the replaced address back; every session of the account is signed out. */
+  undoAddressChange(token: string): Promise<AddressUndoView> {
+    return this.request('POST', '/security/address-undo', { token });
   }
   reportIncompletePiPayment(paymentId: string): Promise<void> {
     return this.request('POST', '/pi/payments/incomplete', { paymentId });
@@ -381,11 +477,12 @@ export class ApiClient {
   pushKey(): Promise<PushKeyResult> {
     return this.request('GET', '/push/key');
   }
-  subscribePush(body: PushSubscriptionBody): Promise<void> {
-    return this.request('PUT', '/push/subscription', body);
+  /** A new subscription is a sensitive action; renewing the same one is not. */
+  subscribePush(body: PushSubscriptionBody, options?: RequestOptions): Promise<void> {
+    return this.request('PUT', '/push/subscription', body, options);
   }
-  unsubscribePush(): Promise<void> {
-    return this.request('DELETE', '/push/subscription');
+  unsubscribePush(options?: RequestOptions): Promise<void> {
+    return this.request('DELETE', '/push/subscription', undefined, options);
   }
   testPush(): Promise<void> {
     return this.request('POST', '/push/test');

@@ -15,3 +15,15 @@ export class ApiError extends Error {
     this.name = 'ApiError';
   }
 }
+
+/**
+ * A call the server refused until the session proved who it is (STEP_UP_REQUIRED), when
+ * the person was asked and chose not to: they know why it stopped, so the app shows no
+ * error for it.
+ */
+export class StepUpCancelled extends ApiError {
+  constructor(refusal: ApiError) {
+    super(refusal.code, refusal.status, refusal.params);
+    this.name = 'StepUpCancelled';
+  }
+}

@@ -1,5 +1,11 @@
-export { ApiClient, type ApiClientOptions } from './api-client.js';
-export { ApiError } from './api-error.js';
+export {
+  ApiClient,
+  type ApiClientOptions,
+  type Method,
+  type RequestOptions,
+  type StepUpAsk,
+} from './api-client.js';
+export { ApiError, StepUpCancelled } from './api-error.js';
 export { backoffDelay } from './connection.js';
 export {
   ImEngine,

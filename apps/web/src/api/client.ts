@@ -5,6 +5,7 @@ import { currentUiLanguage } from '../i18n/index';
 import { intlLocale } from '../i18n/language';
 import { showToast } from '../ui/toast';
 import { messageText } from '../ui/use-message';
+import { requestOf, stepUpGate } from './step-up-gate';
 
 /** The one REST client of the app; every call goes through it. */
 export const api = new ApiClient({
@@ -24,4 +25,15 @@ export const api = new ApiClient({
     }
   },
   getLanguage: () => intlLocale(currentUiLanguage()),
+  // A sensitive action refused for want of a recent proof: the step-up sheet (app layout)
+  // asks the person, and the call is made again once they have proven it is them.
+  onStepUpRequired: (ask) =>
+    useAuthStore.getState().token === null
+      ? Promise.resolve(false)
+      : stepUpGate.ask(requestOf(ask)),
+});
+
+// Signed out meanwhile (here or in another tab): nobody is left to prove anything.
+useAuthStore.subscribe((state) => {
+  if (state.token === null) stepUpGate.settle(false);
 });

@@ -34,16 +34,22 @@ function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {
 
 /**
  * Subscribes this device (or renews its record) when notifications are on and allowed;
- * unsubscribes it when they are off. Safe to call at every start.
+ * unsubscribes it when they are off. Safe to call at every start. A new subscription (or
+ * none any more) is a sensitive action: in the `background`, with nobody to ask for a
+ * step-up, it fails instead, and the settings page does it when the person is there.
  */
-export async function syncPush(enabled: boolean): Promise<PushState> {
+export async function syncPush(
+  enabled: boolean,
+  { background = false }: { background?: boolean } = {},
+): Promise<PushState> {
+  const options = { stepUp: !background };
   const worker = await registration();
   if (!worker) return 'unsupported';
   if (Notification.permission !== 'granted') return Notification.permission;
   const current = await worker.pushManager.getSubscription();
   if (!enabled) {
     if (current) {
-      await api.unsubscribePush();
+      await api.unsubscribePush(options);
       await current.unsubscribe();
     }
     return 'off';
@@ -56,10 +62,13 @@ export async function syncPush(enabled: boolean): Promise<PushState> {
       applicationServerKey: keyBytes(publicKey),
     }));
   const json = subscription.toJSON();
-  await api.subscribePush({
-    endpoint: subscription.endpoint,
-    keys: { p256dh: json.keys?.p256dh ?? '', auth: json.keys?.auth ?? '' },
-  });
+  await api.subscribePush(
+    {
+      endpoint: subscription.endpoint,
+      keys: { p256dh: json.keys?.p256dh ?? '', auth: json.keys?.auth ?? '' },
+    },
+    options,
+  );
   return 'on';
 }
 

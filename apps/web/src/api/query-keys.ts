@@ -3,6 +3,9 @@ export const queryKeys = {
   me: () => ['me'] as const,
   settings: () => ['me', 'settings'] as const,
   sessions: () => ['me', 'sessions'] as const,
+  /** Whether this session may do sensitive actions now, and how the account can prove it. */
+  stepUp: () => ['me', 'step-up'] as const,
+  securityActivity: () => ['me', 'security-activity'] as const,
   deviceLogin: (id: string) => ['device-login', id] as const,
   countries: () => ['meta', 'countries'] as const,
   friends: () => ['me', 'friends'] as const,

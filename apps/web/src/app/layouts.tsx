@@ -1,5 +1,6 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useSyncExternalStore } from 'react';
 import { Outlet, ScrollRestoration, useNavigate } from 'react-router';
+import { stepUpGate } from '../api/step-up-gate';
 import { preloadFeedback } from '../ui/feedback-loader';
 import { PageSpinner } from '../ui/spinner';
 import { useSignedIn } from './guards';
@@ -8,6 +9,27 @@ import { PageLoadBar } from './page-loads';
 const SessionServices = lazy(() =>
   import('./signed-in').then((module) => ({ default: module.SessionServices })),
 );
+
+const StepUpSheet = lazy(() =>
+  import('../features/security/step-up-sheet').then((module) => ({
+    default: module.StepUpSheet,
+  })),
+);
+
+/** The step-up sheet while a call waits for the person to prove it is them (its chunk then). */
+function StepUpHost() {
+  const request = useSyncExternalStore(stepUpGate.subscribe, stepUpGate.getSnapshot);
+  if (!request) return null;
+  return (
+    <Suspense fallback={null}>
+      <StepUpSheet request={request} onDone={settleStepUp} />
+    </Suspense>
+  );
+}
+
+function settleStepUp(proven: boolean): void {
+  stepUpGate.settle(proven);
+}
 
 /** Commits only with the first page (same Suspense boundary), then readies Toast and Dialog. */
 function PreloadFeedback() {
@@ -56,6 +78,7 @@ export function AppLayout() {
           <SessionServices />
         </Suspense>
       ) : null}
+      {signedIn ? <StepUpHost /> : null}
     </div>
   );
 }

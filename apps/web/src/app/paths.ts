@@ -67,6 +67,12 @@ export const paths = {
   about: '/pages/user/about',
   accountSecurity: '/pages/user/accountSecurity',
   accountSafe: '/pages/user/accountSafe',
+  /** Not named by the spec: a new email or phone number (`channel`) for the account. */
+  changeAddress: '/pages/user/changeAddress',
+  /** Not named by the spec: sign-ins and sensitive actions on the account, newest first. */
+  securityActivity: '/pages/user/securityActivity',
+  /** Reached signed out from the notice to a replaced address: puts it back (`token`). */
+  securityUndo: '/security/undo',
   wallet: '/pages/user/wallet',
   creatWallet: '/pages/user/creatWallet',
   /** The payment password: `mode` set (default), change, or forget. */

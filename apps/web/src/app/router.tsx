@@ -139,6 +139,18 @@ const AccountSecurityPage = page(
   () => import('../features/user/account-security-page'),
   'AccountSecurityPage',
 );
+const ChangeAddressPage = page(
+  () => import('../features/auth/change-address-page'),
+  'ChangeAddressPage',
+);
+const SecurityActivityPage = page(
+  () => import('../features/security/security-activity-page'),
+  'SecurityActivityPage',
+);
+const AddressUndoPage = page(
+  () => import('../features/security/address-undo-page'),
+  'AddressUndoPage',
+);
 const AboutPage = page(() => import('../features/user/about-page'), 'AboutPage');
 const SettingsPage = page(() => import('../features/settings/settings-page'), 'SettingsPage');
 const MessagePage = page(() => import('../features/settings/message-page'), 'MessagePage');
@@ -225,6 +237,8 @@ export const routes: RouteObject[] = [
           { path: paths.message, element: <MessagePage /> },
           { path: paths.accountSecurity, element: <AccountSecurityPage /> },
           { path: paths.accountSafe, element: <AccountSecurityPage /> },
+          { path: paths.changeAddress, element: <ChangeAddressPage /> },
+          { path: paths.securityActivity, element: <SecurityActivityPage /> },
           { path: paths.coin, element: <CoinPage /> },
           { path: paths.team, element: <TeamPage /> },
           { path: paths.rank, element: <RankingsPage /> },
@@ -239,7 +253,8 @@ export const routes: RouteObject[] = [
         ],
       },
       // Open to everyone: the area-code list, password reset, legal texts, about; a phone
-      // and its code (registration signed out, a phone added to the account signed in).
+      // and its code (registration signed out, a phone added to the account signed in);
+      // the link that undoes an address change, opened wherever the old address is read.
       { path: paths.bindPhoneNumber, element: <BindPhonePage /> },
       { path: paths.sendCode, element: <SendCodePage /> },
       { path: paths.area, element: <AreaPage /> },
@@ -250,6 +265,7 @@ export const routes: RouteObject[] = [
       { path: paths.privacy, element: <PrivacyPage /> },
       { path: paths.about, element: <AboutPage /> },
       { path: paths.upgradation, element: <UpgradationPage /> },
+      { path: paths.securityUndo, element: <AddressUndoPage /> },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

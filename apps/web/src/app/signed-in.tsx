@@ -1,4 +1,5 @@
-import { Suspense, useEffect, useRef, type ReactNode } from 'react';
+import type { SecurityActivity } from '@teltlk/protocol';
+import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useSettings } from '../api/queries';
 import { Outlet } from 'react-router';
 import { ContactsSync } from '../features/contacts/contacts-sync';
@@ -8,22 +9,45 @@ import { PageSpinner } from '../ui/spinner';
 import { useEngine, useEngineLifecycle, useSelfId } from './engine';
 import { TabBar } from './tab-bar';
 import { useTabBadges } from './tab-badges';
+import { useUserEvents } from './user-events';
 
 /*
  * What only a signed-in person needs, in a module of its own: the sign-in page loads
  * without the messaging engine, its local database or the tab pages' data hooks.
  */
 
+const SecurityNotices = lazy(() =>
+  import('../features/security/security-notices').then((module) => ({
+    default: module.SecurityNotices,
+  })),
+);
+
+/** The latest sensitive action on the account, as its user event tells it; null till one. */
+function useLatestSecurityEvent(): SecurityActivity | null {
+  const [latest, setLatest] = useState<SecurityActivity | null>(null);
+  useUserEvents((event) => {
+    if (event.data.type === 'security') setLatest(event.data.activity);
+  });
+  return latest;
+}
+
 /**
  * The messaging engine of the signed-in user, started on sign-in. Through the `me` query
  * it also asks who is signed in as soon as there is a token, so a session that ended
  * elsewhere (expired, revoked) signs out here at once rather than on some later call.
+ * Sensitive actions done elsewhere show as a notice (its module loaded with the first).
  */
 export function SessionServices() {
   useEngineLifecycle();
   useMiningNotices();
   useMessageAlerts();
-  return null;
+  const latest = useLatestSecurityEvent();
+  if (!latest) return null;
+  return (
+    <Suspense fallback={null}>
+      <SecurityNotices latest={latest} />
+    </Suspense>
+  );
 }
 
 /** This device's push subscription is renewed this long after the socket connects. */
@@ -57,7 +81,7 @@ function useMessageAlerts(): void {
     const sync = () => {
       if (stopped) return;
       void import('../api/push')
-        .then(({ syncPush }) => syncPush(notifications))
+        .then(({ syncPush }) => syncPush(notifications, { background: true }))
         .catch(() => undefined);
     };
     // Housekeeping: well after the first screen has what it needs.

@@ -5,6 +5,9 @@ import { catalogText, loadCatalog, type CatalogKey } from './catalogs';
 import { en_US } from './en_US';
 import { zh_CN } from './zh_CN';
 import { zh_TW } from './zh_TW';
+import { security_en_US } from './security-en_US';
+import { security_zh_CN } from './security-zh_CN';
+import { security_zh_TW } from './security-zh_TW';
 
 type Tree = { readonly [key: string]: string | Tree };
 
@@ -144,4 +147,35 @@ describe('i18n catalogs', () => {
       expect(catalogText(catalog, 'login.nothing' as CatalogKey)).toBe(t('login.nothing'));
     },
   );
+});
+
+describe('the security namespace', () => {
+  const security = {
+    en_US: flatten(security_en_US),
+    zh_CN: flatten(security_zh_CN),
+    zh_TW: flatten(security_zh_TW),
+  } satisfies Record<(typeof UI_LANGUAGES)[number], Map<string, string>>;
+
+  it.each(['zh_CN', 'zh_TW'] as const)('%s has exactly the English keys', (name) => {
+    expect([...security[name].keys()].sort()).toEqual([...security.en_US.keys()].sort());
+  });
+
+  it.each(Object.keys(security) as (keyof typeof security)[])('%s has no empty texts', (name) => {
+    expect([...security[name]].filter(([, text]) => text.trim() === '')).toEqual([]);
+  });
+
+  it.each(['zh_CN', 'zh_TW'] as const)('%s uses the same {placeholders} as English', (name) => {
+    const differing = [...security.en_US]
+      .filter(
+        ([key, text]) =>
+          placeholders(text).join() !== placeholders(security[name].get(key) ?? '').join(),
+      )
+      .map(([key]) => key);
+    expect(differing).toEqual([]);
+  });
+
+  it('holds no text the main catalog has too: each text lives in one place', () => {
+    const main = new Set(reference.keys());
+    expect([...security.en_US.keys()].filter((key) => main.has(key))).toEqual([]);
+  });
 });

@@ -1,11 +1,12 @@
 import 'i18next';
 import type { en_US } from './en_US';
+import type { security_en_US } from './security-en_US';
 
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
     // Keys are checked; parameters are not, since i18next would type every `{name}` as a
     // string. catalogs.test.ts checks that every language has the same placeholders.
-    resources: { translation: typeof en_US };
+    resources: { translation: typeof en_US; security: typeof security_en_US };
   }
 }

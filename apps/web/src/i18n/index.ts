@@ -12,10 +12,35 @@ import {
 export const i18n = i18next.createInstance();
 i18n.use(initReactI18next);
 
+type NamespaceLoader = (language: UiLanguage) => Promise<object>;
+
+/**
+ * Catalogs of texts only some pages show, a namespace each, registered by those pages as
+ * they load (see loadNamespace): a language switched to gets them too.
+ */
+const namespaces = new Map<string, NamespaceLoader>();
+
+async function ensureBundle(language: UiLanguage, ns: string, load: NamespaceLoader) {
+  if (!i18n.hasResourceBundle(language, ns)) {
+    i18n.addResourceBundle(language, ns, await load(language));
+  }
+}
+
 async function ensureCatalog(language: UiLanguage): Promise<void> {
-  if (i18n.hasResourceBundle(language, 'translation')) return;
   // Catalogs load on demand, so a visitor downloads only the language shown.
-  i18n.addResourceBundle(language, 'translation', await loadCatalog(language));
+  await Promise.all([
+    ensureBundle(language, 'translation', loadCatalog),
+    ...[...namespaces].map(([ns, load]) => ensureBundle(language, ns, load)),
+  ]);
+}
+
+/**
+ * Loads a namespace's catalog in the interface language, and in every language switched to
+ * after; the pages that show its texts await it before they render.
+ */
+export async function loadNamespace(ns: string, load: NamespaceLoader): Promise<void> {
+  namespaces.set(ns, load);
+  await ensureBundle(currentUiLanguage(), ns, load);
 }
 
 /** Starts i18n in the stored language (or the default) before the first render. */

@@ -1,6 +1,12 @@
-import { ApiError } from '@teltlk/im-sdk';
+import { ApiError, StepUpCancelled } from '@teltlk/im-sdk';
 import { describe, expect, it } from 'vitest';
-import { errorMessage, isSessionError, ruleMessage, toFormErrors } from './error-message';
+import {
+  errorMessage,
+  isHandledError,
+  isSessionError,
+  ruleMessage,
+  toFormErrors,
+} from './error-message';
 
 describe('errorMessage', () => {
   it('uses the error code’s message with its parameters', () => {
@@ -44,8 +50,30 @@ describe('isSessionError', () => {
   });
 });
 
+describe('isHandledError', () => {
+  const stepUp = new ApiError('STEP_UP_REQUIRED', 403, { reason: 'stale' });
+
+  it('is true for a lost session and for a step-up the person gave up', () => {
+    expect(isHandledError(new ApiError('TOKEN_EXPIRED', 401))).toBe(true);
+    expect(isHandledError(new StepUpCancelled(stepUp))).toBe(true);
+  });
+
+  it('is false for a step-up refusal nobody was asked about', () => {
+    expect(isHandledError(stepUp)).toBe(false);
+    expect(isHandledError(new ApiError('PASSWORD_INCORRECT', 400))).toBe(false);
+  });
+});
+
 describe('toFormErrors', () => {
   const fields = ['account', 'password'] as const;
+
+  it('says nothing of a step-up the person gave up', () => {
+    const cancelled = new StepUpCancelled(new ApiError('STEP_UP_REQUIRED', 403));
+    expect(toFormErrors(cancelled, { fields, fallback: 'modify' })).toEqual({
+      fields: {},
+      general: null,
+    });
+  });
 
   it('puts a code that belongs to a field next to that field', () => {
     const result = toFormErrors(new ApiError('PASSWORD_INCORRECT', 400), {

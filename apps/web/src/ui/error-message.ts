@@ -1,4 +1,4 @@
-import { ApiError } from '@teltlk/im-sdk';
+import { ApiError, StepUpCancelled } from '@teltlk/im-sdk';
 import { RULE_KEYS, type ErrorCode, type RuleKey } from '@teltlk/protocol';
 import type { Catalog } from '../i18n/en_US';
 
@@ -23,6 +23,15 @@ export function isSessionError(error: unknown): boolean {
     error instanceof ApiError &&
     (error.code === 'UNAUTHENTICATED' || error.code === 'TOKEN_EXPIRED')
   );
+}
+
+/**
+ * Errors told elsewhere, not by the form or toast of the call: a session that ended (the
+ * app signs out and says so), and a step-up the person chose not to make (they closed the
+ * sheet that said why).
+ */
+export function isHandledError(error: unknown): boolean {
+  return isSessionError(error) || error instanceof StepUpCancelled;
 }
 
 /**
@@ -60,7 +69,7 @@ export function toFormErrors<F extends string>(
   options: FormErrorOptions<F>,
 ): FormErrors<F> {
   const result: FormErrors<F> = { fields: {}, general: null };
-  if (isSessionError(error)) return result;
+  if (isHandledError(error)) return result;
   if (!(error instanceof ApiError)) {
     result.general = errorMessage(error, options.fallback);
     return result;

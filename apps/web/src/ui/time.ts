@@ -17,6 +17,11 @@ export function relativeTime(then: number, now: number, locale: string): string 
   return format.format(0, 'second');
 }
 
+/** A date and time of day in the given locale, e.g. "Dec 22, 2026, 3:04 PM". */
+export function formatDateTime(time: number, locale: string): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(time);
+}
+
 /** A calendar date in the given locale, e.g. "Dec 22, 2026" or "2026年12月22日". */
 export function formatDate(time: number, locale: string): string {
   return new Intl.DateTimeFormat(locale, { dateStyle: 'medium' }).format(time);

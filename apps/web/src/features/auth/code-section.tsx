@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { CodeInput } from '../../ui/code-input';
-import { errorMessage, isSessionError } from '../../ui/error-message';
+import { errorMessage, isHandledError } from '../../ui/error-message';
 import { showToast } from '../../ui/toast';
 import { useCountdown } from '../../ui/use-countdown';
 import { useMessageText } from '../../ui/use-message';
@@ -51,7 +51,7 @@ export function CodeSection({
           recordSent(sessionStorage, key, Date.now(), Number(failure.params?.seconds ?? 60)),
         );
       }
-      if (!isSessionError(failure)) showToast(text(errorMessage(failure, 'sendCode')) ?? '');
+      if (!isHandledError(failure)) showToast(text(errorMessage(failure, 'sendCode')) ?? '');
     },
   });
 

@@ -31,6 +31,8 @@ export interface DestinationFormProps {
   submitLabel: string;
   /** Only the phone channel (the bindPhoneNumber route). */
   phoneOnly?: boolean;
+  /** Only this channel (an address of the account being changed). */
+  channel?: Channel;
   /** Extra content before the button (the agreement on the register page). */
   children?: ReactNode;
   /** Runs before sending; returning false stops the send. */
@@ -46,6 +48,7 @@ export function DestinationForm({
   codeQuery,
   submitLabel,
   phoneOnly,
+  channel: onlyChannel,
   children,
   beforeSend,
   onSent,
@@ -55,7 +58,8 @@ export function DestinationForm({
   const navigate = useNavigate();
   const draft = useContactDraft();
   const { countries } = useCountryOptions();
-  const channel: Channel = phoneOnly ? 'phone' : draft.channel;
+  const fixed: Channel | undefined = onlyChannel ?? (phoneOnly ? 'phone' : undefined);
+  const channel: Channel = fixed ?? draft.channel;
   const [error, setError] = useState<Message | null>(null);
   const [general, setGeneral] = useState<Message | null>(null);
 
@@ -146,7 +150,7 @@ export function DestinationForm({
         submit();
       }}
     >
-      {phoneOnly ? null : (
+      {fixed ? null : (
         <fieldset className="tt-segmented">
           <legend className="tt-visually-hidden">{t('channel.label')}</legend>
           {(['phone', 'email'] as const).map((option) => (

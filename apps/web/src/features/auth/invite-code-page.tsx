@@ -9,7 +9,7 @@ import { handOverIncomplete } from '../../api/pi';
 import { paths } from '../../app/paths';
 import { currentUiLanguage } from '../../i18n/index';
 import { Button } from '../../ui/button';
-import { errorMessage, isSessionError, ruleMessage, type Message } from '../../ui/error-message';
+import { errorMessage, isHandledError, ruleMessage, type Message } from '../../ui/error-message';
 import { TextField } from '../../ui/text-field';
 import { showToast } from '../../ui/toast';
 import { messageText, useMessageText } from '../../ui/use-message';
@@ -71,7 +71,7 @@ export function InviteCodePage() {
       void navigate(paths.root, { replace: true });
     },
     onError: (failure) => {
-      if (isSessionError(failure)) return;
+      if (isHandledError(failure)) return;
       if (failure instanceof ApiError) {
         if (failure.code === 'INVITE_CODE_INVALID') return setError(errorMessage(failure));
         // The verification ran out (30 minutes) or the account appeared meanwhile: start over.

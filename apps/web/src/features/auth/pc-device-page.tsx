@@ -9,6 +9,7 @@ import { Page } from '../../ui/page';
 import { qrImage } from '../../ui/qr';
 import { PageSpinner } from '../../ui/spinner';
 import { useCountdown } from '../../ui/use-countdown';
+import { useSecurityTexts } from '../../i18n/security';
 import { useApplyAuth } from './use-apply-auth';
 import { formatLoginCode, waitOnTicket } from './device-ticket-socket';
 import './devices.css';
@@ -36,6 +37,7 @@ export function ticketLink(id: string, origin = globalThis.location.origin): str
  */
 export function PcDevicePage() {
   const { t } = useTranslation();
+  const { t: ts } = useSecurityTexts();
   const navigate = useNavigate();
   const applyAuth = useApplyAuth();
   const [view, setView] = useState<View>({ state: 'loading' });
@@ -89,12 +91,12 @@ export function PcDevicePage() {
   };
 
   return (
-    <Page title={t('device.pcTitle')}>
+    <Page title={ts('device.pcTitle')}>
       <section className="tt-device-login" aria-live="polite">
         {view.state === 'loading' ? <PageSpinner /> : null}
         {view.state === 'failed' ? (
           <div className="tt-empty">
-            <p role="alert">{t('device.fetchFailed')}</p>
+            <p role="alert">{ts('device.fetchFailed')}</p>
             <Button variant="secondary" onClick={fresh}>
               {t('common.retry')}
             </Button>
@@ -103,38 +105,42 @@ export function PcDevicePage() {
         {view.state === 'refused' || view.state === 'idle' ? (
           <div className="tt-empty">
             <p role={view.state === 'refused' ? 'alert' : undefined}>
-              {view.state === 'refused' ? t('device.refused') : t('device.stopped')}
+              {view.state === 'refused' ? ts('device.refused') : ts('device.stopped')}
             </p>
-            <Button onClick={fresh}>{t('device.newCode')}</Button>
+            <Button onClick={fresh}>{ts('device.newCode')}</Button>
           </div>
         ) : null}
         {view.state === 'showing' ? (
           <>
-            <p className="tt-hint">{t('device.pcIntro')}</p>
+            <p className="tt-hint">{ts('device.pcIntro')}</p>
             <img
               className="tt-device-qr"
               src={qrImage(ticketLink(view.ticket.id))}
-              alt={t('device.qrAlt')}
+              alt={ts('device.qrAlt')}
               width={208}
               height={208}
               data-testid="device-login-qr"
             />
+            <p className="tt-device-number">
+              <span>{ts('device.pcMatch')}</span>
+              <strong data-testid="device-login-match">{view.ticket.match}</strong>
+            </p>
             <p className="tt-device-validity">
               {left > 0
-                ? t('device.validFor', {
+                ? ts('device.validFor', {
                     time: `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`,
                   })
-                : t('device.renewing')}
+                : ts('device.renewing')}
             </p>
-            <p className="tt-hint">{t('device.codeIntro')}</p>
+            <p className="tt-hint">{ts('device.codeIntro')}</p>
             <p className="tt-device-code" data-testid="device-login-code">
               {formatLoginCode(view.ticket.code)}
             </p>
-            <p className="tt-device-waiting">{t('device.waiting')}</p>
+            <p className="tt-device-waiting">{ts('device.waiting')}</p>
           </>
         ) : null}
         <Link className="tt-link-button" to={paths.login} replace>
-          {t('device.passwordLogin')}
+          {ts('device.passwordLogin')}
         </Link>
       </section>
     </Page>

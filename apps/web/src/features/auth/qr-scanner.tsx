@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useSecurityTexts } from '../../i18n/security';
 
 /** Frames looked at per second: enough to catch a code at once, light on a cheap phone. */
 const SCAN_INTERVAL_MS = 200;
@@ -46,7 +46,7 @@ async function makeDecoder(): Promise<Decoder> {
  * (the parent decides whether it is one of ours). The camera stops when it unmounts.
  */
 export function QrScanner({ onScan }: { onScan: (text: string) => void }) {
-  const { t } = useTranslation();
+  const { t: ts } = useSecurityTexts();
   const video = useRef<HTMLVideoElement>(null);
   const latest = useRef(onScan);
   latest.current = onScan;
@@ -89,13 +89,13 @@ export function QrScanner({ onScan }: { onScan: (text: string) => void }) {
   if (failed) {
     return (
       <p className="tt-alert" role="alert">
-        {t('device.cameraFailed')}
+        {ts('device.cameraFailed')}
       </p>
     );
   }
   return (
     <div className="tt-scanner">
-      <video ref={video} muted playsInline aria-label={t('device.cameraLabel')} />
+      <video ref={video} muted playsInline aria-label={ts('device.cameraLabel')} />
       <span className="tt-scanner-frame" aria-hidden />
     </div>
   );

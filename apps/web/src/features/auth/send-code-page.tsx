@@ -1,14 +1,18 @@
-import { ApiError } from '@teltlk/im-sdk';
+import { ApiError, StepUpCancelled } from '@teltlk/im-sdk';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { api } from '../../api/client';
+import { useMe } from '../../api/queries';
 import { queryKeys } from '../../api/query-keys';
 import { useSignedIn } from '../../app/guards';
 import { paths } from '../../app/paths';
 import { readDestination, readPurpose, type DestinationParams } from '../../app/route-params';
 import { showToast } from '../../ui/toast';
 import { messageText } from '../../ui/use-message';
+import { addressDoneKey, addressTitleKey, currentAddress } from '../../ui/account-address';
+import { useSecurityTexts } from '../../i18n/security';
 import { CodeEntryForm } from './code-entry-form';
 import { MissingDestination } from './missing-destination';
 import { useRegistrationDraft } from './registration-draft';
@@ -40,25 +44,42 @@ function VerifyRegistrationCode({ target }: { target: DestinationParams }) {
   );
 }
 
-/** The code of a phone being added to the signed-in account. */
-function VerifyAddedPhone({ target }: { target: DestinationParams }) {
+/**
+ * The code of a phone or email being added to the signed-in account, or replacing the
+ * one it has (the server then asks for a step-up, which the step-up sheet handles).
+ */
+function VerifyAddedAddress({ target }: { target: DestinationParams }) {
   const { t } = useTranslation();
+  const { t: ts } = useSecurityTexts();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  const me = useMe();
+  // Known before the call, so the words still fit once the address has changed.
+  const [replacing] = useState(
+    () => (me.data ? currentAddress(me.data, target.channel) : null) !== null,
+  );
+  // The code is spent once verified: a step-up given up and tried again reuses its ticket.
+  const ticket = useRef<string | null>(null);
   return (
     <CodeEntryForm
       purpose="register"
       target={target}
-      title={t('pi.addPhoneTitle')}
+      title={ts(addressTitleKey(target.channel, replacing))}
       submitLabel={t('code.submit')}
       fallback="modify"
       redeem={async (code) => {
-        const { ticket } = await api.verifyCode({ purpose: 'register', code, ...target });
-        return api.addPhone({ ticket });
+        ticket.current ??= (await api.verifyCode({ purpose: 'register', code, ...target })).ticket;
+        try {
+          return await api.addPhone({ ticket: ticket.current });
+        } catch (failure) {
+          if (!(failure instanceof StepUpCancelled)) ticket.current = null;
+          throw failure;
+        }
       }}
-      onRedeemed={(me) => {
-        queryClient.setQueryData(queryKeys.me(), me);
-        showToast(t('pi.phoneAdded'), { icon: 'success' });
+      onRedeemed={(updated) => {
+        queryClient.setQueryData(queryKeys.me(), updated);
+        void queryClient.invalidateQueries({ queryKey: queryKeys.stepUp() });
+        showToast(ts(addressDoneKey(target.channel, replacing)), { icon: 'success' });
         void navigate(paths.accountSecurity, { replace: true });
       }}
     />
@@ -67,7 +88,7 @@ function VerifyAddedPhone({ target }: { target: DestinationParams }) {
 
 /**
  * `/pages/sendCode/sendCode?purpose=register&channel=&destination=`: the registration code,
- * or (`then=addPhone`, signed in) the code of a phone added to the account.
+ * or (`then=addPhone`, signed in) the code of a phone or email added to the account.
  */
 export function SendCodePage() {
   const { t } = useTranslation();
@@ -86,7 +107,7 @@ export function SendCodePage() {
     );
   }
   if (addingPhone) {
-    return <VerifyAddedPhone key={`${target.channel}:${target.destination}`} target={target} />;
+    return <VerifyAddedAddress key={`${target.channel}:${target.destination}`} target={target} />;
   }
   // A new destination gets fresh state (typed code, errors).
   return <VerifyRegistrationCode key={`${target.channel}:${target.destination}`} target={target} />;

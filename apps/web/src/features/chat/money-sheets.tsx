@@ -7,7 +7,7 @@ import { Link } from 'react-router';
 import { api } from '../../api/client';
 import { paths } from '../../app/paths';
 import { Button } from '../../ui/button';
-import { errorMessage, ruleMessage, type Message } from '../../ui/error-message';
+import { errorMessage, isHandledError, type Message, ruleMessage } from '../../ui/error-message';
 import { formatMoney, typedUnits } from '../../ui/money';
 import { PasscodePad } from '../../ui/passcode-pad';
 import { useUiLocale } from '../../ui/use-ui-locale';
@@ -167,6 +167,8 @@ export function MoneySheet({
     },
     onError: (failure) => {
       setPasscode('');
+      // Given up at the step-up: the password is typed again when they are ready.
+      if (isHandledError(failure)) return;
       if (!(failure instanceof ApiError && failure.code === 'PAYMENT_PASSWORD_INCORRECT')) {
         setStep('form');
       }

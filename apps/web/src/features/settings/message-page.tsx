@@ -5,14 +5,13 @@ import { api } from '../../api/client';
 import { askPermission, pushState, syncPush, type PushState } from '../../api/push';
 import { useSettings } from '../../api/queries';
 import { Button } from '../../ui/button';
-import { errorMessage } from '../../ui/error-message';
+import { toastFailure } from '../../ui/failure-toast';
 import { Page } from '../../ui/page';
 import { Section } from '../../ui/section';
 import { QueryError } from '../../ui/query-error';
 import { PageSpinner } from '../../ui/spinner';
 import { SwitchRow } from '../../ui/switch-row';
 import { showToast } from '../../ui/toast';
-import { useMessageText } from '../../ui/use-message';
 import { useUpdateSettings } from './use-update-settings';
 
 type Switch = 'notifications' | 'notificationPreviews' | 'vibration' | 'alertSound';
@@ -22,7 +21,6 @@ const PUSH_STATE_KEY = ['device', 'push-state'] as const;
 /** This device: whether the browser may show notifications, and a test one. */
 function ThisDevice({ settings }: { settings: Settings }) {
   const { t } = useTranslation();
-  const text = useMessageText();
   const queryClient = useQueryClient();
   const state = useQuery({ queryKey: PUSH_STATE_KEY, queryFn: pushState });
   const refresh = (next: PushState) => queryClient.setQueryData(PUSH_STATE_KEY, next);
@@ -41,7 +39,7 @@ function ThisDevice({ settings }: { settings: Settings }) {
       await api.testPush();
     },
     onSuccess: () => showToast(t('messageSettings.testSent'), { icon: 'success' }),
-    onError: (failure) => showToast(text(errorMessage(failure)) ?? ''),
+    onError: (failure) => toastFailure(failure),
   });
   const current = state.data;
   const described = current ? t(`messageSettings.state.${current}`) : t('common.loading');
@@ -85,7 +83,9 @@ export function MessagePage() {
     update.mutate({ [key]: value });
     if (key === 'notifications') {
       // This device follows at once: subscribed when on, dropped when off.
-      void syncPush(value).then((next) => queryClient.setQueryData(PUSH_STATE_KEY, next));
+      void syncPush(value)
+        .then((next) => queryClient.setQueryData(PUSH_STATE_KEY, next))
+        .catch((failure: unknown) => toastFailure(failure));
     }
   };
   const row = (key: Switch, hint?: string, disabled = false) => (

@@ -1,11 +1,14 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { passwordSchema, type Me, type SessionInfo } from '@teltlk/protocol';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { api } from '../../api/client';
 import { handOverIncomplete, piAccessToken, usePiClient } from '../../api/pi';
 import { useMe, useSessions } from '../../api/queries';
-import { paths } from '../../app/paths';
+import { paths, withQuery } from '../../app/paths';
+import { stepUpGate } from '../../api/step-up-gate';
+import { addressTitleKey, currentAddress } from '../../ui/account-address';
 import { InfoRow, LinkRow } from '../../ui/list-row';
 import { PiOnlyNotice } from '../../ui/pi-only';
 import { queryKeys } from '../../api/query-keys';
@@ -17,13 +20,14 @@ import { useUiLocale } from '../../ui/use-ui-locale';
 import { QueryError } from '../../ui/query-error';
 import { PageSpinner } from '../../ui/spinner';
 import { PasswordField } from '../../ui/text-field';
-import { relativeTime } from '../../ui/time';
+import { formatDateTime, relativeTime } from '../../ui/time';
 import { showToast } from '../../ui/toast';
 import { useMessageText } from '../../ui/use-message';
 import { checkPasswordPair, hasErrors } from '../../ui/validation';
 import { useLogout } from '../../app/use-logout';
 import { summariseUserAgent } from '../../ui/user-agent';
 import { toastModifyFailure } from '../../ui/failure-toast';
+import { useSecurityTexts } from '../../i18n/security';
 
 type PasswordField = 'currentPassword' | 'newPassword' | 'confirmation';
 
@@ -277,11 +281,6 @@ function PiSection({ me }: { me: Me }) {
             ) : null}
           </InfoRow>
         </li>
-        {me.phone ? null : (
-          <li>
-            <LinkRow to={paths.bindPhoneNumber} label={t('security.addPhone')} />
-          </li>
-        )}
       </ul>
       {me.piUsername || !client || client.inPiBrowser ? null : (
         <>
@@ -297,14 +296,80 @@ function PiSection({ me }: { me: Me }) {
 }
 
 /**
- * `/pages/user/accountSecurity`: the Pi account and phone, the password (for an account
- * that has one), and signed-in devices.
+ * A device signed in by QR code less than a day ago: what it cannot do alone until when,
+ * and a way to confirm it is the person now.
+ */
+function HoldNotice() {
+  const { t: ts } = useSecurityTexts();
+  const locale = useUiLocale();
+  const queryClient = useQueryClient();
+  const status = useQuery({ queryKey: queryKeys.stepUp(), queryFn: () => api.stepUpStatus() });
+  const heldUntil = status.data?.heldUntil ?? null;
+  if (heldUntil === null || heldUntil <= Date.now()) return null;
+  return (
+    <div className="tt-hold-notice" role="status">
+      <p>{ts('stepUp.holdNotice', { time: formatDateTime(heldUntil, locale) })}</p>
+      <Button
+        variant="secondary"
+        onClick={() => {
+          void stepUpGate.ask({ reason: 'hold', money: false }).then((proven) => {
+            if (proven) void queryClient.invalidateQueries({ queryKey: queryKeys.stepUp() });
+          });
+        }}
+      >
+        {ts('stepUp.confirmAction')}
+      </Button>
+    </div>
+  );
+}
+
+/** The account's email and phone, each changed (or added) through a code to the new one. */
+function AddressSection({ me }: { me: Me }) {
+  const { t } = useTranslation();
+  const { t: ts } = useSecurityTexts();
+  const headingId = useId();
+  return (
+    <section className="tt-section" aria-labelledby={headingId}>
+      <h2 id={headingId} className="tt-section-title">
+        {ts('account.addresses')}
+      </h2>
+      <ul className="tt-list tt-address-list">
+        {(['email', 'phone'] as const).map((channel) => {
+          const current = currentAddress(me, channel);
+          return (
+            <li key={channel}>
+              <InfoRow label={ts(`account.${channel}`)} value={current ?? t('common.notSet')}>
+                <Link
+                  className="tt-button tt-button-secondary tt-row-action"
+                  to={withQuery(paths.changeAddress, { channel })}
+                  aria-label={ts(addressTitleKey(channel, current !== null))}
+                >
+                  {current !== null ? ts('account.change') : ts('account.add')}
+                </Link>
+              </InfoRow>
+            </li>
+          );
+        })}
+        <li>
+          <LinkRow to={paths.securityActivity} label={ts('account.activity')} />
+        </li>
+      </ul>
+    </section>
+  );
+}
+
+/**
+ * `/pages/user/accountSecurity`: a notice while this device is on hold, the email and
+ * phone, the security activity, the Pi account, the password (for an account that has
+ * one), and signed-in devices.
  */
 export function AccountSecurityPage() {
   const { t } = useTranslation();
   const me = useMe();
   return (
     <Page title={t('security.title')} flush>
+      <HoldNotice />
+      {me.data ? <AddressSection me={me.data} /> : null}
       {me.data ? <PiSection me={me.data} /> : null}
       {me.data?.hasPassword ? <ChangePasswordForm /> : null}
       <SessionList />

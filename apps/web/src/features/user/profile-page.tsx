@@ -11,7 +11,7 @@ import { Avatar } from '../../ui/avatar';
 import { ImageFileInput } from '../../ui/image-file-input';
 import { copyText } from '../../ui/clipboard';
 import { countryName } from '../../ui/countries';
-import { errorMessage, isSessionError, ruleMessage } from '../../ui/error-message';
+import { errorMessage, isHandledError, ruleMessage } from '../../ui/error-message';
 import { languageLabel } from '../../ui/languages';
 import { ButtonRow, InfoRow, LinkRow } from '../../ui/list-row';
 import { showModal } from '../../ui/modal';
@@ -52,7 +52,7 @@ function ProfileRows({ me }: { me: Me }) {
       showToast(t('common.saved'), { icon: 'success' });
     },
     onError: (failure) => {
-      if (isSessionError(failure)) return;
+      if (isHandledError(failure)) return;
       const issue = failure instanceof ApiError ? failure.issues?.[0] : undefined;
       showToast(messageText(issue ? ruleMessage(issue.rule) : errorMessage(failure, 'modify')));
     },

@@ -9,7 +9,7 @@ import { queryKeys } from '../../api/query-keys';
 import { useNfts, walletKeys } from '../../api/use-wallet';
 import { useSelfId } from '../../app/engine';
 import { Button } from '../../ui/button';
-import { errorMessage, type Message } from '../../ui/error-message';
+import { errorMessage, isHandledError, type Message } from '../../ui/error-message';
 import { FriendPicker } from '../../ui/friend-picker';
 import { PasscodePad } from '../../ui/passcode-pad';
 import { useUiLocale } from '../../ui/use-ui-locale';
@@ -122,6 +122,8 @@ function NftSheet({
     },
     onError: (failure) => {
       setPasscode('');
+      // Given up at the step-up: the password is typed again when they are ready.
+      if (isHandledError(failure)) return;
       setError(errorMessage(failure, 'modify'));
       if (!(failure instanceof ApiError && failure.code === 'PAYMENT_PASSWORD_INCORRECT')) {
         setStep({ kind: 'detail' });

@@ -9,7 +9,7 @@ import { useMe } from '../../api/queries';
 import { paths } from '../../app/paths';
 import { Button } from '../../ui/button';
 import { CodeInput } from '../../ui/code-input';
-import { errorMessage, type Message } from '../../ui/error-message';
+import { errorMessage, isHandledError, type Message } from '../../ui/error-message';
 import { Page } from '../../ui/page';
 import { PasscodePad } from '../../ui/passcode-pad';
 import { showToast } from '../../ui/toast';
@@ -61,6 +61,12 @@ export function PaymentPasswordPage() {
     },
     onSuccess: done,
     onError: (failure) => {
+      // Given up at the step-up: the new password is chosen again when they are ready.
+      if (isHandledError(failure)) {
+        setError(null);
+        setStep(mode === 'change' ? 'current' : 'new');
+        return;
+      }
       const message = errorMessage(failure, 'modify');
       const code = failure instanceof ApiError ? failure.code : '';
       // Back to where the wrong entry was made.

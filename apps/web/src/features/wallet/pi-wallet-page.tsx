@@ -9,7 +9,7 @@ import { PI_SIGN_IN_SCOPES, usePiClient } from '../../api/pi';
 import { paths } from '../../app/paths';
 import { Button } from '../../ui/button';
 import { EmptyState } from '../../ui/empty-state';
-import { errorMessage, ruleMessage, type Message } from '../../ui/error-message';
+import { errorMessage, isHandledError, type Message, ruleMessage } from '../../ui/error-message';
 import { formatMoney, typedUnits } from '../../ui/money';
 import { Page } from '../../ui/page';
 import { PasscodePad } from '../../ui/passcode-pad';
@@ -326,6 +326,8 @@ function WithdrawSheet({
     onError: (failure) => {
       void refresh();
       setPasscode('');
+      // Given up at the step-up: the password is typed again when they are ready.
+      if (isHandledError(failure)) return;
       const code = failure instanceof ApiError ? failure.code : '';
       // A wrong password is typed again; anything else goes back to the amount.
       if (code !== 'PAYMENT_PASSWORD_INCORRECT') setUnits(null);
