@@ -37,7 +37,7 @@ export function escapeHtml(text: string): string {
 export const APP_PAGES = {
   chat: '/pages/home/chat',
   find: '/pages/find/find',
-  securityActivity: '/pages/user/security-activity',
+  securityActivity: '/pages/user/securityActivity',
 } as const;
 
 /** The web app's page of one chat. */

@@ -70,7 +70,7 @@ export const paths = {
   /** Not named by the spec: a new email or phone number (`channel`) for the account. */
   changeAddress: '/pages/user/changeAddress',
   /** Not named by the spec: sign-ins and sensitive actions on the account, newest first. */
-  securityActivity: '/pages/user/securityActivity',
+  securityActivity: APP_PAGES.securityActivity,
   /** Reached signed out from the notice to a replaced address: puts it back (`token`). */
   securityUndo: '/security/undo',
   wallet: '/pages/user/wallet',

@@ -247,7 +247,7 @@ describe.each(dialects)('web push on $dialect', ({ dialect }) => {
         title: '帳號安全',
         body: '您的帳號在另一台裝置上有變更。如非本人操作，請查看安全紀錄。',
         tag: 'security',
-        path: '/pages/user/security-activity',
+        path: '/pages/user/securityActivity',
       },
     ]);
     expect(payloads(desktopDevice)).toEqual([]);
