@@ -9,7 +9,7 @@ import {
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { authOf, befriend, imageUpload } from './fixtures.js';
-import type { RegisteredUser, TestApp } from './harness.js';
+import { uniquePhone, type RegisteredUser, type TestApp } from './harness.js';
 
 /** Who acts in permission tests, each in a fixed relation to the owner's things. */
 export const ACTORS = ['owner', 'admin', 'member', 'blocked', 'removed', 'stranger'] as const;
@@ -28,7 +28,8 @@ type Method = NonNullable<InjectOptions['method']>;
  * - the blocked user: the owner's friend and a member of the group, with a one-to-one chat
  *   of their own with the owner, who then blocked them (blocking keeps the friendship);
  * - the stranger: signed in, no relation, with a pending friend request to the owner;
- * - a friend of everyone outside the group (to invite) and the owner's avatar.
+ * - a friend of everyone outside the group (to invite) and the owner's avatar;
+ * - the owner with an email and a phone, the others with an email only.
  */
 export interface Cast {
   t: TestApp;
@@ -152,6 +153,17 @@ export async function createCast(t: TestApp): Promise<Cast> {
   };
   const applicationId = await applicationOf(stranger);
   ok(await upload('owner', '/me/avatar'));
+  // The owner has both an email and a phone: replacing either is a sensitive action.
+  const phone = uniquePhone();
+  const verify = { purpose: 'register', channel: 'phone', destination: phone };
+  ok(await call('anonymous', 'POST', '/auth/codes', verify));
+  const { ticket } = ok<{ ticket: string }>(
+    await call('anonymous', 'POST', '/auth/codes/verify', {
+      ...verify,
+      code: t.codeFor(phone, 'register'),
+    }),
+  );
+  ok(await call(owner, 'POST', '/me/phone', { ticket }));
 
   const newUser = () => register('Newcomer');
   return {
