@@ -2,7 +2,9 @@ import { AppError } from './errors.js';
 import {
   APP_VERSION,
   JSON_BODY_LIMIT_BYTES,
+  deviceLoginEndpoints,
   healthResult,
+  piEndpoints,
   securityEndpoints,
 } from '@teltlk/protocol';
 import fastifyCompress from '@fastify/compress';
@@ -24,13 +26,13 @@ import { refuseNul } from './http/nul.js';
 import { byAddress, limitBy } from './http/rate-limit.js';
 import { DebugRequestLog } from './http/request-log.js';
 import { piSources, securityHeaders } from './http/security.js';
-import { piAccountRoutes, piAuthRoutes } from './modules/pi/routes.js';
+import { piHandlers, piServing } from './modules/pi/routes.js';
 import { walletRoutes } from './modules/wallet/routes.js';
 import { paymentRoutes } from './modules/payments/routes.js';
 import { moneyRoutes } from './modules/money/routes.js';
 import { nftRoutes } from './modules/nft/routes.js';
 import { growthRoutes } from './modules/growth/routes.js';
-import { deviceLoginRoutes, deviceLoginTicketRoutes } from './modules/devices/routes.js';
+import { deviceLoginHandlers } from './modules/devices/routes.js';
 import { pushRoutes } from './modules/push/routes.js';
 import type { App } from './http/types.js';
 import { webRoutes } from './http/web.js';
@@ -128,8 +130,6 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       });
       await apiCompression(api);
       authRoutes(api, ctx);
-      deviceLoginTicketRoutes(api, ctx);
-      piAuthRoutes(api, ctx);
       metaRoutes(api, ctx);
       if (ctx.outbox) devApiRoutes(api, ctx.outbox, ctx.limits);
       // Everything registered in here needs a session; new routes are protected by default.
@@ -147,13 +147,13 @@ export async function buildApp(ctx: AppContext): Promise<App> {
         translationRoutes(secured, ctx);
         await groupRoutes(secured, ctx);
         await mediaRoutes(secured, ctx);
-        piAccountRoutes(secured, ctx);
+        await serveAll(scopes, piEndpoints, piHandlers(ctx), piServing);
         walletRoutes(secured, ctx);
         paymentRoutes(secured, ctx);
         moneyRoutes(secured, ctx);
         nftRoutes(secured, ctx);
         growthRoutes(secured, ctx);
-        deviceLoginRoutes(secured, ctx);
+        await serveAll(scopes, deviceLoginEndpoints, deviceLoginHandlers(ctx));
         pushRoutes(secured, ctx);
       });
       mediaFileRoutes(api, ctx);
