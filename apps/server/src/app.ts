@@ -4,8 +4,10 @@ import {
   JSON_BODY_LIMIT_BYTES,
   deviceLoginEndpoints,
   healthResult,
+  paymentEndpoints,
   piEndpoints,
   securityEndpoints,
+  walletEndpoints,
 } from '@teltlk/protocol';
 import fastifyCompress from '@fastify/compress';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
@@ -27,8 +29,8 @@ import { byAddress, limitBy } from './http/rate-limit.js';
 import { DebugRequestLog } from './http/request-log.js';
 import { piSources, securityHeaders } from './http/security.js';
 import { piHandlers, piServing } from './modules/pi/routes.js';
-import { walletRoutes } from './modules/wallet/routes.js';
-import { paymentRoutes } from './modules/payments/routes.js';
+import { walletHandlers } from './modules/wallet/routes.js';
+import { paymentHandlers } from './modules/payments/routes.js';
 import { moneyRoutes } from './modules/money/routes.js';
 import { nftRoutes } from './modules/nft/routes.js';
 import { growthRoutes } from './modules/growth/routes.js';
@@ -148,8 +150,8 @@ export async function buildApp(ctx: AppContext): Promise<App> {
         await groupRoutes(secured, ctx);
         await mediaRoutes(secured, ctx);
         await serveAll(scopes, piEndpoints, piHandlers(ctx), piServing);
-        walletRoutes(secured, ctx);
-        paymentRoutes(secured, ctx);
+        await serveAll(scopes, walletEndpoints, walletHandlers(ctx));
+        await serveAll(scopes, paymentEndpoints, paymentHandlers(ctx));
         moneyRoutes(secured, ctx);
         nftRoutes(secured, ctx);
         growthRoutes(secured, ctx);
