@@ -4,6 +4,8 @@ import {
   JSON_BODY_LIMIT_BYTES,
   deviceLoginEndpoints,
   healthResult,
+  moneyEndpoints,
+  nftEndpoints,
   paymentEndpoints,
   piEndpoints,
   securityEndpoints,
@@ -31,8 +33,8 @@ import { piSources, securityHeaders } from './http/security.js';
 import { piHandlers, piServing } from './modules/pi/routes.js';
 import { walletHandlers } from './modules/wallet/routes.js';
 import { paymentHandlers } from './modules/payments/routes.js';
-import { moneyRoutes } from './modules/money/routes.js';
-import { nftRoutes } from './modules/nft/routes.js';
+import { moneyHandlers } from './modules/money/routes.js';
+import { nftHandlers } from './modules/nft/routes.js';
 import { growthRoutes } from './modules/growth/routes.js';
 import { deviceLoginHandlers } from './modules/devices/routes.js';
 import { pushRoutes } from './modules/push/routes.js';
@@ -152,8 +154,8 @@ export async function buildApp(ctx: AppContext): Promise<App> {
         await serveAll(scopes, piEndpoints, piHandlers(ctx), piServing);
         await serveAll(scopes, walletEndpoints, walletHandlers(ctx));
         await serveAll(scopes, paymentEndpoints, paymentHandlers(ctx));
-        moneyRoutes(secured, ctx);
-        nftRoutes(secured, ctx);
+        await serveAll(scopes, moneyEndpoints, moneyHandlers(ctx));
+        await serveAll(scopes, nftEndpoints, nftHandlers(ctx));
         growthRoutes(secured, ctx);
         await serveAll(scopes, deviceLoginEndpoints, deviceLoginHandlers(ctx));
         pushRoutes(secured, ctx);
