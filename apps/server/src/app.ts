@@ -3,11 +3,13 @@ import {
   APP_VERSION,
   JSON_BODY_LIMIT_BYTES,
   deviceLoginEndpoints,
+  growthEndpoints,
   healthResult,
   moneyEndpoints,
   nftEndpoints,
   paymentEndpoints,
   piEndpoints,
+  pushEndpoints,
   securityEndpoints,
   walletEndpoints,
 } from '@teltlk/protocol';
@@ -35,9 +37,9 @@ import { walletHandlers } from './modules/wallet/routes.js';
 import { paymentHandlers } from './modules/payments/routes.js';
 import { moneyHandlers } from './modules/money/routes.js';
 import { nftHandlers } from './modules/nft/routes.js';
-import { growthRoutes } from './modules/growth/routes.js';
+import { growthHandlers } from './modules/growth/routes.js';
 import { deviceLoginHandlers } from './modules/devices/routes.js';
-import { pushRoutes } from './modules/push/routes.js';
+import { pushHandlers } from './modules/push/routes.js';
 import type { App } from './http/types.js';
 import { webRoutes } from './http/web.js';
 import { landingRoutes } from './modules/landing/routes.js';
@@ -156,9 +158,9 @@ export async function buildApp(ctx: AppContext): Promise<App> {
         await serveAll(scopes, paymentEndpoints, paymentHandlers(ctx));
         await serveAll(scopes, moneyEndpoints, moneyHandlers(ctx));
         await serveAll(scopes, nftEndpoints, nftHandlers(ctx));
-        growthRoutes(secured, ctx);
+        await serveAll(scopes, growthEndpoints, growthHandlers(ctx));
         await serveAll(scopes, deviceLoginEndpoints, deviceLoginHandlers(ctx));
-        pushRoutes(secured, ctx);
+        await serveAll(scopes, pushEndpoints, pushHandlers(ctx));
       });
       mediaFileRoutes(api, ctx);
     },

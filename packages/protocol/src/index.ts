@@ -19,3 +19,4 @@ export * from './security.js';
 export * from './contract.js';
 export * from './limit-classes.js';
 export * from './endpoints/device-login.js';
+export * from './endpoints/push.js';
