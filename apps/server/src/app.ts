@@ -3,8 +3,10 @@ import {
   APP_VERSION,
   JSON_BODY_LIMIT_BYTES,
   deviceLoginEndpoints,
+  favouriteEndpoints,
   growthEndpoints,
   healthResult,
+  mediaEndpoints,
   moneyEndpoints,
   nftEndpoints,
   paymentEndpoints,
@@ -49,7 +51,7 @@ import { devApiRoutes, devPageRoutes } from './modules/dev/routes.js';
 import { eventRoutes } from './modules/events/routes.js';
 import { fileRoutes } from './modules/files/routes.js';
 import { groupRoutes } from './modules/groups/routes.js';
-import { mediaFileRoutes, mediaRoutes } from './modules/media/routes.js';
+import { favouriteHandlers, mediaHandlers, mediaServing } from './modules/media/routes.js';
 import { messageRoutes } from './modules/messages/routes.js';
 import { translationRoutes } from './modules/translation/routes.js';
 import { metaRoutes } from './modules/meta/routes.js';
@@ -152,7 +154,8 @@ export async function buildApp(ctx: AppContext): Promise<App> {
         messageRoutes(secured, ctx);
         translationRoutes(secured, ctx);
         await groupRoutes(secured, ctx);
-        await mediaRoutes(secured, ctx);
+        await serveAll(scopes, mediaEndpoints, mediaHandlers(ctx), mediaServing);
+        await serveAll(scopes, favouriteEndpoints, favouriteHandlers(ctx));
         await serveAll(scopes, piEndpoints, piHandlers(ctx), piServing);
         await serveAll(scopes, walletEndpoints, walletHandlers(ctx));
         await serveAll(scopes, paymentEndpoints, paymentHandlers(ctx));
@@ -162,7 +165,6 @@ export async function buildApp(ctx: AppContext): Promise<App> {
         await serveAll(scopes, deviceLoginEndpoints, deviceLoginHandlers(ctx));
         await serveAll(scopes, pushEndpoints, pushHandlers(ctx));
       });
-      mediaFileRoutes(api, ctx);
     },
     { prefix: '/api/v1' },
   );
