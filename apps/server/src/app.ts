@@ -2,8 +2,18 @@ import { AppError } from './errors.js';
 import {
   APP_VERSION,
   JSON_BODY_LIMIT_BYTES,
+  deviceLoginEndpoints,
+  favouriteEndpoints,
+  growthEndpoints,
   healthResult,
+  mediaEndpoints,
+  moneyEndpoints,
+  nftEndpoints,
+  paymentEndpoints,
+  piEndpoints,
+  pushEndpoints,
   securityEndpoints,
+  walletEndpoints,
 } from '@teltlk/protocol';
 import fastifyCompress from '@fastify/compress';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
@@ -24,14 +34,14 @@ import { refuseNul } from './http/nul.js';
 import { byAddress, limitBy } from './http/rate-limit.js';
 import { DebugRequestLog } from './http/request-log.js';
 import { piSources, securityHeaders } from './http/security.js';
-import { piAccountRoutes, piAuthRoutes } from './modules/pi/routes.js';
-import { walletRoutes } from './modules/wallet/routes.js';
-import { paymentRoutes } from './modules/payments/routes.js';
-import { moneyRoutes } from './modules/money/routes.js';
-import { nftRoutes } from './modules/nft/routes.js';
-import { growthRoutes } from './modules/growth/routes.js';
-import { deviceLoginRoutes, deviceLoginTicketRoutes } from './modules/devices/routes.js';
-import { pushRoutes } from './modules/push/routes.js';
+import { piHandlers, piServing } from './modules/pi/routes.js';
+import { walletHandlers } from './modules/wallet/routes.js';
+import { paymentHandlers } from './modules/payments/routes.js';
+import { moneyHandlers } from './modules/money/routes.js';
+import { nftHandlers } from './modules/nft/routes.js';
+import { growthHandlers } from './modules/growth/routes.js';
+import { deviceLoginHandlers } from './modules/devices/routes.js';
+import { pushHandlers } from './modules/push/routes.js';
 import type { App } from './http/types.js';
 import { webRoutes } from './http/web.js';
 import { landingRoutes } from './modules/landing/routes.js';
@@ -41,7 +51,7 @@ import { devApiRoutes, devPageRoutes } from './modules/dev/routes.js';
 import { eventRoutes } from './modules/events/routes.js';
 import { fileRoutes } from './modules/files/routes.js';
 import { groupRoutes } from './modules/groups/routes.js';
-import { mediaFileRoutes, mediaRoutes } from './modules/media/routes.js';
+import { favouriteHandlers, mediaHandlers, mediaServing } from './modules/media/routes.js';
 import { messageRoutes } from './modules/messages/routes.js';
 import { translationRoutes } from './modules/translation/routes.js';
 import { metaRoutes } from './modules/meta/routes.js';
@@ -128,8 +138,6 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       });
       await apiCompression(api);
       authRoutes(api, ctx);
-      deviceLoginTicketRoutes(api, ctx);
-      piAuthRoutes(api, ctx);
       metaRoutes(api, ctx);
       if (ctx.outbox) devApiRoutes(api, ctx.outbox, ctx.limits);
       // Everything registered in here needs a session; new routes are protected by default.
@@ -146,17 +154,17 @@ export async function buildApp(ctx: AppContext): Promise<App> {
         messageRoutes(secured, ctx);
         translationRoutes(secured, ctx);
         await groupRoutes(secured, ctx);
-        await mediaRoutes(secured, ctx);
-        piAccountRoutes(secured, ctx);
-        walletRoutes(secured, ctx);
-        paymentRoutes(secured, ctx);
-        moneyRoutes(secured, ctx);
-        nftRoutes(secured, ctx);
-        growthRoutes(secured, ctx);
-        deviceLoginRoutes(secured, ctx);
-        pushRoutes(secured, ctx);
+        await serveAll(scopes, mediaEndpoints, mediaHandlers(ctx), mediaServing);
+        await serveAll(scopes, favouriteEndpoints, favouriteHandlers(ctx));
+        await serveAll(scopes, piEndpoints, piHandlers(ctx), piServing);
+        await serveAll(scopes, walletEndpoints, walletHandlers(ctx));
+        await serveAll(scopes, paymentEndpoints, paymentHandlers(ctx));
+        await serveAll(scopes, moneyEndpoints, moneyHandlers(ctx));
+        await serveAll(scopes, nftEndpoints, nftHandlers(ctx));
+        await serveAll(scopes, growthEndpoints, growthHandlers(ctx));
+        await serveAll(scopes, deviceLoginEndpoints, deviceLoginHandlers(ctx));
+        await serveAll(scopes, pushEndpoints, pushHandlers(ctx));
       });
-      mediaFileRoutes(api, ctx);
     },
     { prefix: '/api/v1' },
   );

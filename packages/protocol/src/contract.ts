@@ -10,7 +10,7 @@ import type { Sensitivity } from './security.js';
  * so a new endpoint cannot miss any of them.
  */
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** What proves a sensitive action (see StepUpRule on the server). */
 export interface EndpointSensitivity {
@@ -29,10 +29,16 @@ export interface Endpoint {
   path: string;
   params?: z.ZodType;
   query?: z.ZodType;
-  /** A JSON body; `multipart` is a form upload the handler reads itself. */
-  body?: z.ZodType | 'multipart';
-  /** The answer's JSON, or null for 204 No Content. */
-  result: z.ZodType | null;
+  /**
+   * A JSON body; `multipart` is a form upload the handler reads itself; `bytes`, raw bytes
+   * it streams from the request itself (a chunk of a resumable upload).
+   */
+  body?: z.ZodType | 'multipart' | 'bytes';
+  /**
+   * The answer's JSON, null for 204 No Content, or `bytes`: an answer the handler writes
+   * itself, headers and all (a stored object with its byte ranges, a tus answer).
+   */
+  result: z.ZodType | null | 'bytes';
   /** Errors this endpoint answers besides those every endpoint may (validation, limits). */
   errors: readonly ErrorCode[];
   /** `session`: a bearer token; `public`: anyone (signing in, the undo link). */
@@ -61,12 +67,16 @@ export type EndpointInput<E extends Endpoint> = (E['params'] extends z.ZodType
     ? { body: InputOf<E['body']> }
     : E['body'] extends 'multipart'
       ? { body: FormData }
-      : { body?: never });
+      : E['body'] extends 'bytes'
+        ? { body: Blob }
+        : { body?: never });
 
-/** What the endpoint answers (void for 204). */
+/** What the endpoint answers (void for 204, the bytes for `bytes`). */
 export type EndpointResult<E extends Endpoint> = E['result'] extends z.ZodType
   ? Infer<E['result']>
-  : void;
+  : E['result'] extends 'bytes'
+    ? Blob
+    : void;
 
 /** The parsed parts a handler gets. */
 export interface EndpointParts<E extends Endpoint> {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { endpoint } from './contract.js';
 import { imageMediaSchema, mediaIdSchema } from './media.js';
 
 /**
@@ -54,3 +55,39 @@ export const favouriteParams = z.object({ mediaId: mediaIdSchema });
 /** The caller's favourites, newest first. */
 export const favouritesResult = z.object({ favourites: z.array(imageMediaSchema) });
 export type FavouritesResult = z.infer<typeof favouritesResult>;
+
+/** The signed-in person's favourite stickers. */
+export const favouriteEndpoints = {
+  favourites: endpoint({
+    method: 'GET',
+    path: '/faces/favourites',
+    result: favouritesResult,
+    errors: [],
+    access: 'session',
+    limits: ['accountReadPerUser'],
+    summary: 'Your favourite stickers (photos you kept), newest first',
+    tags: ['media'],
+  }),
+  add: endpoint({
+    method: 'POST',
+    path: '/faces/favourites',
+    body: addFavouriteBody,
+    result: favouritesResult,
+    errors: ['MEDIA_NOT_FOUND', 'MEDIA_TYPE_UNSUPPORTED', 'FAVOURITES_FULL'],
+    access: 'session',
+    limits: ['faceFavouritePerUser'],
+    summary: 'Keep a photo you can see as a sticker',
+    tags: ['media'],
+  }),
+  remove: endpoint({
+    method: 'DELETE',
+    path: '/faces/favourites/:mediaId',
+    params: favouriteParams,
+    result: favouritesResult,
+    errors: ['MEDIA_NOT_FOUND'],
+    access: 'session',
+    limits: ['faceFavouritePerUser'],
+    summary: 'Remove a favourite sticker',
+    tags: ['media'],
+  }),
+};

@@ -1,6 +1,9 @@
 import { z } from 'zod';
+import { idParams } from './api.js';
 import { userCardSchema } from './chat.js';
+import { endpoint } from './contract.js';
 import { COIN_RECORD_KINDS, RANKING_BOARDS } from './growth-rules.js';
+import { pageQuery } from './validation.js';
 
 /** Growth: daily mining, points, invitations and team, rankings (constants: growth-rules). */
 export const pointsByKind = z.object({
@@ -132,3 +135,118 @@ export const rankingResultSchema = z.object({
   me: z.object({ rank: z.number().int().nullable(), value: z.number().int() }),
 });
 export type RankingResult = z.infer<typeof rankingResultSchema>;
+
+/** A reminder sent: nothing more to say. */
+export const nudgeResult = z.object({ ok: z.literal(true) });
+export type NudgeResult = z.infer<typeof nudgeResult>;
+
+/** Mining, points, team and rankings (Discover). */
+export const growthEndpoints = {
+  mining: endpoint({
+    method: 'GET',
+    path: '/growth/mining',
+    result: miningStatusSchema,
+    errors: [],
+    access: 'session',
+    limits: ['growthReadPerUser'],
+    summary: 'My mining state: the session, its rate kind by kind, points so far',
+    tags: ['growth'],
+  }),
+  checkIn: endpoint({
+    method: 'POST',
+    path: '/growth/mining/checkin',
+    result: miningStatusSchema,
+    errors: [],
+    access: 'session',
+    limits: ['miningPerUser'],
+    summary: 'Daily check-in: starts a 24-hour mining session (answers the running one)',
+    tags: ['growth'],
+  }),
+  setReminders: endpoint({
+    method: 'PUT',
+    path: '/growth/mining/reminders',
+    body: miningRemindersBody,
+    result: miningStatusSchema,
+    errors: [],
+    access: 'session',
+    limits: ['miningPerUser'],
+    summary: 'Reminders when a session ends: on or off',
+    tags: ['growth'],
+  }),
+  adBoost: endpoint({
+    method: 'POST',
+    path: '/growth/mining/ad',
+    body: miningAdBody,
+    result: miningStatusSchema,
+    errors: ['PI_UNAVAILABLE', 'PI_UNREACHABLE', 'AD_NOT_REWARDED', 'NOT_MINING', 'AD_BOOST_USED'],
+    access: 'session',
+    limits: ['miningPerUser'],
+    summary: "A rewarded ad watched in the Pi Browser: the ad booster for the session's rest",
+    tags: ['growth'],
+  }),
+  coin: endpoint({
+    method: 'GET',
+    path: '/growth/coin',
+    result: coinResultSchema,
+    errors: [],
+    access: 'session',
+    limits: ['growthReadPerUser'],
+    summary: 'My points, kind by kind and in all (thousandths)',
+    tags: ['growth'],
+  }),
+  coinHistory: endpoint({
+    method: 'GET',
+    path: '/growth/coin/history',
+    query: pageQuery,
+    result: coinHistoryResult,
+    errors: [],
+    access: 'session',
+    limits: ['growthReadPerUser'],
+    summary: 'Settlements and rewards, newest first',
+    tags: ['growth'],
+  }),
+  team: endpoint({
+    method: 'GET',
+    path: '/growth/team',
+    result: teamResultSchema,
+    errors: [],
+    access: 'session',
+    limits: ['growthReadPerUser'],
+    summary: 'My team: who invited me, my invitation code, members and who mines now',
+    tags: ['growth'],
+  }),
+  members: endpoint({
+    method: 'GET',
+    path: '/growth/team/members',
+    query: pageQuery,
+    result: teamMembersResult,
+    errors: [],
+    access: 'session',
+    limits: ['growthReadPerUser'],
+    summary: 'The people I invited, newest first, with their mining state',
+    tags: ['growth'],
+  }),
+  nudge: endpoint({
+    method: 'POST',
+    path: '/growth/team/members/:id/nudge',
+    params: idParams,
+    result: nudgeResult,
+    errors: ['TEAM_MEMBER_NOT_FOUND', 'NUDGE_NOT_NEEDED', 'NUDGE_TOO_SOON'],
+    access: 'session',
+    limits: ['nudgePerUser'],
+    summary: 'Remind a member I invited to check in (once a day per member)',
+    tags: ['growth'],
+  }),
+  ranking: endpoint({
+    method: 'GET',
+    path: '/growth/rankings/:board',
+    params: rankingParams,
+    query: rankingQuery,
+    result: rankingResultSchema,
+    errors: [],
+    access: 'session',
+    limits: ['growthReadPerUser'],
+    summary: 'A ranking: the top 100 and my place, this period or the one before',
+    tags: ['growth'],
+  }),
+};

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { endpoint } from './contract.js';
 import {
   FILE_NAME_MAX_LENGTH,
   MEDIA_ID_PATTERN,
@@ -148,3 +149,129 @@ export const mediaUrlsResult = z.object({
   ),
 });
 export type MediaUrlsResult = z.infer<typeof mediaUrlsResult>;
+
+export const mediaParams = z.object({ id: mediaIdSchema });
+
+/** A media's object by its signed address: the original or the thumbnail, until `e`. */
+export const mediaVariantParams = z.object({
+  id: mediaIdSchema,
+  variant: z.enum(['original', 'thumb']),
+});
+export const mediaSignatureQuery = z.object({
+  e: z.string().regex(/^\d{1,12}$/),
+  s: z.string().regex(/^[A-Za-z0-9_-]{43}$/),
+});
+
+/**
+ * Media of chats: limits, stored media, signed addresses, and the resumable uploads (the
+ * tus protocol 1.0.0, spoken by the client's tus library: headers in, headers out, the
+ * chunks streamed to disk as they come).
+ */
+export const mediaEndpoints = {
+  limits: endpoint({
+    method: 'GET',
+    path: '/media/limits',
+    result: mediaLimitsSchema,
+    errors: [],
+    access: 'session',
+    limits: ['accountReadPerUser'],
+    summary: 'Largest photo and file, and the daily upload total',
+    tags: ['media'],
+  }),
+  media: endpoint({
+    method: 'GET',
+    path: '/media/:id',
+    params: mediaParams,
+    result: uploadedMediaSchema,
+    errors: ['MEDIA_NOT_FOUND'],
+    access: 'session',
+    limits: ['mediaInfoPerUser'],
+    summary: 'A stored media you uploaded or can see in a chat',
+    tags: ['media'],
+  }),
+  urls: endpoint({
+    method: 'POST',
+    path: '/media/urls',
+    body: mediaUrlsBody,
+    result: mediaUrlsResult,
+    errors: [],
+    access: 'session',
+    limits: ['mediaUrlsPerUser'],
+    summary: 'Short-lived addresses of media you can see',
+    tags: ['media'],
+  }),
+  /**
+   * No session: an <img> or <video> sends no bearer token. The address names one object
+   * until it expires; byte ranges are served, so a video seeks and a download resumes.
+   */
+  object: endpoint({
+    method: 'GET',
+    path: '/media/:id/:variant',
+    params: mediaVariantParams,
+    query: mediaSignatureQuery,
+    result: 'bytes',
+    errors: ['MEDIA_NOT_FOUND'],
+    access: 'public',
+    limits: ['mediaReadPerAddress'],
+    summary: 'A media object by its signed address (byte ranges served)',
+    tags: ['media'],
+  }),
+  beginUpload: endpoint({
+    method: 'POST',
+    path: '/uploads',
+    result: 'bytes',
+    errors: [
+      'UPLOAD_UNSUPPORTED',
+      'MEDIA_TOO_LARGE',
+      'MEDIA_QUOTA_EXCEEDED',
+      'MEDIA_TYPE_UNSUPPORTED',
+      'IMAGE_INVALID',
+    ],
+    access: 'session',
+    limits: ['mediaUploadPerUser'],
+    summary: 'Begin a resumable upload (tus 1.0.0; metadata kind and name)',
+    tags: ['media'],
+  }),
+  uploadOffset: endpoint({
+    method: 'HEAD',
+    path: '/uploads/:id',
+    params: mediaParams,
+    result: 'bytes',
+    errors: ['NOT_FOUND', 'UPLOAD_EXPIRED', 'UPLOAD_UNSUPPORTED'],
+    access: 'session',
+    limits: ['mediaChunkPerUser'],
+    summary: 'HEAD of a resumable upload (tus 1.0.0)',
+    tags: ['media'],
+  }),
+  uploadChunk: endpoint({
+    method: 'PATCH',
+    path: '/uploads/:id',
+    params: mediaParams,
+    body: 'bytes',
+    result: 'bytes',
+    errors: [
+      'NOT_FOUND',
+      'UPLOAD_EXPIRED',
+      'UPLOAD_UNSUPPORTED',
+      'UPLOAD_CONFLICT',
+      'FORBIDDEN',
+      'MEDIA_TYPE_UNSUPPORTED',
+      'IMAGE_INVALID',
+    ],
+    access: 'session',
+    limits: ['mediaChunkPerUser'],
+    summary: 'PATCH of a resumable upload (tus 1.0.0)',
+    tags: ['media'],
+  }),
+  cancelUpload: endpoint({
+    method: 'DELETE',
+    path: '/uploads/:id',
+    params: mediaParams,
+    result: 'bytes',
+    errors: ['NOT_FOUND', 'UPLOAD_EXPIRED', 'UPLOAD_UNSUPPORTED'],
+    access: 'session',
+    limits: ['mediaChunkPerUser'],
+    summary: 'DELETE of a resumable upload (tus 1.0.0)',
+    tags: ['media'],
+  }),
+};

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { authResult, destinationFields } from './api.js';
+import { authResult, destinationFields, meSchema } from './api.js';
+import { endpoint } from './contract.js';
 import {
   codeSchema,
   countrySchema,
@@ -98,3 +99,110 @@ export const piIncompletePaymentBody = z.object({
     .regex(PRINTABLE_ASCII, { error: 'invalid' }),
 });
 export type PiIncompletePaymentBody = z.infer<typeof piIncompletePaymentBody>;
+
+/** Pi sign-in and sign-up, the signed-in account's Pi binding, and unfinished Pi payments. */
+export const piEndpoints = {
+  config: endpoint({
+    method: 'GET',
+    path: '/pi/config',
+    result: piConfigResult,
+    errors: [],
+    access: 'public',
+    limits: ['publicInfoPerAddress'],
+    summary: 'Whether Pi is on here, and where its SDK loads from',
+    tags: ['pi'],
+  }),
+  login: endpoint({
+    method: 'POST',
+    path: '/auth/pi',
+    body: piLoginBody,
+    result: piLoginResult,
+    errors: ['PI_UNAVAILABLE', 'PI_UNREACHABLE', 'PI_AUTH_FAILED'],
+    access: 'public',
+    limits: ['piLoginPerAddress'],
+    summary: 'Sign in with a Pi access token',
+    tags: ['pi'],
+  }),
+  register: endpoint({
+    method: 'POST',
+    path: '/auth/pi/register',
+    body: piRegisterBody,
+    result: authResult,
+    errors: ['PI_TICKET_INVALID', 'INVITE_CODE_INVALID', 'PI_ALREADY_BOUND', 'REGISTRATION_FAILED'],
+    access: 'public',
+    limits: ['registerPerAddress'],
+    summary: 'Create an account for a Pi account',
+    tags: ['pi'],
+  }),
+  bind: endpoint({
+    method: 'POST',
+    path: '/auth/pi/bind',
+    body: piBindBody,
+    result: authResult,
+    errors: [
+      'PI_TICKET_INVALID',
+      'ACCOUNT_NOT_FOUND',
+      'PASSWORD_INCORRECT',
+      'LOGIN_LOCKED',
+      'CODE_INVALID',
+      'CODE_EXPIRED',
+      'PI_ACCOUNT_HAS_PASSWORD',
+      'ACCOUNT_PI_BOUND',
+      'PI_ALREADY_BOUND',
+    ],
+    access: 'public',
+    limits: ['piBindPerAddress', 'codeCheckPerDestination'],
+    sensitive: { level: 'account', proof: 'inline' },
+    summary: 'Bind a Pi account to an existing account and sign in',
+    tags: ['pi'],
+  }),
+  bindSignedIn: endpoint({
+    method: 'POST',
+    path: '/me/pi',
+    body: piLoginBody,
+    result: meSchema,
+    errors: [
+      'STEP_UP_REQUIRED',
+      'PI_UNAVAILABLE',
+      'PI_UNREACHABLE',
+      'PI_AUTH_FAILED',
+      'ACCOUNT_PI_BOUND',
+      'PI_ALREADY_BOUND',
+    ],
+    access: 'session',
+    limits: ['piAccountPerUser'],
+    sensitive: { level: 'account', proof: 'session' },
+    summary: 'Bind the Pi account of an access token to your account',
+    tags: ['pi'],
+  }),
+  unbind: endpoint({
+    method: 'DELETE',
+    path: '/me/pi',
+    result: meSchema,
+    errors: ['STEP_UP_REQUIRED', 'NOT_FOUND', 'PI_UNBIND_LAST_WAY_IN'],
+    access: 'session',
+    limits: ['piAccountPerUser'],
+    sensitive: { level: 'account', proof: 'session' },
+    summary: 'Unbind your Pi account',
+    tags: ['pi'],
+  }),
+  resolveIncompletePayment: endpoint({
+    method: 'POST',
+    path: '/pi/payments/incomplete',
+    body: piIncompletePaymentBody,
+    result: null,
+    errors: [
+      'PI_UNAVAILABLE',
+      'PI_UNREACHABLE',
+      'PI_ONLY',
+      'NOT_FOUND',
+      'PI_PAYMENT_NOT_YOURS',
+      'PAYMENT_MISMATCH',
+      'PAYMENT_NOT_COMPLETE',
+    ],
+    access: 'session',
+    limits: ['piPaymentReportPerUser'],
+    summary: 'Settle a Pi payment the SDK found unfinished: completed if paid, else cancelled',
+    tags: ['pi'],
+  }),
+};

@@ -1,12 +1,9 @@
 import { z } from 'zod';
-import { CURRENCIES, toUnits } from './money.js';
+import { idParams } from './api.js';
+import { clientMsgIdSchema, conversationIdSchema, messageSchema } from './chat.js';
+import { endpoint } from './contract.js';
+import { CURRENCIES, amountSchema } from './money.js';
 import { channelSchema, codeSchema, pageQuery, paymentPasswordSchema } from './validation.js';
-import {
-  clientMsgIdSchema,
-  conversationIdSchema,
-  ENVELOPE_SPLITS,
-  MONEY_NOTE_MAX_LENGTH,
-} from './chat.js';
 
 export const walletBalanceSchema = z.object({
   currency: z.enum(Object.keys(CURRENCIES) as [keyof typeof CURRENCIES]),
@@ -38,12 +35,6 @@ export type ChangePaymentPasswordBody = z.infer<typeof changePaymentPasswordBody
 
 export const verifyPaymentPasswordBody = z.object({ password: paymentPasswordSchema });
 export type VerifyPaymentPasswordBody = z.infer<typeof verifyPaymentPasswordBody>;
-
-/** An amount of Pi as typed: a positive decimal with at most the currency's places. */
-export const amountSchema = z
-  .string()
-  .max(24, { error: 'amount' })
-  .refine((text) => (toUnits(text, 'PI') ?? 0) > 0, { error: 'amount' });
 
 /** A recharge (user to app): the order the client hands to Pi's `createPayment`. */
 export const rechargeBody = z.object({ amount: amountSchema });
@@ -131,55 +122,6 @@ export const resetPaymentPasswordBody = z.object({
 });
 export type ResetPaymentPasswordBody = z.infer<typeof resetPaymentPasswordBody>;
 
-/** A transfer to the other person of a one-to-one chat: moves with its message, at once. */
-export const transferBody = z.object({
-  conversationId: conversationIdSchema,
-  clientMsgId: clientMsgIdSchema,
-  amount: amountSchema,
-  note: z.string().trim().max(MONEY_NOTE_MAX_LENGTH, { error: 'moneyNote' }).default(''),
-  password: paymentPasswordSchema,
-});
-export type TransferBody = z.input<typeof transferBody>;
-
-/** Shares of one red envelope; a group's envelope has at most one per member. */
-export const ENVELOPE_SHARES_MAX = 100;
-/** Unopened shares go back to the sender after this long. */
-export const ENVELOPE_TTL_HOURS = 24;
-export const envelopeBody = z.object({
-  conversationId: conversationIdSchema,
-  clientMsgId: clientMsgIdSchema,
-  total: amountSchema,
-  count: z
-    .number()
-    .int({ error: 'envelopeCount' })
-    .min(1, { error: 'envelopeCount' })
-    .max(ENVELOPE_SHARES_MAX, { error: 'envelopeCount' }),
-  split: z.enum(ENVELOPE_SPLITS),
-  greeting: z.string().trim().max(MONEY_NOTE_MAX_LENGTH, { error: 'moneyNote' }).default(''),
-  password: paymentPasswordSchema,
-});
-export type EnvelopeBody = z.input<typeof envelopeBody>;
-
-/** A red envelope as its chat's members see it: who opened which share. */
-export const envelopeView = z.object({
-  id: z.string(),
-  senderId: z.string(),
-  conversationId: z.string(),
-  currency: z.literal('PI'),
-  total: z.number().int(),
-  count: z.number().int(),
-  split: z.enum(ENVELOPE_SPLITS),
-  greeting: z.string(),
-  createdAt: z.number(),
-  expiresAt: z.number(),
-  /** What went back to the sender unopened (0 until it expired). */
-  refunded: z.number().int(),
-  opened: z.array(z.object({ userId: z.string(), amount: z.number().int(), openedAt: z.number() })),
-  /** What the caller got from it; null if they have not opened it. */
-  mine: z.number().int().nullable(),
-});
-export type EnvelopeView = z.infer<typeof envelopeView>;
-
 /** A non-fungible item: one of a collection, held by one person (quantity 1 in the ledger). */
 export const nftItemView = z.object({
   id: z.string(),
@@ -203,3 +145,272 @@ export const nftSendBody = z.object({
   password: paymentPasswordSchema,
 });
 export type NftSendBody = z.infer<typeof nftSendBody>;
+
+/** The signed-in person's wallet and payment password. */
+export const walletEndpoints = {
+  wallet: endpoint({
+    method: 'GET',
+    path: '/wallet',
+    result: walletResult,
+    errors: [],
+    access: 'session',
+    limits: ['walletReadPerUser'],
+    summary: 'Your wallet and balances',
+    tags: ['wallet'],
+  }),
+  create: endpoint({
+    method: 'POST',
+    path: '/wallet',
+    result: walletResult,
+    errors: [],
+    access: 'session',
+    limits: ['walletPerUser'],
+    summary: 'Create your wallet',
+    tags: ['wallet'],
+  }),
+  setPassword: endpoint({
+    method: 'PUT',
+    path: '/wallet/password',
+    body: setPaymentPasswordBody,
+    result: walletResult,
+    errors: ['STEP_UP_REQUIRED', 'WALLET_NOT_FOUND', 'PAYMENT_PASSWORD_ALREADY_SET'],
+    access: 'session',
+    limits: ['walletPerUser'],
+    sensitive: { level: 'account', proof: 'session' },
+    summary: 'Set the first payment password',
+    tags: ['wallet'],
+  }),
+  changePassword: endpoint({
+    method: 'POST',
+    path: '/wallet/password/change',
+    body: changePaymentPasswordBody,
+    result: walletResult,
+    errors: [
+      'STEP_UP_REQUIRED',
+      'WALLET_NOT_FOUND',
+      'PAYMENT_PASSWORD_NOT_SET',
+      'PAYMENT_PASSWORD_LOCKED',
+      'PAYMENT_PASSWORD_INCORRECT',
+    ],
+    access: 'session',
+    // Guesses of the payment password, on top of the lock that wrong ones set.
+    limits: ['paymentPasswordPerUser'],
+    sensitive: { level: 'money', proof: 'inline' },
+    summary: 'Change the payment password with the current one',
+    tags: ['wallet'],
+  }),
+  verifyPassword: endpoint({
+    method: 'POST',
+    path: '/wallet/password/verify',
+    body: verifyPaymentPasswordBody,
+    result: null,
+    errors: [
+      'WALLET_NOT_FOUND',
+      'PAYMENT_PASSWORD_NOT_SET',
+      'PAYMENT_PASSWORD_LOCKED',
+      'PAYMENT_PASSWORD_INCORRECT',
+    ],
+    access: 'session',
+    limits: ['paymentPasswordPerUser'],
+    summary: 'Check the payment password',
+    tags: ['wallet'],
+  }),
+  sendResetCode: endpoint({
+    method: 'POST',
+    path: '/wallet/password/code',
+    body: walletCodeBody,
+    result: walletCodeResult,
+    errors: [
+      'WALLET_NOT_FOUND',
+      'WALLET_CODE_NO_DESTINATION',
+      'CHANNEL_UNAVAILABLE',
+      'CODE_TOO_FREQUENT',
+      'CODE_DAILY_LIMIT',
+      'CODE_SEND_FAILED',
+    ],
+    access: 'session',
+    limits: ['walletPerUser'],
+    summary: 'Forgot the payment password: a code to your own phone or email, valid 5 minutes',
+    tags: ['wallet'],
+  }),
+  resetPassword: endpoint({
+    method: 'POST',
+    path: '/wallet/password/reset',
+    body: resetPaymentPasswordBody,
+    result: walletResult,
+    errors: ['WALLET_NOT_FOUND', 'WALLET_CODE_NO_DESTINATION', 'CODE_INVALID', 'CODE_EXPIRED'],
+    access: 'session',
+    limits: ['paymentPasswordPerUser'],
+    sensitive: { level: 'account', proof: 'inline' },
+    summary: 'Set a new payment password with a wallet code',
+    tags: ['wallet'],
+  }),
+};
+
+/** Recharges and withdrawals through Pi, and their history. */
+export const paymentEndpoints = {
+  rules: endpoint({
+    method: 'GET',
+    path: '/wallet/rules',
+    result: walletRulesSchema,
+    errors: [],
+    access: 'session',
+    limits: ['walletReadPerUser'],
+    summary: 'Fees and limits of recharges and withdrawals',
+    tags: ['wallet'],
+  }),
+  payments: endpoint({
+    method: 'GET',
+    path: '/wallet/payments',
+    query: paymentListQuery,
+    result: paymentListResult,
+    errors: [],
+    access: 'session',
+    limits: ['walletReadPerUser'],
+    summary: 'Your recharges and withdrawals, newest first',
+    tags: ['wallet'],
+  }),
+  recharge: endpoint({
+    method: 'POST',
+    path: '/wallet/recharge',
+    body: rechargeBody,
+    result: rechargeOrder,
+    errors: ['PI_UNAVAILABLE', 'PI_ONLY', 'WALLET_NOT_FOUND', 'RECHARGE_ABOVE_MAX'],
+    access: 'session',
+    limits: ['rechargePerUser'],
+    summary: "Order a recharge: what to hand Pi's createPayment",
+    tags: ['wallet'],
+  }),
+  approveRecharge: endpoint({
+    method: 'POST',
+    path: '/wallet/recharge/approve',
+    body: piPaymentBody,
+    result: paymentRecordSchema,
+    errors: [
+      'PI_UNAVAILABLE',
+      'PI_UNREACHABLE',
+      'PI_ONLY',
+      'NOT_FOUND',
+      'PI_PAYMENT_NOT_YOURS',
+      'PAYMENT_MISMATCH',
+    ],
+    access: 'session',
+    limits: ['rechargePerUser'],
+    summary: "Pi's onReadyForServerApproval: check the payment and approve it",
+    tags: ['wallet'],
+  }),
+  completeRecharge: endpoint({
+    method: 'POST',
+    path: '/wallet/recharge/complete',
+    body: piCompletionBody,
+    result: paymentRecordSchema,
+    errors: [
+      'PI_UNAVAILABLE',
+      'PI_UNREACHABLE',
+      'PI_ONLY',
+      'NOT_FOUND',
+      'PAYMENT_MISMATCH',
+      'PAYMENT_NOT_COMPLETE',
+    ],
+    access: 'session',
+    limits: ['rechargePerUser'],
+    summary: "Pi's onReadyForServerCompletion: complete the payment and credit it",
+    tags: ['wallet'],
+  }),
+  cancelRecharge: endpoint({
+    method: 'POST',
+    path: '/wallet/recharge/cancel',
+    body: piPaymentBody,
+    result: paymentRecordSchema,
+    errors: [
+      'PI_UNAVAILABLE',
+      'PI_UNREACHABLE',
+      'PI_ONLY',
+      'NOT_FOUND',
+      'PI_PAYMENT_NOT_YOURS',
+      'PAYMENT_MISMATCH',
+      'PAYMENT_NOT_COMPLETE',
+    ],
+    access: 'session',
+    limits: ['rechargePerUser'],
+    summary: "Pi's onCancel and onError: close the order",
+    tags: ['wallet'],
+  }),
+  withdraw: endpoint({
+    method: 'POST',
+    path: '/wallet/withdraw',
+    body: withdrawBody,
+    result: paymentRecordSchema,
+    errors: [
+      'WITHDRAW_UNAVAILABLE',
+      'PI_ONLY',
+      'WITHDRAW_BELOW_MIN',
+      'STEP_UP_REQUIRED',
+      'WALLET_NOT_FOUND',
+      'PAYMENT_PASSWORD_NOT_SET',
+      'PAYMENT_PASSWORD_LOCKED',
+      'PAYMENT_PASSWORD_INCORRECT',
+      'WITHDRAW_IN_PROGRESS',
+      'WITHDRAW_DAILY_LIMIT',
+      'INSUFFICIENT_BALANCE',
+      'WITHDRAW_FAILED',
+      'PI_UNREACHABLE',
+      'PAYMENT_MISMATCH',
+    ],
+    access: 'session',
+    limits: ['withdrawPerUser', 'paymentPasswordPerUser'],
+    sensitive: { level: 'money', proof: 'inline' },
+    summary: 'Withdraw Pi to your Pi wallet',
+    tags: ['wallet'],
+  }),
+};
+
+/** NFT assets the signed-in person holds. Minting and grants are the operator's. */
+export const nftEndpoints = {
+  held: endpoint({
+    method: 'GET',
+    path: '/wallet/nfts',
+    result: nftListResult,
+    errors: [],
+    access: 'session',
+    limits: ['walletReadPerUser'],
+    summary: 'The NFT assets you hold, newest first',
+    tags: ['wallet'],
+  }),
+  item: endpoint({
+    method: 'GET',
+    path: '/wallet/nfts/:id',
+    params: idParams,
+    result: nftItemView,
+    errors: ['NFT_NOT_FOUND'],
+    access: 'session',
+    limits: ['walletReadPerUser'],
+    summary: 'One NFT you hold',
+    tags: ['wallet'],
+  }),
+  send: endpoint({
+    method: 'POST',
+    path: '/wallet/nfts/:id/send',
+    params: idParams,
+    body: nftSendBody,
+    result: messageSchema,
+    errors: [
+      'NFT_SINGLE_ONLY',
+      'CONVERSATION_NOT_FOUND',
+      'NFT_NOT_FOUND',
+      'STEP_UP_REQUIRED',
+      'WALLET_NOT_FOUND',
+      'PAYMENT_PASSWORD_NOT_SET',
+      'PAYMENT_PASSWORD_LOCKED',
+      'PAYMENT_PASSWORD_INCORRECT',
+      'USER_NOT_FOUND',
+      'MESSAGE_REFUSED',
+      'NOT_FRIENDS',
+    ],
+    access: 'session',
+    // A gift is a payment password entry as well.
+    limits: ['moneyPerUser', 'paymentPasswordPerUser'],
+    summary: 'Give an NFT you hold to the other person of a chat, with its message',
+    tags: ['wallet'],
+  }),
+};

@@ -25,18 +25,26 @@ export interface Call<E extends Endpoint> extends EndpointParts<E> {
   reply: FastifyReply;
 }
 
-export type Handler<E extends Endpoint> = (
-  call: Call<E>,
-) => Promise<EndpointResult<E>> | EndpointResult<E>;
+/** What a handler gives back: the result, or for `bytes` the reply it answered itself. */
+export type Answer<E extends Endpoint> = E['result'] extends 'bytes'
+  ? FastifyReply | void
+  : EndpointResult<E>;
+
+export type Handler<E extends Endpoint> = (call: Call<E>) => Promise<Answer<E>> | Answer<E>;
 
 /** Every endpoint of a group with its handler: a missing one is a type error. */
 export type Handlers<G extends Record<string, Endpoint>> = { [K in keyof G]: Handler<G[K]> };
 
-/** What the server adds to a declaration: keys its limits count by, a multipart parser. */
+/** What the server adds to a declaration: keys its limits count by, body parsers. */
 export interface Serving {
   /** A limit class counted by something its name does not say (null: not this request). */
   keys?: Partial<Record<LimitClass, LimitKey>>;
   multipart?: FastifyMultipartOptions;
+  /**
+   * A route that streams its bytes itself: bodies of these types are left unread for the
+   * handler, and nothing is compressed or decompressed on the way.
+   */
+  raw?: { contentTypes: readonly string[] };
 }
 
 /** Where a code goes, read from a parsed body that has one. */
@@ -98,14 +106,19 @@ export async function serve<E extends Endpoint>(
       ...(endpoint.query ? { querystring: endpoint.query } : {}),
       ...(body === 'multipart'
         ? { consumes: ['multipart/form-data'] }
-        : body
+        : body && body !== 'bytes'
           ? { body: withPlaceChecks(body) }
           : {}),
-      response:
-        endpoint.result === null
-          ? { 204: z.null().describe('No content') }
-          : { 200: endpoint.result },
+      ...(endpoint.result === 'bytes'
+        ? {}
+        : {
+            response:
+              endpoint.result === null
+                ? { 204: z.null().describe('No content') }
+                : { 200: endpoint.result },
+          }),
     },
+    ...(serving.raw ? { compress: false as const, decompress: false as const } : {}),
     ...(early.length > 0
       ? {
           onRequest: limitBy(
@@ -143,6 +156,19 @@ export async function serve<E extends Endpoint>(
     await app.register(async (scope: App) => {
       await scope.register(multipart, serving.multipart ?? {});
       scope.route(route);
+    });
+    return;
+  }
+  if (body === 'bytes' && !serving.raw) throw new Error(`${endpoint.path}: no raw content types`);
+  const raw = serving.raw;
+  if (raw) {
+    // As for multipart: other routes keep refusing these types (415).
+    await app.register((scope: App, _options, done: () => void) => {
+      scope.addContentTypeParser([...raw.contentTypes], (_request, _payload, parsed) =>
+        parsed(null),
+      );
+      scope.route(route);
+      done();
     });
     return;
   }
