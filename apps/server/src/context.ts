@@ -21,7 +21,7 @@ import { WithdrawService } from './modules/payments/withdraw.js';
 import { MoneyService } from './modules/money/service.js';
 import { NftService } from './modules/nft/service.js';
 import { GrowthService } from './modules/growth/service.js';
-import { Jobs } from './modules/growth/jobs.js';
+import { Jobs } from './modules/jobs/jobs.js';
 import { Rankings } from './modules/growth/rankings.js';
 import { GrowthSettingsStore } from './modules/growth/settings.js';
 import { Keypair } from '@stellar/stellar-sdk/minimal';

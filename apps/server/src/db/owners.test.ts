@@ -38,8 +38,6 @@ const DEBTS: Record<string, string> = {
   'modules/contacts/repo.ts: users':
     'user cards through a users port (a join the users module hands out)',
   'modules/events/repo.ts: users': 'user cards through a users port',
-  'modules/growth/jobs.ts: jobs':
-    'the jobs table moves into a jobs module of its own (payments use it too)',
   'modules/growth/service.ts: users': 'invitees and team through the users service or port',
   'modules/growth/service.ts: ledger_accounts': 'points balances and history through the Ledger',
   'modules/growth/service.ts: ledger_transactions': 'points history through the Ledger',

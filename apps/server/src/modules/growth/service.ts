@@ -41,7 +41,7 @@ import {
   type MiningSession,
   type SessionRates,
 } from './accrual.js';
-import type { Jobs } from './jobs.js';
+import type { Jobs } from '../jobs/jobs.js';
 import { ALL_TIME, dayOf, monthOf, periodOf, periodStart, previousPeriodOf } from './periods.js';
 import type { RankUpdate, Rankings } from './rankings.js';
 import type { GrowthSettings, GrowthSettingsStore } from './settings.js';

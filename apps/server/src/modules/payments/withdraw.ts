@@ -23,7 +23,7 @@ import { DAY, MINUTE, SECOND, type Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/random.js';
 import { Semaphore } from '../../lib/semaphore.js';
 import type { AuthInfo, ClientInfo } from '../auth/sessions.js';
-import type { JobSpec, Jobs, RetryDelay } from '../growth/jobs.js';
+import type { JobSpec, Jobs, RetryDelay } from '../jobs/jobs.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { PiApiError, PiUnreachable, type PaymentDto, type PiPlatform } from '../pi/platform.js';
 import type { SecurityActivityLog } from '../security/activity.js';
