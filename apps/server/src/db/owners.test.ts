@@ -52,7 +52,6 @@ const DEBTS: Record<string, string> = {
   'modules/messages/membership.ts: users': "members' languages and cards through a users port",
   'modules/messages/repo.ts: users': "senders' cards through a users port",
   'modules/messages/repo.ts: translations': "a message's translations through a translation port",
-  'modules/nft/service.ts: ledger_accounts': 'holdings through the Ledger',
   'modules/push/service.ts: users': "readers' languages and switches through a users port",
   'modules/push/service.ts: sessions': 'live sessions through an auth port',
   'modules/push/service.ts: conversation_members':
@@ -69,7 +68,6 @@ const DEBTS: Record<string, string> = {
   'operator-bench.ts: conversation_members': 'benchmark seeding moves to bench/',
   'operator-bench.ts: messages': 'benchmark seeding moves to bench/',
   'operator-bench.ts: groups': 'benchmark seeding moves to bench/',
-  'operator-nft.ts: nft_collections': 'through the nft service',
   'operator.ts: cooperation_requests': "through the landing module's service",
 };
 
