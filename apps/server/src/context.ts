@@ -21,6 +21,7 @@ import { WithdrawService } from './modules/payments/withdraw.js';
 import { MoneyService } from './modules/money/service.js';
 import { NftService } from './modules/nft/service.js';
 import { GrowthService } from './modules/growth/service.js';
+import { LandingService } from './modules/landing/service.js';
 import { Jobs } from './modules/jobs/jobs.js';
 import { Rankings } from './modules/growth/rankings.js';
 import { GrowthSettingsStore } from './modules/growth/settings.js';
@@ -129,6 +130,7 @@ export interface AppContext {
     money: MoneyService;
     nfts: NftService;
     growth: GrowthService;
+    landing: LandingService;
     deviceLogins: DeviceLoginService;
     push: PushService;
     flags: ServerFlags;
@@ -602,6 +604,7 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
       money: new MoneyService({ db, ledger, wallets, messages, clock, stepUp }),
       nfts: new NftService({ db, ledger, files, wallets, messages, clock, stepUp }),
       growth,
+      landing: new LandingService({ db, clock, notify, operatorEmail: config.operatorEmail }),
       deviceLogins: new DeviceLoginService({
         db,
         clock,

@@ -152,12 +152,7 @@ const cooperationList: OperatorCommand = {
     if (!Number.isInteger(days) || days < 1)
       throw new UsageError('--days is a whole number of days');
     const ctx = await open();
-    const rows = await ctx.db
-      .selectFrom('cooperation_requests')
-      .selectAll()
-      .where('created_at', '>=', ctx.clock.now() - days * 24 * 60 * 60 * 1000)
-      .orderBy('created_at', 'desc')
-      .execute();
+    const rows = await ctx.services.landing.cooperationRequests(days);
     if (rows.length === 0) return ['no partnership requests'];
     return rows.map((row) =>
       [

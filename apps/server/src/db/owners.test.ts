@@ -68,7 +68,6 @@ const DEBTS: Record<string, string> = {
   'operator-bench.ts: conversation_members': 'benchmark seeding moves to bench/',
   'operator-bench.ts: messages': 'benchmark seeding moves to bench/',
   'operator-bench.ts: groups': 'benchmark seeding moves to bench/',
-  'operator.ts: cooperation_requests': "through the landing module's service",
 };
 
 describe('table owners', () => {
