@@ -77,6 +77,7 @@ import { openMediaStorage, type MediaStorage } from './modules/media/storage.js'
 import { Uploads } from './modules/media/uploads.js';
 import { UserRepo } from './modules/users/repo.js';
 import { UserService } from './modules/users/service.js';
+import { InviteeDirectory } from './modules/users/invitees.js';
 import { createBus, type Bus } from './realtime/bus.js';
 import { DEFAULT_SOCKET_TIMINGS, type SocketTimings } from './realtime/gateway.js';
 import { DEFAULT_SOCKET_LIMITS, type SocketLimits } from './realtime/limits.js';
@@ -554,6 +555,7 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
     clock,
     ledger,
     users,
+    invitees: new InviteeDirectory(),
     events,
     rankings: new Rankings({
       db,

@@ -38,10 +38,6 @@ const DEBTS: Record<string, string> = {
   'modules/contacts/repo.ts: users':
     'user cards through a users port (a join the users module hands out)',
   'modules/events/repo.ts: users': 'user cards through a users port',
-  'modules/growth/service.ts: users': 'invitees and team through the users service or port',
-  'modules/growth/service.ts: ledger_accounts': 'points balances and history through the Ledger',
-  'modules/growth/service.ts: ledger_transactions': 'points history through the Ledger',
-  'modules/growth/service.ts: ledger_entries': 'points history through the Ledger',
   'modules/media/repo.ts: users': 'user cards through a users port',
   'modules/media/repo.ts: conversation_members':
     "who may see a message through the messages module's one visibility rule",

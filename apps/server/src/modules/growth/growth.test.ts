@@ -21,7 +21,8 @@ import {
   type RegisteredUser,
   type TestApp,
 } from '../../test/harness.js';
-import { REWARD_DELAY_MS, SETTLE_GRACE_MS } from './service.js';
+import { REWARD_DELAY_MS } from './boards.js';
+import { SETTLE_GRACE_MS } from './mining.js';
 
 const TEST_REDIS_URL = process.env.TEST_REDIS_URL;
 const stores = [
