@@ -6,11 +6,8 @@ import {
 } from '@teltlk/protocol';
 import type { AppContext } from './context.js';
 import { isCountryCode } from './modules/meta/countries.js';
-import { benchCommands } from './operator-bench.js';
-import { searchBenchCommands } from './operator-bench-search.js';
 import { nftCommands } from './operator-nft.js';
 import { growthCommands } from './operator-growth.js';
-import { growthBenchCommands } from './operator-bench-growth.js';
 import {
   CommandFailed,
   commandLine,
@@ -196,9 +193,6 @@ export const commands: Record<string, OperatorCommand> = {
   'cooperation:list': cooperationList,
   ...nftCommands,
   ...growthCommands,
-  ...growthBenchCommands,
-  ...benchCommands,
-  ...searchBenchCommands,
 };
 
 export function usage(): string {

@@ -52,18 +52,6 @@ const DEBTS: Record<string, string> = {
   'modules/push/service.ts: sessions': 'live sessions through an auth port',
   'modules/push/service.ts: conversation_members':
     "a conversation's readers through a messages port",
-  'operator-bench-growth.ts: users': 'benchmark seeding moves to bench/',
-  'operator-bench-growth.ts: rank_values': 'benchmark seeding moves to bench/',
-  'operator-bench-search.ts: users': 'benchmark seeding moves to bench/',
-  'operator-bench-search.ts: conversations': 'benchmark seeding moves to bench/',
-  'operator-bench-search.ts: conversation_members': 'benchmark seeding moves to bench/',
-  'operator-bench-search.ts: messages': 'benchmark seeding moves to bench/',
-  'operator-bench.ts: users': 'benchmark seeding moves to bench/',
-  'operator-bench.ts: friendships': 'benchmark seeding moves to bench/',
-  'operator-bench.ts: conversations': 'benchmark seeding moves to bench/',
-  'operator-bench.ts: conversation_members': 'benchmark seeding moves to bench/',
-  'operator-bench.ts: messages': 'benchmark seeding moves to bench/',
-  'operator-bench.ts: groups': 'benchmark seeding moves to bench/',
 };
 
 describe('table owners', () => {
