@@ -13,6 +13,8 @@ export const workspaceAlias = {
   '@teltlk/pi-sdk/contract': source('./packages/pi-sdk/src/contract.ts'),
   '@teltlk/pi-sdk': source('./packages/pi-sdk/src/index.ts'),
   '@teltlk/pi-sandbox': source('./packages/pi-sandbox/src/index.ts'),
+  '@teltlk/server/tools': source('./apps/server/src/tools.ts'),
+  '@teltlk/server/testing': source('./apps/server/src/test/harness.ts'),
 };
 
 export default defineConfig({
@@ -55,7 +57,13 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'bench', include: ['bench/src/**/*.test.ts'] },
+        test: {
+          name: 'bench',
+          include: ['bench/src/**/*.test.ts'],
+          // The seeding's tests boot the server in-process, as the server's own tests do.
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
       },
       {
         extends: true,

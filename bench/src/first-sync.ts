@@ -1,14 +1,13 @@
 import { call, registerAccounts, signInAgain } from './accounts.js';
-import { operator } from './group-fanout.js';
-import { startTeltlk } from './server-process.js';
+import { seed, startTeltlk } from './server-process.js';
 import { median } from './stats.js';
 
 /**
  * First sync: a user with `chats` one-to-one chats (synthetic peers and messages made in
- * bulk by `bench:populate-chats`) signs in on a new device, which pages through the
+ * bulk by the seeding command `populate-chats`) signs in on a new device, which pages through the
  * conversation list (`GET /sync/conversations` from the start) until the last row: the
  * time to it, through HTTP as the app does it. The baseline is the same list read raw, one
- * plain SQL query for the rows with their last messages (`bench:read-chats`), in the same
+ * plain SQL query for the rows with their last messages (`read-chats`), in the same
  * database on the same run.
  */
 
@@ -56,8 +55,8 @@ export async function benchFirstSync(options: FirstSyncOptions): Promise<FirstSy
   const server = await startTeltlk();
   try {
     const [user] = await registerAccounts(server.baseUrl, 1);
-    await operator(server, [
-      'bench:populate-chats',
+    await seed(server, [
+      'populate-chats',
       ...['--user', user!.userId, '--chats', String(options.chats)],
       ...['--messages', String(options.messages)],
     ]);
@@ -74,8 +73,8 @@ export async function benchFirstSync(options: FirstSyncOptions): Promise<FirstSy
       throw new Error(`the list has ${result.rows} conversations, not ${options.chats}`);
     }
     const raw = JSON.parse(
-      await operator(server, [
-        'bench:read-chats',
+      await seed(server, [
+        'read-chats',
         ...['--user', user!.userId, '--rounds', String(options.rounds)],
       ]),
     ) as { rows: number; ms: number };

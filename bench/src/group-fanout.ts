@@ -1,11 +1,10 @@
 import { groupConversationId, singleConversationId } from '@teltlk/protocol';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { befriend, call, registerAccounts, type Account } from './accounts.js';
 import { startGroupClient, type GroupClient, type SendResult } from './group-protocol.js';
-import { serverNodeFlags, startTeltlk, type ServerProcess } from './server-process.js';
+import { seed, startTeltlk, type ServerProcess } from './server-process.js';
 import { fixed, median, quantile } from './stats.js';
 
 /**
@@ -15,7 +14,7 @@ import { fixed, median, quantile } from './stats.js';
  *
  * How members are modelled: the group's creator (the sender) and `accounts` registered
  * accounts are real members; the rest are synthetic accounts bulk-inserted by the
- * operator command `bench:populate-group` (registration hashes a password per account,
+ * seeding command `populate-group` (registration hashes a password per account,
  * far too slow for 100,000). The first `sockets` synthetic members get a session each
  * (`--online`) and are the online members, one socket per user, as in production; the
  * others have none and stay offline. Delivery is measured per socket. The 1:1 peer is a
@@ -64,7 +63,6 @@ export interface GroupFigures {
   populateSeconds: number;
 }
 
-const operatorEntry = fileURLToPath(new URL('../../apps/server/dist/operator.js', import.meta.url));
 /** Longest a message may take to reach every socket before the run fails. */
 const SEND_TIMEOUT_MS = 10_000;
 const WARMUP_MESSAGES = 3;
@@ -82,35 +80,6 @@ async function cpuMsOf(pid: number): Promise<number> {
   // utime and stime are fields 14 and 15 of the line, 12th and 13th after the name.
   const ticks = Number(fields[11]) + Number(fields[12]);
   return (ticks * 1000) / CLOCK_TICKS;
-}
-
-/** Runs an operator command against the server's database; resolves with its output. */
-export function operator(
-  server: ServerProcess,
-  args: string[],
-  env: Record<string, string> = {},
-): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...serverNodeFlags(), operatorEntry, ...args], {
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        DATA_DIR: server.dataDir!,
-        LOG_LEVEL: 'warn',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) =>
-      code === 0
-        ? resolve(output.trim())
-        : reject(new Error(`operator ${args[0]} exited with ${code}: ${output.trim()}`)),
-    );
-  });
 }
 
 interface GroupReplyBody {
@@ -159,8 +128,8 @@ export async function benchGroup(options: GroupOptions): Promise<GroupFigures> {
     const populateStart = performance.now();
     const synthetic = options.members - realMembers;
     const tokenFile = join(server.dataDir!, 'group-tokens.json');
-    const said = await operator(server, [
-      'bench:populate-group',
+    const said = await seed(server, [
+      'populate-group',
       '--group',
       groupId,
       '--members',

@@ -1,12 +1,11 @@
-import { operator } from './group-fanout.js';
 import { onEachDatabase } from './persistence.js';
-import { startTeltlk } from './server-process.js';
+import { seed, startTeltlk } from './server-process.js';
 
 /**
  * Growth: rankings read at a million people (top 100 plus my place for random people, as
  * the Discover page asks, with the cards of the top), and check-ins per second through
  * the service against single-row inserts into the same database, interleaved in one
- * process (the operator command `bench:growth`). On SQLite, and on PostgreSQL when a
+ * process (the seeding command `growth`). On SQLite, and on PostgreSQL when a
  * database URL is given; with a Redis URL, rankings are read from Redis (the product's
  * fast path) and from SQL alone, both from the same population.
  */
@@ -46,17 +45,17 @@ async function measure(
 ): Promise<GrowthFigures> {
   const server = await startTeltlk({ env });
   try {
-    const output = await operator(
+    const output = await seed(
       server,
       [
-        'bench:growth',
+        'growth',
         ...['--users', String(options.users), '--reads', String(options.reads)],
         ...['--checkins', String(options.checkins), '--rounds', String(options.rounds)],
       ],
       env,
     );
     const line = output.split('\n').find((text) => text.startsWith('{'));
-    if (!line) throw new Error(`bench:growth printed no figures: ${output}`);
+    if (!line) throw new Error(`seed growth printed no figures: ${output}`);
     return JSON.parse(line) as GrowthFigures;
   } finally {
     await server.stop();

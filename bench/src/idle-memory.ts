@@ -1,9 +1,14 @@
 import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { operator } from './group-fanout.js';
 import { startLoadClient } from './load-protocol.js';
-import { startBareRelay, startTeltlk, type ServerProcess, type Target } from './server-process.js';
+import {
+  startBareRelay,
+  seed,
+  startTeltlk,
+  type ServerProcess,
+  type Target,
+} from './server-process.js';
 import { fixed, median } from './stats.js';
 
 /**
@@ -14,7 +19,7 @@ import { fixed, median } from './stats.js';
  * through it (HeapProfiler.collectGarbage), then given a moment to settle. A first
  * batch of sockets is opened before the "before" reading, so code compiled and pools
  * grown on the first connections do not count per socket. Every socket is a user of its
- * own (on the real server, synthetic accounts with a session each, `bench:sessions`), as
+ * own (on the real server, synthetic accounts with a session each, the seeding command `sessions`), as
  * in production, where a user's state is held once however many devices they have.
  */
 
@@ -118,7 +123,7 @@ async function measure(target: Target, options: IdleOptions): Promise<number> {
 async function tokensFor(server: ServerProcess, count: number): Promise<string[]> {
   if (server.target === 'ws') return Array.from({ length: count }, (_, i) => `idle${i}`);
   const file = join(server.dataDir!, 'idle-tokens.json');
-  await operator(server, ['bench:sessions', '--users', String(count), '--out', file]);
+  await seed(server, ['sessions', '--users', String(count), '--out', file]);
   return JSON.parse(await readFile(file, 'utf8')) as string[];
 }
 

@@ -1,14 +1,14 @@
 import { befriend, registerAccounts } from './accounts.js';
-import { createGroup, operator } from './group-fanout.js';
+import { createGroup } from './group-fanout.js';
 import { onEachDatabase } from './persistence.js';
-import { startTeltlk } from './server-process.js';
+import { seed, startTeltlk } from './server-process.js';
 
 /**
  * The ledger: 1,000 members of a group open a 100-share red envelope at once (exactly 100
  * may get a share, and the ledger must balance after), and transfers per second through
  * the transfer path (the message and the money in one transaction, the payment password
  * checked once beforehand, as an unlock would) against single-row inserts into the same
- * database, interleaved in one process (the operator command `bench:ledger`). On SQLite,
+ * database, interleaved in one process (the seeding command `ledger`). On SQLite,
  * and on PostgreSQL when a database URL is given (in a schema of its own, dropped after).
  */
 
@@ -47,15 +47,15 @@ async function measure(
     const [owner, friend] = await registerAccounts(server.baseUrl, 2);
     await befriend(server.baseUrl, owner!, friend!);
     const groupId = await createGroup(server, owner!, [friend!]);
-    await operator(
+    await seed(
       server,
-      ['bench:populate-group', '--group', groupId, '--members', String(options.grabbers + 2)],
+      ['populate-group', '--group', groupId, '--members', String(options.grabbers + 2)],
       env,
     );
-    const output = await operator(
+    const output = await seed(
       server,
       [
-        'bench:ledger',
+        'ledger',
         ...['--group', groupId, '--peer', friend!.userId],
         ...['--grabbers', String(options.grabbers), '--shares', String(options.shares)],
         ...['--transfers', String(options.transfers), '--rounds', String(options.rounds)],
@@ -63,7 +63,7 @@ async function measure(
       { ...env, RATE_LIMIT_SCALE: '100000' },
     );
     const line = output.split('\n').find((text) => text.startsWith('{'));
-    if (!line) throw new Error(`bench:ledger printed no figures: ${output}`);
+    if (!line) throw new Error(`seed ledger printed no figures: ${output}`);
     return JSON.parse(line) as LedgerFigures;
   } finally {
     await server.stop();

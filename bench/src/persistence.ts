@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { befriend, registerAccounts } from './accounts.js';
-import { createGroup, operator } from './group-fanout.js';
-import { startTeltlk } from './server-process.js';
+import { createGroup } from './group-fanout.js';
+import { seed, startTeltlk } from './server-process.js';
 
 /**
  * Persistence: messages per second that the send path stores (dedupe, permission,
  * language, sequence, insert, events, group-committed), against single-row inserts into a
- * scratch table of the same database, interleaved in one process (the operator command
- * `bench:persistence`). Members of a small group send one message after another each, as
+ * scratch table of the same database, interleaved in one process (the seeding command
+ * `persistence`). Members of a small group send one message after another each, as
  * many at once as `senders`. On SQLite, and on PostgreSQL when a database URL is given
  * (in a schema of its own, dropped afterwards).
  */
@@ -60,15 +60,15 @@ async function measure(
     const [owner, member] = await registerAccounts(server.baseUrl, 2);
     await befriend(server.baseUrl, owner!, member!);
     const groupId = await createGroup(server, owner!, [member!]);
-    await operator(
+    await seed(
       server,
-      ['bench:populate-group', '--group', groupId, '--members', String(options.senders)],
+      ['populate-group', '--group', groupId, '--members', String(options.senders)],
       env,
     );
-    const output = await operator(
+    const output = await seed(
       server,
       [
-        'bench:persistence',
+        'persistence',
         ...['--group', groupId, '--messages', String(options.messages)],
         ...['--senders', String(options.senders), '--rounds', String(options.rounds)],
       ],
@@ -76,7 +76,7 @@ async function measure(
       { ...env, RATE_LIMIT_SCALE: '100000' },
     );
     const line = output.split('\n').find((text) => text.startsWith('{'));
-    if (!line) throw new Error(`bench:persistence printed no figures: ${output}`);
+    if (!line) throw new Error(`seed persistence printed no figures: ${output}`);
     return JSON.parse(line) as PersistenceFigures;
   } finally {
     await server.stop();

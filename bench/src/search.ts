@@ -1,17 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { call, registerAccounts } from './accounts.js';
-import { operator } from './group-fanout.js';
 import { inSchema, onPostgres } from './persistence.js';
-import { startTeltlk } from './server-process.js';
+import { seed, startTeltlk } from './server-process.js';
 import { quantile } from './stats.js';
 
 /**
  * Message search: a million messages in 2,000 one-to-one chats (a fifth of them the
- * searcher's), written in time order by `bench:populate-search`; then searches through
+ * searcher's), written in time order by the seeding command `populate-search`; then searches through
  * HTTP as the app makes them, across all the searcher's chats and within one, for common
  * and rare words, Chinese words of two characters and of three or more, and words no
  * message holds. The baseline is the same searches done by reading every message the
- * searcher can see, without the index (`bench:search-scan`), in the same database.
+ * searcher can see, without the index (`search-scan`), in the same database.
  */
 
 export interface SearchOptions {
@@ -64,9 +63,9 @@ async function measure(
   try {
     const [user] = await registerAccounts(server.baseUrl, 1);
     const populated = JSON.parse(
-      await operator(
+      await seed(
         server,
-        ['bench:populate-search', '--user', user!.userId, '--messages', String(options.messages)],
+        ['populate-search', '--user', user!.userId, '--messages', String(options.messages)],
         env,
       ),
     ) as { messages: number; chats: string[] };
@@ -96,9 +95,9 @@ async function measure(
     // Searches that found nothing at all would measure nothing.
     if (hits === 0) throw new Error('no search found anything');
     const scan = JSON.parse(
-      await operator(
+      await seed(
         server,
-        ['bench:search-scan', '--user', user!.userId, '--queries', SEARCH_QUERIES.join('|')],
+        ['search-scan', '--user', user!.userId, '--queries', SEARCH_QUERIES.join('|')],
         env,
       ),
     ) as { times: number[] };

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { inTempDataDir, spawnServer } from '@teltlk/test-kit';
@@ -5,6 +6,7 @@ import { WebSocket } from 'ws';
 
 const serverEntry = fileURLToPath(new URL('../../apps/server/dist/main.js', import.meta.url));
 const relayEntry = fileURLToPath(new URL('./bare-relay.ts', import.meta.url));
+const seedEntry = fileURLToPath(new URL('./seed/main.ts', import.meta.url));
 
 export type Target = 'teltlk' | 'ws';
 
@@ -13,7 +15,7 @@ export interface ServerProcess {
   pid: number;
   baseUrl: string;
   wsUrl: string;
-  /** The server's DATA_DIR (Teltlk only), for operator commands against the same database. */
+  /** The server's DATA_DIR (Teltlk only), for seeding commands against the same database. */
   dataDir?: string;
   /** Resident set size of the process now, in bytes (VmRSS of /proc/<pid>/status). */
   rss(): Promise<number>;
@@ -57,7 +59,7 @@ function inspectorCall(url: string, method: string): Promise<void> {
 }
 
 /**
- * Node flags for the servers and operator commands under test, for looking inside a run: e.g.
+ * Node flags for the servers and seeding commands under test, for looking inside a run: e.g.
  * `BENCH_NODE_FLAGS='--cpu-prof --cpu-prof-dir=prof'` writes each server's CPU profile.
  */
 export function serverNodeFlags(): string[] {
@@ -127,4 +129,40 @@ export function startTeltlk(options: StartOptions = {}): Promise<ServerProcess> 
 /** The bare `ws` relay (bare-relay.ts), run through tsx like the rest of the bench. */
 export function startBareRelay(options: StartOptions = {}): Promise<ServerProcess> {
   return start('ws', ['--import', 'tsx', relayEntry], {}, options);
+}
+
+/**
+ * Runs a seeding command (seed/main.ts, on the server's built code) against the server's
+ * database; resolves with its output.
+ */
+export function seed(
+  server: ServerProcess,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [...serverNodeFlags(), '--import', 'tsx', seedEntry, ...args],
+      {
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: process.env.HOME ?? '',
+          DATA_DIR: server.dataDir!,
+          LOG_LEVEL: 'warn',
+          ...env,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) =>
+      code === 0
+        ? resolve(output.trim())
+        : reject(new Error(`seed ${args[0]} exited with ${code}: ${output.trim()}`)),
+    );
+  });
 }

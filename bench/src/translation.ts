@@ -2,9 +2,8 @@ import { groupConversationId } from '@teltlk/protocol';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { WebSocket } from 'ws';
 import { befriend, call, registerAccounts, type Account } from './accounts.js';
-import { operator } from './group-fanout.js';
 import { freePort } from '@teltlk/test-kit';
-import { startTeltlk } from './server-process.js';
+import { seed, startTeltlk } from './server-process.js';
 import { median } from './stats.js';
 
 /** Messages one request may ask translations for (TRANSLATE_SEQS_MAX of the protocol). */
@@ -18,7 +17,7 @@ const TRANSLATE_SEQS_MAX = 50;
  * last language and get translations pushed; offline members speak every language, the
  * last one only them, and ask for their translations when they read, after the pushes,
  * so the stored ones must serve them and only the last language costs a call. The group
- * is filled up to `groupSize` with synthetic offline members (`bench:populate-group`, as
+ * is filled up to `groupSize` with synthetic offline members (the seeding command `populate-group`, as
  * in the fan-out benchmark). Then the time of a stored translation's lookup over HTTP,
  * against the baseline of reading that one message over HTTP, interleaved.
  */
@@ -207,13 +206,7 @@ export async function benchTranslation(options: TranslationOptions): Promise<Tra
     const conversationId = groupConversationId(group.id);
     const synthetic = options.groupSize - (accounts.length + 1);
     if (synthetic > 0) {
-      await operator(server, [
-        'bench:populate-group',
-        '--group',
-        group.id,
-        '--members',
-        String(synthetic),
-      ]);
+      await seed(server, ['populate-group', '--group', group.id, '--members', String(synthetic)]);
     }
 
     const before = engine.calls.length;

@@ -21,7 +21,8 @@ import { WithdrawService } from './modules/payments/withdraw.js';
 import { MoneyService } from './modules/money/service.js';
 import { NftService } from './modules/nft/service.js';
 import { GrowthService } from './modules/growth/service.js';
-import { Jobs } from './modules/growth/jobs.js';
+import { LandingService } from './modules/landing/service.js';
+import { Jobs } from './modules/jobs/jobs.js';
 import { Rankings } from './modules/growth/rankings.js';
 import { GrowthSettingsStore } from './modules/growth/settings.js';
 import { Keypair } from '@stellar/stellar-sdk/minimal';
@@ -76,6 +77,7 @@ import { openMediaStorage, type MediaStorage } from './modules/media/storage.js'
 import { Uploads } from './modules/media/uploads.js';
 import { UserRepo } from './modules/users/repo.js';
 import { UserService } from './modules/users/service.js';
+import { InviteeDirectory } from './modules/users/invitees.js';
 import { createBus, type Bus } from './realtime/bus.js';
 import { DEFAULT_SOCKET_TIMINGS, type SocketTimings } from './realtime/gateway.js';
 import { DEFAULT_SOCKET_LIMITS, type SocketLimits } from './realtime/limits.js';
@@ -129,6 +131,7 @@ export interface AppContext {
     money: MoneyService;
     nfts: NftService;
     growth: GrowthService;
+    landing: LandingService;
     deviceLogins: DeviceLoginService;
     push: PushService;
     flags: ServerFlags;
@@ -552,6 +555,7 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
     clock,
     ledger,
     users,
+    invitees: new InviteeDirectory(),
     events,
     rankings: new Rankings({
       db,
@@ -602,6 +606,7 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
       money: new MoneyService({ db, ledger, wallets, messages, clock, stepUp }),
       nfts: new NftService({ db, ledger, files, wallets, messages, clock, stepUp }),
       growth,
+      landing: new LandingService({ db, clock, notify, operatorEmail: config.operatorEmail }),
       deviceLogins: new DeviceLoginService({
         db,
         clock,

@@ -55,12 +55,9 @@ const nftMint: OperatorCommand = {
     const ctx = await open();
     const to = options.has('to') ? await userOf(ctx, options.get('to')!) : undefined;
     const collectionId = options.get('collection')!.trim();
-    const found = await ctx.db
-      .selectFrom('nft_collections')
-      .select('id')
-      .where('id', '=', collectionId)
-      .executeTakeFirst();
-    if (!found) throw new UsageError(`no NFT collection ${collectionId}`);
+    if (!(await ctx.services.nfts.hasCollection(collectionId))) {
+      throw new UsageError(`no NFT collection ${collectionId}`);
+    }
     const { id, serial } = await ctx.services.nfts.mint({
       collectionId,
       name,

@@ -1,21 +1,24 @@
-import { realpathSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import {
   MESSAGE_TEXT_MAX_LENGTH,
   TELTLK_ID_PATTERN,
   isLanguageCode,
   messageTextSchema,
 } from '@teltlk/protocol';
-import { ConfigError, loadConfig } from './config.js';
-import { createContext, type AppContext } from './context.js';
-import { AppError } from './errors.js';
+import type { AppContext } from './context.js';
 import { isCountryCode } from './modules/meta/countries.js';
-import { benchCommands } from './operator-bench.js';
-import { searchBenchCommands } from './operator-bench-search.js';
 import { nftCommands } from './operator-nft.js';
 import { growthCommands } from './operator-growth.js';
-import { growthBenchCommands } from './operator-bench-growth.js';
-import { CommandFailed, parseOptions, UsageError, type OperatorCommand } from './operator-kit.js';
+import {
+  CommandFailed,
+  commandLine,
+  isEntryPoint,
+  parseOptions,
+  runCommands,
+  usageOf,
+  UsageError,
+  type CommandOutput,
+  type OperatorCommand,
+} from './operator-kit.js';
 
 /**
  * The operator command line: what only the people running the server may do, such as
@@ -24,6 +27,8 @@ import { CommandFailed, parseOptions, UsageError, type OperatorCommand } from '.
  *
  *   node apps/server/dist/operator.js <command> [--option value ...]
  */
+
+const OPERATOR = 'operator';
 
 const officialCreate: OperatorCommand = {
   usage: 'official:create --teltlk-id <id> --nickname <name> [--country XX] [--language <code>]',
@@ -152,12 +157,7 @@ const cooperationList: OperatorCommand = {
     if (!Number.isInteger(days) || days < 1)
       throw new UsageError('--days is a whole number of days');
     const ctx = await open();
-    const rows = await ctx.db
-      .selectFrom('cooperation_requests')
-      .selectAll()
-      .where('created_at', '>=', ctx.clock.now() - days * 24 * 60 * 60 * 1000)
-      .orderBy('created_at', 'desc')
-      .execute();
+    const rows = await ctx.services.landing.cooperationRequests(days);
     if (rows.length === 0) return ['no partnership requests'];
     return rows.map((row) =>
       [
@@ -193,93 +193,19 @@ export const commands: Record<string, OperatorCommand> = {
   'cooperation:list': cooperationList,
   ...nftCommands,
   ...growthCommands,
-  ...growthBenchCommands,
-  ...benchCommands,
-  ...searchBenchCommands,
 };
 
 export function usage(): string {
-  const lines = Object.values(commands).map((c) => `  ${c.usage}\n      ${c.summary}`);
-  return ['Usage: operator <command> [options]', '', 'Commands:', ...lines].join('\n');
+  return usageOf(OPERATOR, commands);
 }
 
 /** Runs one command line against a context; returns the process exit code. */
-export async function runOperator(
+export function runOperator(
   argv: readonly string[],
   openContext: () => Promise<AppContext>,
-  out: { log(line: string): void; error(line: string): void } = console,
+  out: CommandOutput = console,
 ): Promise<number> {
-  const [name, ...args] = argv;
-  if (name === undefined || name === 'help' || name === '--help') {
-    out.log(usage());
-    return name === undefined ? 2 : 0;
-  }
-  const command = commands[name];
-  if (!command) {
-    out.error(`unknown command: ${name}\n\n${usage()}`);
-    return 2;
-  }
-  if (args.includes('--help')) {
-    out.log(`Usage: operator ${command.usage}\n      ${command.summary}`);
-    return 0;
-  }
-  const opened: { ctx?: AppContext } = {};
-  const open = async () => (opened.ctx ??= await openContext());
-  try {
-    for (const line of await command.run(args, open)) out.log(line);
-    return 0;
-  } catch (error) {
-    if (error instanceof CommandFailed) {
-      for (const line of error.lines) out.error(line);
-      return 1;
-    }
-    if (error instanceof UsageError) {
-      out.error(`${error.message}\nUsage: operator ${command.usage}`);
-      return 2;
-    }
-    if (error instanceof AppError) {
-      const fields = error.issues?.map((issue) => `${issue.path}: ${issue.rule}`).join(', ');
-      out.error(fields ? `${error.message} (${fields})` : error.message);
-      return 1;
-    }
-    throw error;
-  } finally {
-    await opened.ctx?.close();
-  }
+  return runCommands(OPERATOR, commands, argv, openContext, out);
 }
 
-async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    console.error(error.message);
-    process.exit(1);
-  }
-  // Commands print plain results; the server's informational log lines would only get in the way.
-  const quiet = ['info', 'debug', 'trace'].includes(config.logLevel) ? 'warn' : config.logLevel;
-  const code = await runOperator(process.argv.slice(2), async () => {
-    const ctx = createContext({ ...config, logLevel: quiet });
-    await ctx.migrate();
-    return ctx;
-  });
-  process.exit(code);
-}
-
-function isEntryPoint(): boolean {
-  const script = process.argv[1];
-  if (!script) return false;
-  try {
-    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
-  } catch {
-    return false;
-  }
-}
-
-if (isEntryPoint()) {
-  main().catch((error: unknown) => {
-    console.error('operator command failed:', error);
-    process.exit(1);
-  });
-}
+if (isEntryPoint(import.meta.url)) commandLine(OPERATOR, commands);

@@ -38,12 +38,6 @@ const DEBTS: Record<string, string> = {
   'modules/contacts/repo.ts: users':
     'user cards through a users port (a join the users module hands out)',
   'modules/events/repo.ts: users': 'user cards through a users port',
-  'modules/growth/jobs.ts: jobs':
-    'the jobs table moves into a jobs module of its own (payments use it too)',
-  'modules/growth/service.ts: users': 'invitees and team through the users service or port',
-  'modules/growth/service.ts: ledger_accounts': 'points balances and history through the Ledger',
-  'modules/growth/service.ts: ledger_transactions': 'points history through the Ledger',
-  'modules/growth/service.ts: ledger_entries': 'points history through the Ledger',
   'modules/media/repo.ts: users': 'user cards through a users port',
   'modules/media/repo.ts: conversation_members':
     "who may see a message through the messages module's one visibility rule",
@@ -54,25 +48,10 @@ const DEBTS: Record<string, string> = {
   'modules/messages/membership.ts: users': "members' languages and cards through a users port",
   'modules/messages/repo.ts: users': "senders' cards through a users port",
   'modules/messages/repo.ts: translations': "a message's translations through a translation port",
-  'modules/nft/service.ts: ledger_accounts': 'holdings through the Ledger',
   'modules/push/service.ts: users': "readers' languages and switches through a users port",
   'modules/push/service.ts: sessions': 'live sessions through an auth port',
   'modules/push/service.ts: conversation_members':
     "a conversation's readers through a messages port",
-  'operator-bench-growth.ts: users': 'benchmark seeding moves to bench/',
-  'operator-bench-growth.ts: rank_values': 'benchmark seeding moves to bench/',
-  'operator-bench-search.ts: users': 'benchmark seeding moves to bench/',
-  'operator-bench-search.ts: conversations': 'benchmark seeding moves to bench/',
-  'operator-bench-search.ts: conversation_members': 'benchmark seeding moves to bench/',
-  'operator-bench-search.ts: messages': 'benchmark seeding moves to bench/',
-  'operator-bench.ts: users': 'benchmark seeding moves to bench/',
-  'operator-bench.ts: friendships': 'benchmark seeding moves to bench/',
-  'operator-bench.ts: conversations': 'benchmark seeding moves to bench/',
-  'operator-bench.ts: conversation_members': 'benchmark seeding moves to bench/',
-  'operator-bench.ts: messages': 'benchmark seeding moves to bench/',
-  'operator-bench.ts: groups': 'benchmark seeding moves to bench/',
-  'operator-nft.ts: nft_collections': 'through the nft service',
-  'operator.ts: cooperation_requests': "through the landing module's service",
 };
 
 describe('table owners', () => {

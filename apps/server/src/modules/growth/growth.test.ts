@@ -9,7 +9,7 @@ import {
   type UserEvent,
 } from '@teltlk/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DAY, HOUR, MINUTE, SECOND } from '../../lib/clock.js';
+import { DAY, HOUR, MINUTE } from '../../lib/clock.js';
 import { runOperator } from '../../operator.js';
 import { startPiSandbox, type RunningPiSandbox } from '@teltlk/pi-sandbox';
 import { userApi } from '../../test/fixtures.js';
@@ -21,7 +21,8 @@ import {
   type RegisteredUser,
   type TestApp,
 } from '../../test/harness.js';
-import { REWARD_DELAY_MS, SETTLE_GRACE_MS } from './service.js';
+import { REWARD_DELAY_MS } from './boards.js';
+import { SETTLE_GRACE_MS } from './mining.js';
 
 const TEST_REDIS_URL = process.env.TEST_REDIS_URL;
 const stores = [
@@ -420,63 +421,6 @@ describe.each(stores)('growth on $dialect (Redis: $redis)', ({ dialect, redis })
     expect((await job()).done_at).not.toBeNull();
     expect((await job()).attempts).toBe(2);
     expect((await coin(a)).total).toBe(6000);
-  });
-
-  it('tries a failing job again later, backing off', async () => {
-    let calls = 0;
-    t.ctx.jobs.handle('flaky', () => {
-      calls += 1;
-      return calls === 1 ? Promise.reject(new Error('not yet')) : Promise.resolve();
-    });
-    const key = `flaky-${randomBytes(4).toString('hex')}`;
-    await t.ctx.jobs.schedule(t.ctx.db, { kind: 'flaky', key, runAt: t.clock.now(), payload: {} });
-    const row = () =>
-      t.ctx.db.selectFrom('jobs').selectAll().where('key', '=', key).executeTakeFirstOrThrow();
-    await t.ctx.jobs.runDue();
-    expect(await row()).toMatchObject({ done_at: null, error: 'not yet', attempts: 1 });
-    await t.ctx.jobs.runDue();
-    expect(calls).toBe(1);
-    t.clock.advance(MINUTE);
-    await t.ctx.jobs.runDue();
-    expect(calls).toBe(2);
-    expect((await row()).done_at).not.toBeNull();
-  });
-
-  it('runs a job that is not finished again on its kind’s backoff, sooner when hurried', async () => {
-    let calls = 0;
-    t.ctx.jobs.handle(
-      'patient',
-      () => {
-        calls += 1;
-        return Promise.resolve(calls < 4 ? 'again' : undefined);
-      },
-      { retryDelay: (attempts) => attempts * 10 * SECOND },
-    );
-    const key = `patient-${randomBytes(4).toString('hex')}`;
-    await t.ctx.jobs.schedule(t.ctx.db, {
-      kind: 'patient',
-      key,
-      runAt: t.clock.now(),
-      payload: {},
-    });
-    const row = () =>
-      t.ctx.db.selectFrom('jobs').selectAll().where('key', '=', key).executeTakeFirstOrThrow();
-    await t.ctx.jobs.runDue();
-    expect(await row()).toMatchObject({ done_at: null, error: null, attempts: 1 });
-    expect(Number((await row()).run_at)).toBe(t.clock.now() + 10 * SECOND);
-    t.clock.advance(10 * SECOND);
-    await t.ctx.jobs.runDue();
-    expect(Number((await row()).run_at)).toBe(t.clock.now() + 20 * SECOND);
-    await t.ctx.jobs.runDue();
-    expect(calls).toBe(2);
-    // A node starting runs it at once.
-    await t.ctx.jobs.hurry('patient');
-    await t.ctx.jobs.runDue();
-    expect(calls).toBe(3);
-    await t.ctx.jobs.hurry('patient');
-    await t.ctx.jobs.runDue();
-    expect(calls).toBe(4);
-    expect((await row()).done_at).not.toBeNull();
   });
 
   it('takes rates from the settings table the operator changes, for sessions started after', async () => {

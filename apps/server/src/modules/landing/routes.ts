@@ -18,7 +18,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { handleNotFound } from '../../http/errors.js';
 import { byAddress, limitBy } from '../../http/rate-limit.js';
-import { newId } from '../../lib/random.js';
 import { pickLanguage } from '../notify/messages.js';
 
 /** A landing page's path below /home/: lowercase words and slashes, nothing else. */
@@ -106,31 +105,7 @@ async function landingScope(app: FastifyInstance, ctx: AppContext): Promise<void
           return notice(reply, 400, language, LANDING_NOTICES[language].invalidForm);
         }
         const body = parsed.data;
-        await ctx.db
-          .insertInto('cooperation_requests')
-          .values({
-            id: newId(),
-            name: body.name,
-            organisation: body.organisation,
-            email: body.email,
-            kind: body.kind,
-            message: body.message,
-            language: body.lang,
-            ip: request.ip,
-            created_at: ctx.clock.now(),
-          })
-          .execute();
-        await ctx.services.notify.notifyOperator(ctx.config.operatorEmail, {
-          subject: `Teltlk partnership request (${body.kind}) from ${body.name}`,
-          text: [
-            `Name: ${body.name}`,
-            `Organisation: ${body.organisation || '-'}`,
-            `Email: ${body.email}`,
-            `Kind: ${body.kind}`,
-            '',
-            body.message,
-          ].join('\n'),
-        });
+        await ctx.services.landing.requestCooperation(body, request.ip);
         return reply.redirect(`${LANDING_PATHS[body.lang]}cooperate/thanks/`, 303);
       },
     );

@@ -84,6 +84,89 @@ describe.each(dialects)('the ledger on $dialect', ({ dialect }) => {
     expect(await ledger.verify(t.ctx.db)).toEqual([]);
   });
 
+  it('reads balances, holdings, holders and an account history, newest first and paged', async () => {
+    const cid = `cid-${dialect}`;
+    const other = `other-${dialect}`;
+    const pts = (user: string): AccountRef => ({
+      user,
+      purpose: 'available',
+      currency: 'pts:basic',
+    });
+    const item = (user: string, id: string): AccountRef => ({
+      user,
+      purpose: 'available',
+      currency: `nft:${id}-${dialect}`,
+    });
+    const mint = (id: string): AccountRef => ({ app: 'minted', currency: `nft:${id}-${dialect}` });
+    const first = await post({
+      key: key('first'),
+      kind: 'mining',
+      reference: 'session-1',
+      entries: move({ app: 'issued', currency: 'pts:basic' }, pts(cid), 3_000),
+    });
+    t.clock.advance(1);
+    const second = await post({
+      key: key('second'),
+      kind: 'ranking',
+      reference: 'place-1',
+      entries: move({ app: 'issued', currency: 'pts:basic' }, pts(cid), 500),
+    });
+    await post({
+      key: key('item-a'),
+      kind: 'nft-mint',
+      entries: move(mint('a'), item(cid, 'a'), 1),
+    });
+    await post({
+      key: key('item-b'),
+      kind: 'nft-mint',
+      entries: move(mint('b'), item(cid, 'b'), 1),
+    });
+    await post({
+      key: key('item-b-given'),
+      kind: 'nft-send',
+      entries: move(item(cid, 'b'), item(other, 'b'), 1),
+    });
+
+    const balances = await ledger.balances(t.ctx.db, [pts(cid), pts(other), item(cid, 'a')]);
+    expect(Object.fromEntries(balances)).toEqual({
+      [`u:${cid}:pts:basic:available`]: 3_500,
+      [`u:${cid}:nft:a-${dialect}:available`]: 1,
+    });
+    expect(await ledger.holdings(t.ctx.db, cid, { prefix: 'nft:' })).toEqual([`nft:a-${dialect}`]);
+    expect(await ledger.holdings(t.ctx.db, other, `nft:b-${dialect}`)).toEqual([
+      `nft:b-${dialect}`,
+    ]);
+    expect(await ledger.holdings(t.ctx.db, cid, `nft:b-${dialect}`)).toEqual([]);
+    const holders = await ledger.holders(t.ctx.db, 'nft:');
+    expect(holders.get(`nft:a-${dialect}`)).toBe(cid);
+    expect(holders.get(`nft:b-${dialect}`)).toBe(other);
+
+    const newest = await ledger.entries(t.ctx.db, [pts(cid)], { limit: 1 });
+    expect(newest).toEqual([
+      {
+        transactionId: second.transactionId,
+        currency: 'pts:basic',
+        amount: 500,
+        createdAt: t.clock.now(),
+      },
+    ]);
+    const cursor = `${newest[0]!.createdAt}:${newest[0]!.transactionId}`;
+    const older = await ledger.entries(t.ctx.db, [pts(cid)], { limit: 5, cursor });
+    expect(older.map((entry) => entry.transactionId)).toEqual([first.transactionId]);
+    const transactions = await ledger.transactions(t.ctx.db, [
+      first.transactionId,
+      second.transactionId,
+    ]);
+    expect(transactions).toHaveLength(2);
+    expect(transactions).toContainEqual({
+      id: first.transactionId,
+      kind: 'mining',
+      reference: 'session-1',
+    });
+    expect(await ledger.transactions(t.ctx.db, [])).toEqual([]);
+    expect(await ledger.verify(t.ctx.db)).toEqual([]);
+  });
+
   it('posts a key once: a replay moves nothing, other money under it is refused', async () => {
     const bea = `bea-${dialect}`;
     const posting = {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Currency, PointsKind } from '@teltlk/protocol';
 import { sql } from 'kysely';
+import { after } from '../../db/keyset.js';
 import type { Db } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
@@ -69,6 +70,21 @@ export interface Posted {
   transactionId: string;
   /** True when the key had been posted before: nothing moved this time. */
   replayed: boolean;
+}
+
+/** An entry as an account's history shows it. */
+export interface AccountEntry {
+  transactionId: string;
+  currency: string;
+  /** Units gained by the account (below zero: given). */
+  amount: number;
+  createdAt: number;
+}
+
+export interface LedgerTransaction {
+  id: string;
+  kind: string;
+  reference: string | null;
 }
 
 export function accountId(ref: AccountRef): string {
@@ -151,6 +167,94 @@ export class Ledger {
       .where('id', '=', accountId(ref))
       .executeTakeFirst();
     return row ? Number(row.balance) : 0;
+  }
+
+  /** The balances of these accounts by account id; an account with no money yet is left out. */
+  async balances(db: Db, refs: readonly AccountRef[]): Promise<Map<string, number>> {
+    if (refs.length === 0) return new Map();
+    const rows = await db
+      .selectFrom('ledger_accounts')
+      .select(['id', 'balance'])
+      .where('id', 'in', refs.map(accountId))
+      .execute();
+    return new Map(rows.map((row) => [row.id, Number(row.balance)]));
+  }
+
+  /**
+   * The currencies a person holds some of, in any of their accounts: among every currency
+   * starting with a prefix (`nft:`, their NFT items), or only the one given.
+   */
+  async holdings(
+    db: Db,
+    userId: string,
+    currencies: { prefix: string } | LedgerCurrency,
+  ): Promise<string[]> {
+    const rows = await db
+      .selectFrom('ledger_accounts')
+      .select('currency')
+      .where('owner_id', '=', userId)
+      .where(
+        'currency',
+        typeof currencies === 'string' ? '=' : 'like',
+        typeof currencies === 'string' ? currencies : `${currencies.prefix}%`,
+      )
+      .where('balance', '>', 0)
+      .execute();
+    return rows.map((row) => row.currency);
+  }
+
+  /**
+   * Who holds the currencies starting with `prefix`, people only (not the app's vault): the
+   * holder of each by currency. For currencies of one unit (NFT items), each has one.
+   */
+  async holders(db: Db, prefix: string): Promise<Map<string, string>> {
+    const rows = await db
+      .selectFrom('ledger_accounts')
+      .select(['currency', 'owner_id'])
+      .where('currency', 'like', `${prefix}%`)
+      .where('owner_kind', '=', 'user')
+      .where('balance', '>', 0)
+      .execute();
+    const holders = new Map<string, string>();
+    for (const row of rows) if (row.owner_id !== null) holders.set(row.currency, row.owner_id);
+    return holders;
+  }
+
+  /**
+   * The entries of these accounts, newest first (by time, then transaction id), at most
+   * `limit` of them, after `cursor` (`<time>:<transaction id>`) when there is one.
+   */
+  async entries(
+    db: Db,
+    refs: readonly AccountRef[],
+    page: { limit: number; cursor?: string | undefined },
+  ): Promise<AccountEntry[]> {
+    const { cursor } = page;
+    let query = db
+      .selectFrom('ledger_entries')
+      .select(['transaction_id', 'currency', 'amount', 'created_at'])
+      .where('account_id', 'in', refs.map(accountId))
+      .orderBy('created_at', 'desc')
+      .orderBy('transaction_id', 'desc')
+      .limit(page.limit);
+    if (cursor) query = query.where((eb) => after(eb, cursor, 'created_at', 'transaction_id'));
+    const rows = await query.execute();
+    return rows.map((row) => ({
+      transactionId: row.transaction_id,
+      currency: row.currency,
+      amount: Number(row.amount),
+      createdAt: Number(row.created_at),
+    }));
+  }
+
+  /** These transactions' kinds and the records they belong to. */
+  async transactions(db: Db, ids: readonly string[]): Promise<LedgerTransaction[]> {
+    if (ids.length === 0) return [];
+    return db
+      .selectFrom('ledger_transactions')
+      .select(['id', 'kind', 'reference'])
+      .where('id', 'in', ids)
+      .execute();
   }
 
   /**

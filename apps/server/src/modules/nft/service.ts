@@ -20,6 +20,9 @@ import { toNftWebp } from './image.js';
 export const NFT_NAME_MAX_LENGTH = 100;
 export const NFT_DESCRIPTION_MAX_LENGTH = 500;
 
+/** What every NFT item's currency starts with (nftCurrency). */
+const NFT_PREFIX = 'nft:';
+
 const holding = (user: string, itemId: string): AccountRef => ({
   user,
   purpose: 'available',
@@ -76,6 +79,16 @@ export class NftService {
       })
       .execute();
     return id;
+  }
+
+  /** Whether there is a collection of this id. */
+  async hasCollection(collectionId: string): Promise<boolean> {
+    const found = await this.deps.db
+      .selectFrom('nft_collections')
+      .select('id')
+      .where('id', '=', collectionId)
+      .executeTakeFirst();
+    return found !== undefined;
   }
 
   /** Mints one item in a collection, with the next serial; answers its id. */
@@ -172,14 +185,7 @@ export class NftService {
     let query = this.itemQuery(db);
     if (collectionId) query = query.where('i.collection_id', '=', collectionId);
     const rows = await query.orderBy('i.collection_id').orderBy('i.serial').execute();
-    const holders = await db
-      .selectFrom('ledger_accounts')
-      .select(['currency', 'owner_id'])
-      .where('currency', 'like', 'nft:%')
-      .where('owner_kind', '=', 'user')
-      .where('balance', '>', 0)
-      .execute();
-    const holderOf = new Map(holders.map((h) => [h.currency, h.owner_id]));
+    const holderOf = await this.deps.ledger.holders(db, NFT_PREFIX);
     return rows.map((row) => ({
       item: this.toView(this.itemRow(row)),
       holder: holderOf.get(nftCurrency(row.id)) ?? null,
@@ -257,19 +263,13 @@ export class NftService {
   }
 
   private async items(db: Db, userId: string, itemId?: string): Promise<ItemRow[]> {
-    // The person's NFT accounts with a balance: each is an item they hold.
-    const accounts = await db
-      .selectFrom('ledger_accounts')
-      .select('currency')
-      .where('owner_id', '=', userId)
-      .where(
-        'currency',
-        itemId === undefined ? 'like' : '=',
-        itemId === undefined ? 'nft:%' : nftCurrency(itemId),
-      )
-      .where('balance', '>', 0)
-      .execute();
-    const ids = accounts.map((a) => a.currency.slice('nft:'.length));
+    // The person's NFT currencies with a balance: each is an item they hold.
+    const held = await this.deps.ledger.holdings(
+      db,
+      userId,
+      itemId === undefined ? { prefix: NFT_PREFIX } : nftCurrency(itemId),
+    );
+    const ids = held.map((currency) => currency.slice(NFT_PREFIX.length));
     if (ids.length === 0) return [];
     const rows = await this.itemQuery(db)
       .where('i.id', 'in', ids)

@@ -5,7 +5,8 @@ import { MINUTE } from '../../lib/clock.js';
 import { newId } from '../../lib/random.js';
 
 /**
- * Work due at a time (a mining session's end, a closed period's rewards), as rows: a job
+ * Work due at a time (a mining session's end, a closed period's rewards, a withdrawal to look
+ * at again), as rows: a job
  * is scheduled in the transaction of what it follows from, claimed with a lease, and
  * marked done when its handler returns. A crash leaves the lease to run out and another
  * run takes it; handlers are idempotent (their ledger keys), so a job cut short and run

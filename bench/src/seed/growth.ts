@@ -1,15 +1,22 @@
 import { RANKING_TOP, type RankingBoard } from '@teltlk/protocol';
+import {
+  ALL_TIME,
+  dayOf,
+  monthOf,
+  parseOptions,
+  periodOf,
+  randomFrom,
+  Rankings,
+  UsageError,
+  type AppContext,
+  type OperatorCommand,
+  type RankValuesTable,
+} from '@teltlk/server/tools';
 import { sql, type Insertable } from 'kysely';
-import type { AppContext } from './context.js';
-import type { RankValuesTable } from './db/schema.js';
-import { randomFrom } from './lib/random.js';
-import { ALL_TIME, dayOf, monthOf, periodOf } from './modules/growth/periods.js';
-import { Rankings } from './modules/growth/rankings.js';
-import { inSyntheticBatches, median, rawInsertRate } from './operator-bench.js';
-import { parseOptions, UsageError, type OperatorCommand } from './operator-kit.js';
+import { inSyntheticBatches, median, rawInsertRate, refuseInProduction } from './rows.js';
 
 /**
- * The growth benchmark, refused in production: rankings read at a million people (top 100
+ * The growth benchmark: rankings read at a million people (top 100
  * plus my place, with the cards of the top), and check-ins per second through the
  * service against single-row inserts of the same database.
  */
@@ -81,10 +88,10 @@ async function populate(
   return { ids, seconds: (performance.now() - started) / 1000 };
 }
 
-const benchGrowth: OperatorCommand = {
-  usage: 'bench:growth [--users <n>] [--reads <n>] [--checkins <n>] [--rounds <n>]',
+const growth: OperatorCommand = {
+  usage: 'growth [--users <n>] [--reads <n>] [--checkins <n>] [--rounds <n>]',
   summary:
-    'For benchmarks, never in production: n people on the rankings (points, month and day invites), the p99 of top 100 plus my place for random people, and check-ins per second against single-row inserts; prints one JSON line',
+    'Put n people on the rankings (points, month and day invites); the p99 of top 100 plus my place for random people, and check-ins per second against single-row inserts; prints one JSON line',
   async run(args, open) {
     const options = parseOptions(args, ['users', 'reads', 'checkins', 'rounds']);
     const whole = (name: string, fallback: number, min: number, max: number) => {
@@ -99,9 +106,7 @@ const benchGrowth: OperatorCommand = {
     const checkins = whole('checkins', 2_000, CHECKIN_CHAINS, 100_000);
     const rounds = whole('rounds', 3, 1, 20);
     const ctx = await open();
-    if (ctx.config.production) {
-      throw new UsageError('bench:growth is refused when NODE_ENV is production');
-    }
+    refuseInProduction(ctx, 'growth');
     const { db, services } = ctx;
     const { ids, seconds: populateSeconds } = await populate(ctx, users);
 
@@ -210,6 +215,4 @@ const benchGrowth: OperatorCommand = {
   },
 };
 
-export const growthBenchCommands: Record<string, OperatorCommand> = {
-  'bench:growth': benchGrowth,
-};
+export const growthCommands: Record<string, OperatorCommand> = { growth };

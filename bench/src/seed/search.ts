@@ -1,11 +1,17 @@
 import { singleConversationId } from '@teltlk/protocol';
+import {
+  parseOptions,
+  UsageError,
+  type ConversationMembersTable,
+  type ConversationsTable,
+  type MessagesTable,
+  type OperatorCommand,
+} from '@teltlk/server/tools';
 import { sql, type Insertable } from 'kysely';
-import type { ConversationMembersTable, ConversationsTable, MessagesTable } from './db/schema.js';
-import { chunks, inSyntheticBatches, textRow } from './operator-bench.js';
-import { parseOptions, UsageError, type OperatorCommand } from './operator-kit.js';
+import { chunks, inSyntheticBatches, refuseInProduction, textRow } from './rows.js';
 
 /*
- * The search benchmark's operator commands: a million messages made in bulk, and the
+ * The search benchmark's seeding: a million messages made in bulk, and the
  * same searches done by reading every message (the baseline the index is measured by).
  */
 
@@ -76,10 +82,10 @@ function sentence(next: () => number): string {
     .replace('{name}', `name${Math.floor(next() * 10_000)}`);
 }
 
-const benchPopulateSearch: OperatorCommand = {
-  usage: 'bench:populate-search --user <userId> --messages <n> [--chats <k>] [--mine <m>]',
+const populateSearch: OperatorCommand = {
+  usage: 'populate-search --user <userId> --messages <n> [--chats <k>] [--mine <m>]',
   summary:
-    "For benchmarks, never in production: store n messages in k one-to-one chats of synthetic accounts, m of them the user's, sent in time order; prints one JSON line",
+    "Store n messages in k one-to-one chats of synthetic accounts, m of them the user's, sent in time order; prints one JSON line",
   async run(args, open) {
     const options = parseOptions(args, ['user', 'messages', 'chats', 'mine'], ['user', 'messages']);
     const userId = options.get('user')!.trim();
@@ -93,9 +99,7 @@ const benchPopulateSearch: OperatorCommand = {
       throw new UsageError('--mine must be a whole number of at least 1, and --chats twice it');
     }
     const ctx = await open();
-    if (ctx.config.production) {
-      throw new UsageError('bench:populate-search is refused when NODE_ENV is production');
-    }
+    refuseInProduction(ctx, 'populate-search');
     const { db } = ctx;
     const started = Date.now();
     // The user's peers; the chats the user is not in are between those peers.
@@ -168,18 +172,16 @@ const benchPopulateSearch: OperatorCommand = {
   },
 };
 
-const benchSearchScan: OperatorCommand = {
-  usage: 'bench:search-scan --user <userId> --queries <q1|q2|…>',
+const searchScan: OperatorCommand = {
+  usage: 'search-scan --user <userId> --queries <q1|q2|…>',
   summary:
-    'For benchmarks, never in production: each search done without an index, reading every message the user can see for the newest 20 holding the words; prints one JSON line of times',
+    'Each search done without an index, reading every message the user can see for the newest 20 holding the words; prints one JSON line of times',
   async run(args, open) {
     const options = parseOptions(args, ['user', 'queries'], ['user', 'queries']);
     const userId = options.get('user')!.trim();
     const queries = options.get('queries')!.split('|').filter(Boolean);
     const ctx = await open();
-    if (ctx.config.production) {
-      throw new UsageError('bench:search-scan is refused when NODE_ENV is production');
-    }
+    refuseInProduction(ctx, 'search-scan');
     const times: number[] = [];
     for (const query of queries) {
       const pattern = `%${query.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
@@ -195,7 +197,7 @@ const benchSearchScan: OperatorCommand = {
   },
 };
 
-export const searchBenchCommands: Record<string, OperatorCommand> = {
-  'bench:populate-search': benchPopulateSearch,
-  'bench:search-scan': benchSearchScan,
+export const searchCommands: Record<string, OperatorCommand> = {
+  'populate-search': populateSearch,
+  'search-scan': searchScan,
 };

@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from './lib/random.js';
-import { runOperator } from './operator.js';
-import { createTestApp, dialects, expectError, type TestApp } from './test/harness.js';
+import { createTestApp, dialects, expectError, type TestApp } from '@teltlk/server/testing';
+import { newId } from '@teltlk/server/tools';
+import { runSeed } from './main.js';
 
-describe.each(dialects)('operator bench:populate-group on $dialect', ({ dialect }) => {
+describe.each(dialects)('seed populate-group on $dialect', ({ dialect }) => {
   let t: TestApp;
   let groupId: string;
   const lines: string[] = [];
@@ -61,7 +61,7 @@ describe.each(dialects)('operator bench:populate-group on $dialect', ({ dialect 
   });
   afterAll(() => t.close());
 
-  // runOperator closes the context it opened; the test app closes its own at the end.
+  // runSeed closes the context it opened; the test app closes its own at the end.
   const open = (production = false) =>
     Promise.resolve({
       ...t.ctx,
@@ -71,7 +71,7 @@ describe.each(dialects)('operator bench:populate-group on $dialect', ({ dialect 
   const run = (argv: string[], production = false) => {
     lines.length = 0;
     errors.length = 0;
-    return runOperator(argv, () => open(production), out);
+    return runSeed(argv, () => open(production), out);
   };
   const counts = async () => {
     const group = await t.ctx.db
@@ -94,9 +94,7 @@ describe.each(dialects)('operator bench:populate-group on $dialect', ({ dialect 
   it('adds synthetic members in batches and counts them', async () => {
     // More than one transaction (5,000 accounts) and more than one statement per table.
     const added = 5_003;
-    expect(
-      await run(['bench:populate-group', '--group', groupId, '--members', String(added)]),
-    ).toBe(0);
+    expect(await run(['populate-group', '--group', groupId, '--members', String(added)])).toBe(0);
     expect(errors).toEqual([]);
     expect(lines.join('\n')).toContain(`added ${added} synthetic members to group ${groupId}`);
     expect(await counts()).toEqual({
@@ -138,7 +136,7 @@ describe.each(dialects)('operator bench:populate-group on $dialect', ({ dialect 
 
   it('gives the first k synthetic members a session each, whose tokens open the app', async () => {
     const file = join(t.dataDir, 'online-tokens.json');
-    const argv = ['bench:populate-group', '--group', groupId, '--members', '6'];
+    const argv = ['populate-group', '--group', groupId, '--members', '6'];
     expect(await run([...argv, '--online', '4', '--out', file])).toBe(0);
     expect(lines.join('\n')).toContain('4 have a session');
     const tokens = JSON.parse(await readFile(file, 'utf8')) as string[];
@@ -159,9 +157,9 @@ describe.each(dialects)('operator bench:populate-group on $dialect', ({ dialect 
     expect(errors.join('\n')).toContain('--online needs --out');
   });
 
-  it('makes synthetic accounts with a session each (bench:sessions), one user per token', async () => {
+  it('makes synthetic accounts with a session each (sessions), one user per token', async () => {
     const file = join(t.dataDir, 'session-tokens.json');
-    expect(await run(['bench:sessions', '--users', '3', '--out', file])).toBe(0);
+    expect(await run(['sessions', '--users', '3', '--out', file])).toBe(0);
     const tokens = JSON.parse(await readFile(file, 'utf8')) as string[];
     const ids = new Set<string>();
     for (const token of tokens) {
@@ -170,29 +168,27 @@ describe.each(dialects)('operator bench:populate-group on $dialect', ({ dialect 
       ids.add(me.json<{ id: string }>().id);
     }
     expect(ids.size).toBe(3);
-    expect(await run(['bench:sessions', '--users', '3', '--out', file], true)).toBe(2);
+    expect(await run(['sessions', '--users', '3', '--out', file], true)).toBe(2);
     expect(errors.join('\n')).toContain('refused when NODE_ENV is production');
-    expect(await run(['bench:sessions', '--users', '0', '--out', file])).toBe(2);
+    expect(await run(['sessions', '--users', '0', '--out', file])).toBe(2);
   });
 
   it('refuses in production, and bad arguments, without writing anything', async () => {
     const before = await counts();
-    expect(await run(['bench:populate-group', '--group', groupId, '--members', '10'], true)).toBe(
-      2,
-    );
+    expect(await run(['populate-group', '--group', groupId, '--members', '10'], true)).toBe(2);
     expect(errors.join('\n')).toContain('refused when NODE_ENV is production');
 
-    expect(await run(['bench:populate-group', '--group', 'nope', '--members', '10'])).toBe(2);
+    expect(await run(['populate-group', '--group', 'nope', '--members', '10'])).toBe(2);
     expect(errors.join('\n')).toContain('no group nope');
-    expect(await run(['bench:populate-group', '--group', groupId, '--members', '1.5'])).toBe(2);
+    expect(await run(['populate-group', '--group', groupId, '--members', '1.5'])).toBe(2);
     expect(errors.join('\n')).toContain('--members must be a whole number');
-    expect(await run(['bench:populate-group', '--group', groupId, '--members', '100000'])).toBe(2);
+    expect(await run(['populate-group', '--group', groupId, '--members', '100000'])).toBe(2);
     expect(errors.join('\n')).toContain('would pass 100000');
     expect(await counts()).toEqual(before);
   });
 
   it('measures persisted sends against single-row inserts, storing every message', async () => {
-    expect(await run(['bench:populate-group', '--group', groupId, '--members', '4'])).toBe(0);
+    expect(await run(['populate-group', '--group', groupId, '--members', '4'])).toBe(0);
     const maxSeq = async () =>
       Number(
         (
@@ -204,7 +200,7 @@ describe.each(dialects)('operator bench:populate-group on $dialect', ({ dialect 
         ).max_seq,
       );
     const before = await maxSeq();
-    const argv = ['bench:persistence', '--group', groupId, '--messages', '24', '--senders', '4'];
+    const argv = ['persistence', '--group', groupId, '--messages', '24', '--senders', '4'];
     expect(await run([...argv, '--rounds', '2']), errors.join('\n')).toBe(0);
     const figures = JSON.parse(lines[0]!) as Record<string, unknown>;
     expect(figures).toMatchObject({ dialect, senders: 4, messages: 24, rounds: 2 });
@@ -230,7 +226,7 @@ describe.each(dialects)('operator bench:populate-group on $dialect', ({ dialect 
   });
 });
 
-describe.each(dialects)('operator bench chats on $dialect', ({ dialect }) => {
+describe.each(dialects)('seed chats on $dialect', ({ dialect }) => {
   let t: TestApp;
   const lines: string[] = [];
   const errors: string[] = [];
@@ -245,7 +241,7 @@ describe.each(dialects)('operator bench chats on $dialect', ({ dialect }) => {
   const run = (argv: string[], production = false) => {
     lines.length = 0;
     errors.length = 0;
-    return runOperator(
+    return runSeed(
       argv,
       () =>
         Promise.resolve({
@@ -259,7 +255,7 @@ describe.each(dialects)('operator bench chats on $dialect', ({ dialect }) => {
 
   it('gives a user chats the app lists in full, and reads the same list raw', async () => {
     const user = await t.register();
-    const argv = ['bench:populate-chats', '--user', user.user.id, '--chats', '30'];
+    const argv = ['populate-chats', '--user', user.user.id, '--chats', '30'];
     expect(await run([...argv, '--messages', '3']), errors.join('\n')).toBe(0);
     const response = await t.call('GET', '/api/v1/sync/conversations?since=0&limit=500', {
       token: user.token,
@@ -273,14 +269,14 @@ describe.each(dialects)('operator bench chats on $dialect', ({ dialect }) => {
       expect(conversation.peer).not.toBeNull();
       expect(conversation.lastMessage?.seq).toBe(3);
     }
-    expect(await run(['bench:read-chats', '--user', user.user.id, '--rounds', '2'])).toBe(0);
+    expect(await run(['read-chats', '--user', user.user.id, '--rounds', '2'])).toBe(0);
     expect(JSON.parse(lines[0]!)).toMatchObject({ rows: 30 });
 
     expect(await run(argv, true)).toBe(2);
     expect(errors.join('\n')).toContain('refused when NODE_ENV is production');
-    expect(await run(['bench:populate-chats', '--user', 'nobody', '--chats', '3'])).toBe(2);
+    expect(await run(['populate-chats', '--user', 'nobody', '--chats', '3'])).toBe(2);
     expect(errors.join('\n')).toContain('no user nobody');
     expect(await run([...argv.slice(0, 4), '--chats', '0'])).toBe(2);
-    expect(await run(['bench:read-chats', '--user', user.user.id], true)).toBe(2);
+    expect(await run(['read-chats', '--user', user.user.id], true)).toBe(2);
   });
 });
