@@ -2,17 +2,27 @@ import { AppError } from './errors.js';
 import {
   APP_VERSION,
   JSON_BODY_LIMIT_BYTES,
+  authEndpoints,
+  contactEndpoints,
+  devEndpoints,
   deviceLoginEndpoints,
+  eventEndpoints,
   favouriteEndpoints,
+  groupEndpoints,
   growthEndpoints,
   healthResult,
   mediaEndpoints,
+  messageEndpoints,
+  metaEndpoints,
   moneyEndpoints,
   nftEndpoints,
   paymentEndpoints,
   piEndpoints,
   pushEndpoints,
   securityEndpoints,
+  sessionEndpoints,
+  translationEndpoints,
+  userEndpoints,
   walletEndpoints,
 } from '@teltlk/protocol';
 import fastifyCompress from '@fastify/compress';
@@ -45,17 +55,17 @@ import { pushHandlers } from './modules/push/routes.js';
 import type { App } from './http/types.js';
 import { webRoutes } from './http/web.js';
 import { landingRoutes } from './modules/landing/routes.js';
-import { authRoutes, sessionRoutes } from './modules/auth/routes.js';
-import { contactRoutes } from './modules/contacts/routes.js';
-import { devApiRoutes, devPageRoutes } from './modules/dev/routes.js';
-import { eventRoutes } from './modules/events/routes.js';
+import { authHandlers, authServing, sessionHandlers } from './modules/auth/routes.js';
+import { contactHandlers, contactServing } from './modules/contacts/routes.js';
+import { devHandlers, devPageRoutes, devServing } from './modules/dev/routes.js';
+import { eventHandlers } from './modules/events/routes.js';
 import { fileRoutes } from './modules/files/routes.js';
-import { groupRoutes } from './modules/groups/routes.js';
+import { groupHandlers, groupServing } from './modules/groups/routes.js';
 import { favouriteHandlers, mediaHandlers, mediaServing } from './modules/media/routes.js';
-import { messageRoutes } from './modules/messages/routes.js';
-import { translationRoutes } from './modules/translation/routes.js';
-import { metaRoutes } from './modules/meta/routes.js';
-import { userRoutes } from './modules/users/routes.js';
+import { messageHandlers, messageServing } from './modules/messages/routes.js';
+import { translationHandlers } from './modules/translation/routes.js';
+import { metaHandlers } from './modules/meta/routes.js';
+import { userHandlers, userServing } from './modules/users/routes.js';
 import { gatewayRoutes } from './realtime/gateway.js';
 
 /** Below about a kilobyte compression saves less than it costs (a packet holds ~1.4 KB). */
@@ -137,9 +147,6 @@ export async function buildApp(ctx: AppContext): Promise<App> {
         if ((await ctx.services.flags.maintenance()) !== null) throw new AppError('MAINTENANCE');
       });
       await apiCompression(api);
-      authRoutes(api, ctx);
-      metaRoutes(api, ctx);
-      if (ctx.outbox) devApiRoutes(api, ctx.outbox, ctx.limits);
       // Everything registered in here needs a session; new routes are protected by default.
       await api.register(async (secured: App) => {
         secured.addHook('onRequest', requireSession(ctx.services.sessions));
@@ -147,13 +154,16 @@ export async function buildApp(ctx: AppContext): Promise<App> {
         secured.addHook('onRequest', requireStepUp(ctx.services.stepUp));
         const scopes = { public: api, session: secured, limits: ctx.limits };
         await serveAll(scopes, securityEndpoints, securityHandlers(ctx));
-        sessionRoutes(secured, ctx);
-        await userRoutes(secured, ctx);
-        eventRoutes(secured, ctx);
-        contactRoutes(secured, ctx);
-        messageRoutes(secured, ctx);
-        translationRoutes(secured, ctx);
-        await groupRoutes(secured, ctx);
+        await serveAll(scopes, authEndpoints, authHandlers(ctx), authServing);
+        await serveAll(scopes, sessionEndpoints, sessionHandlers(ctx));
+        await serveAll(scopes, userEndpoints, userHandlers(ctx), userServing);
+        await serveAll(scopes, metaEndpoints, metaHandlers(ctx));
+        if (ctx.outbox) await serveAll(scopes, devEndpoints, devHandlers(ctx.outbox), devServing);
+        await serveAll(scopes, eventEndpoints, eventHandlers(ctx));
+        await serveAll(scopes, contactEndpoints, contactHandlers(ctx), contactServing);
+        await serveAll(scopes, messageEndpoints, messageHandlers(ctx), messageServing);
+        await serveAll(scopes, translationEndpoints, translationHandlers(ctx));
+        await serveAll(scopes, groupEndpoints, groupHandlers(ctx), groupServing);
         await serveAll(scopes, mediaEndpoints, mediaHandlers(ctx), mediaServing);
         await serveAll(scopes, favouriteEndpoints, favouriteHandlers(ctx));
         await serveAll(scopes, piEndpoints, piHandlers(ctx), piServing);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CODE_TTL_SECONDS } from './constants.js';
+import { endpoint } from './contract.js';
 import {
   channelSchema,
   codeSchema,
@@ -316,3 +317,41 @@ export const outboxResult = z.object({ messages: z.array(outboxMessageSchema) })
 export type OutboxResult = z.infer<typeof outboxResult>;
 
 export const healthResult = z.object({ status: z.literal('ok'), version: z.string() });
+
+/** What clients are told about versions and places: open to anyone, under maintenance too. */
+export const metaEndpoints = {
+  version: endpoint({
+    method: 'GET',
+    path: '/meta/version',
+    result: versionResult,
+    errors: [],
+    access: 'public',
+    limits: ['publicInfoPerAddress'],
+    summary: 'The version served, the oldest app still supported, and maintenance',
+    tags: ['meta'],
+  }),
+  countries: endpoint({
+    method: 'GET',
+    path: '/meta/countries',
+    result: countryListResult,
+    errors: [],
+    access: 'public',
+    limits: ['publicInfoPerAddress'],
+    summary: 'Countries with their dial codes',
+    tags: ['meta'],
+  }),
+};
+
+/** The outbox of channels without a provider: outside production, on this machine only. */
+export const devEndpoints = {
+  outbox: endpoint({
+    method: 'GET',
+    path: '/dev/outbox',
+    result: outboxResult,
+    errors: ['NOT_FOUND'],
+    access: 'public',
+    limits: ['devOutboxPerAddress'],
+    summary: 'Codes of channels without a provider (development only, this machine only)',
+    tags: ['dev'],
+  }),
+};

@@ -23,6 +23,23 @@ export interface EndpointSensitivity {
   proof: 'session' | 'inline' | 'conditional';
 }
 
+/**
+ * Errors any endpoint may answer (its input refused, no session, a limit, the server's own
+ * trouble), which its `errors` leave out.
+ */
+export const ANY_ENDPOINT_ERRORS = [
+  'VALIDATION_FAILED',
+  'MALFORMED_REQUEST',
+  'UNAUTHENTICATED',
+  'TOKEN_EXPIRED',
+  'RATE_LIMITED',
+  'INTERNAL',
+  'SERVER_BUSY',
+  'MAINTENANCE',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+] as const satisfies readonly ErrorCode[];
+
 export interface Endpoint {
   method: HttpMethod;
   /** Under /api/v1, Fastify's syntax: `/groups/:id`. */
@@ -39,7 +56,7 @@ export interface Endpoint {
    * itself, headers and all (a stored object with its byte ranges, a tus answer).
    */
   result: z.ZodType | null | 'bytes';
-  /** Errors this endpoint answers besides those every endpoint may (validation, limits). */
+  /** Errors this endpoint answers besides those every endpoint may (ANY_ENDPOINT_ERRORS). */
   errors: readonly ErrorCode[];
   /** `session`: a bearer token; `public`: anyone (signing in, the undo link). */
   access: 'public' | 'session';

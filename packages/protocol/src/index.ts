@@ -18,5 +18,4 @@ export * from './landing.js';
 export * from './security.js';
 export * from './contract.js';
 export * from './limit-classes.js';
-export * from './endpoints/device-login.js';
-export * from './endpoints/push.js';
+export * from './endpoints/index.js';

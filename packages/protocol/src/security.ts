@@ -195,7 +195,6 @@ export const securityEndpoints = {
       'PI_AUTH_FAILED',
       'PI_UNREACHABLE',
       'PI_UNAVAILABLE',
-      'SERVER_BUSY',
     ],
     access: 'session',
     limits: ['stepUpPerUser'],

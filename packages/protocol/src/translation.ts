@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { conversationIdSchema, MESSAGE_TEXT_MAX_LENGTH, translationSchema } from './chat.js';
+import { endpoint } from './contract.js';
 import { motherTongueSchema } from './validation.js';
 
 /**
@@ -59,3 +60,40 @@ export const translationInfoResult = z.object({
   dailyCharacters: z.number().int(),
 });
 export type TranslationInfoResult = z.infer<typeof translationInfoResult>;
+
+/** Translations of messages and of one's own draft. */
+export const translationEndpoints = {
+  info: endpoint({
+    method: 'GET',
+    path: '/translations/info',
+    result: translationInfoResult,
+    errors: [],
+    access: 'session',
+    limits: ['accountReadPerUser'],
+    summary: 'Whether the server translates, and its limits',
+    tags: ['translation'],
+  }),
+  translate: endpoint({
+    method: 'POST',
+    path: '/translations',
+    body: translateBody,
+    result: translateResult,
+    errors: ['CONVERSATION_NOT_FOUND'],
+    access: 'session',
+    limits: ['translatePerUser'],
+    summary:
+      'Translations of messages into your language (or `lang`): stored ones, or pending with a translation frame to follow',
+    tags: ['translation'],
+  }),
+  preview: endpoint({
+    method: 'POST',
+    path: '/translations/preview',
+    body: previewTranslationBody,
+    result: previewTranslationResult,
+    errors: ['TRANSLATION_QUOTA_EXCEEDED', 'TRANSLATION_UNAVAILABLE', 'TRANSLATION_FAILED'],
+    access: 'session',
+    limits: ['translatePerUser'],
+    summary: 'Your own text translated before you send it (not stored)',
+    tags: ['translation'],
+  }),
+};

@@ -8,10 +8,12 @@ import type {
 } from '@teltlk/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import type { AppError } from '../errors.js';
 import type { AuthInfo, ClientInfo } from '../modules/auth/sessions.js';
 import type { RateLimiter } from '../modules/limits/limiter.js';
 import { withPlaceChecks } from '../modules/meta/countries.js';
 import { authOf, clientOf, languageOf } from './auth.js';
+import { handleError, toAppError } from './errors.js';
 import { byAddress, byUser, limitBy, type LimitKey } from './rate-limit.js';
 import type { App } from './types.js';
 
@@ -35,7 +37,10 @@ export type Handler<E extends Endpoint> = (call: Call<E>) => Promise<Answer<E>> 
 /** Every endpoint of a group with its handler: a missing one is a type error. */
 export type Handlers<G extends Record<string, Endpoint>> = { [K in keyof G]: Handler<G[K]> };
 
-/** What the server adds to a declaration: keys its limits count by, body parsers. */
+/**
+ * What the server adds to a declaration: keys its limits count by, body parsers, a check
+ * before everything else, a rewording of its errors.
+ */
 export interface Serving {
   /** A limit class counted by something its name does not say (null: not this request). */
   keys?: Partial<Record<LimitClass, LimitKey>>;
@@ -45,7 +50,14 @@ export interface Serving {
    * handler, and nothing is compressed or decompressed on the way.
    */
   raw?: { contentTypes: readonly string[] };
+  /** Runs first, before the limits: a refusal here spends nothing. */
+  guard?: (request: FastifyRequest) => Promise<void>;
+  /** Rewrites what the route answers as an error, its schemas' refusals included. */
+  mapError?: (error: AppError) => AppError;
 }
+
+/** What the server adds to some endpoints of a group, by name. */
+export type Servings<G extends Record<string, Endpoint>> = Partial<Record<keyof G, Serving>>;
 
 /** Where a code goes, read from a parsed body that has one. */
 export const byDestination: LimitKey = (request) =>
@@ -80,8 +92,10 @@ export interface Scopes {
 
 /**
  * Registers one endpoint of the contract in the scope its `access` names: its schemas,
- * its rate-limit classes (before the body is read, but those that count by something in
- * the body), its sensitivity and its docs.
+ * its rate-limit classes, its sensitivity and its docs. The classes are counted in their
+ * order, before the body is read; when one counts by something in the request, all of
+ * them wait until it is parsed and valid, so that a refusal by a narrower class (a pair
+ * before its user) still spends nothing from the wider ones.
  */
 export async function serve<E extends Endpoint>(
   scopes: Scopes,
@@ -92,8 +106,12 @@ export async function serve<E extends Endpoint>(
   const app = endpoint.access === 'session' ? scopes.session : scopes.public;
   const { limits } = scopes;
   const keyed = endpoint.limits.map((name) => ({ name, ...keyOf(name, serving) }));
-  const early = keyed.filter((limit) => !limit.body);
-  const late = keyed.filter((limit) => limit.body);
+  const limit = limitBy(
+    limits,
+    ...keyed.map(({ name, key }): [LimitClass, LimitKey] => [name, key]),
+  );
+  const afterParsing = keyed.some((entry) => entry.body);
+  const { guard, mapError } = serving;
   const body = endpoint.body;
   const route = {
     method: endpoint.method,
@@ -119,20 +137,14 @@ export async function serve<E extends Endpoint>(
           }),
     },
     ...(serving.raw ? { compress: false as const, decompress: false as const } : {}),
-    ...(early.length > 0
+    onRequest: [...(guard ? [guard] : []), ...(afterParsing ? [] : [limit])],
+    ...(afterParsing ? { preHandler: limit } : {}),
+    ...(mapError
       ? {
-          onRequest: limitBy(
-            limits,
-            ...early.map(({ name, key }): [LimitClass, LimitKey] => [name, key]),
-          ),
-        }
-      : {}),
-    ...(late.length > 0
-      ? {
-          preHandler: limitBy(
-            limits,
-            ...late.map(({ name, key }): [LimitClass, LimitKey] => [name, key]),
-          ),
+          errorHandler: (error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+            const known = toAppError(error);
+            return handleError(known ? mapError(known) : error, request, reply);
+          },
         }
       : {}),
     config: endpoint.sensitive ? { sensitive: endpoint.sensitive } : {},
@@ -180,7 +192,7 @@ export async function serveAll<G extends Record<string, Endpoint>>(
   scopes: Scopes,
   group: G,
   handlers: Handlers<G>,
-  serving: Partial<Record<keyof G, Serving>> = {},
+  serving: Servings<G> = {},
 ): Promise<void> {
   for (const name of Object.keys(group) as (keyof G)[]) {
     await serve(scopes, group[name]!, handlers[name], serving[name]);

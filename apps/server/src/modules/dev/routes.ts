@@ -1,7 +1,8 @@
 import { isIP } from 'node:net';
-import { outboxResult, type OutboxMessage } from '@teltlk/protocol';
+import type { devEndpoints, OutboxMessage } from '@teltlk/protocol';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
+import type { Handlers, Servings } from '../../http/endpoints.js';
 import { byAddress, limitBy } from '../../http/rate-limit.js';
 import type { App } from '../../http/types.js';
 import type { RateLimiter } from '../limits/limiter.js';
@@ -61,21 +62,16 @@ function onlyThisMachine(request: FastifyRequest): Promise<void> {
   return fromThisMachine(request) ? Promise.resolve() : Promise.reject(new AppError('NOT_FOUND'));
 }
 
-/** The outbox as JSON under /api/v1 (only registered outside production). */
-export function devApiRoutes(app: App, outbox: DevOutbox, limits: RateLimiter): void {
-  app.get(
-    '/dev/outbox',
-    {
-      schema: {
-        tags: ['dev'],
-        summary: 'Codes of channels without a provider (development only, this machine only)',
-        response: { 200: outboxResult },
-      },
-      onRequest: [onlyThisMachine, limitBy(limits, ['devOutboxPerAddress', byAddress])],
-    },
-    () => ({ messages: outbox.list() }),
-  );
+/** The outbox as JSON under /api/v1 (only served outside production). */
+export function devHandlers(outbox: DevOutbox): Handlers<typeof devEndpoints> {
+  return {
+    outbox: () => ({ messages: outbox.list() }),
+  };
 }
+
+export const devServing: Servings<typeof devEndpoints> = {
+  outbox: { guard: onlyThisMachine },
+};
 
 const STYLE =
   'body{font:15px system-ui,sans-serif;margin:2rem;color:#222}table{border-collapse:collapse}td,th{padding:.4rem .8rem;border-bottom:1px solid #ddd;text-align:left;vertical-align:top}code{font-size:1.4em;letter-spacing:.1em}pre{white-space:pre-wrap;margin:.3rem 0}';
