@@ -1,12 +1,12 @@
-import { constants as osConstants } from 'node:os';
 import { join } from 'node:path';
-import { ERRORS } from '@teltlk/protocol';
 import { Redis } from 'ioredis';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { ConfigError, type Config } from './config.js';
+import { buildInfrastructure } from './context-infrastructure.js';
 import { migrateToLatest, openDatabase, type Dialect } from './db/database.js';
 import type { Db } from './db/schema.js';
 import { systemClock, type Clock } from './lib/clock.js';
+import { createLogger } from './logging.js';
 import { PasswordHasher, type PasswordHashingOptions } from './lib/passwords.js';
 import { IpCountryTable } from './lib/ip-country.js';
 import { CodeRepo, SessionRepo } from './modules/auth/repo.js';
@@ -44,21 +44,11 @@ import { PushService } from './modules/push/service.js';
 import { ServerFlags } from './modules/meta/flags.js';
 import { loadVapidKeys } from './modules/push/vapid.js';
 import { FileStore } from './modules/files/store.js';
-import {
-  MemoryLimiterStore,
-  RateLimiter,
-  RedisLimiterStore,
-  type LimiterStore,
-} from './modules/limits/limiter.js';
+import type { RateLimiter } from './modules/limits/limiter.js';
 import type { LimitName, RateRule } from './modules/limits/rules.js';
-import { DevOutbox } from './modules/notify/outbox.js';
-import {
-  smtpEmailProvider,
-  webhookSmsProvider,
-  type EmailProvider,
-  type SmsProvider,
-} from './modules/notify/providers.js';
-import { NotifyService } from './modules/notify/service.js';
+import type { DevOutbox } from './modules/notify/outbox.js';
+import type { EmailProvider, SmsProvider } from './modules/notify/providers.js';
+import type { NotifyService } from './modules/notify/service.js';
 import type { TranslationProvider } from './modules/translation/providers/provider.js';
 import { ChineseScripts } from './modules/translation/chinese.js';
 import { LanguageDetector } from './modules/translation/detect.js';
@@ -78,12 +68,11 @@ import { Uploads } from './modules/media/uploads.js';
 import { UserRepo } from './modules/users/repo.js';
 import { UserService } from './modules/users/service.js';
 import { InviteeDirectory } from './modules/users/invitees.js';
-import { createBus, type Bus } from './realtime/bus.js';
+import type { Bus } from './realtime/bus.js';
 import { DEFAULT_SOCKET_TIMINGS, type SocketTimings } from './realtime/gateway.js';
 import { DEFAULT_SOCKET_LIMITS, type SocketLimits } from './realtime/limits.js';
 import { DEFAULT_SERVER_TIMEOUTS, type ServerTimeouts } from './http/timeouts.js';
-import { SessionPresence } from './realtime/presence.js';
-import { NodeHub } from './realtime/node-hub.js';
+import type { NodeHub } from './realtime/node-hub.js';
 import { SecurityActivityLog } from './modules/security/activity.js';
 import { AttemptCounters } from './modules/security/attempt-counters.js';
 import { SecurityService } from './modules/security/service.js';
@@ -181,182 +170,18 @@ export interface ContextOverrides {
   rateLimits?: { scale?: number; rules?: Partial<Record<LimitName, RateRule>> };
 }
 
-/**
- * Keys whose values never reach the log, wherever they are in a log object: secrets people
- * type or hold (passwords, payment passwords, codes, session and undo tokens, tickets, a
- * device login's secret and matching number, Pi access tokens, a push subscription's auth
- * secret), the stored hashes of them (a code's hash gives the code back in a million
- * tries), and the server's own keys. `code` is one of them, so error codes are logged as
- * `errorCode` (errorLogFields).
- */
-export const SECRET_KEYS = [
-  'password',
-  'passwords',
-  'currentPassword',
-  'newPassword',
-  'paymentPassword',
-  'code',
-  'codes',
-  'token',
-  'tokens',
-  'accessToken',
-  'refreshToken',
-  'undoToken',
-  'ticket',
-  'tickets',
-  'secret',
-  'secrets',
-  'match',
-  'auth',
-  'authorization',
-  'cookie',
-  'password_hash',
-  'token_hash',
-  'code_hash',
-  'ticket_hash',
-  'secret_hash',
-  'apiKey',
-  'walletSecret',
-  'secretAccessKey',
-  'urlSecret',
-  'privateKey',
-];
-/**
- * How deep a secret may sit: `body.password`, `req.body.password`, `err.body.password`,
- * `err.cause.body.password`. Redaction paths take no recursive wildcard, so each depth is
- * its own path.
- */
-const SECRET_DEPTH = 3;
-export const LOG_REDACT_PATHS = SECRET_KEYS.flatMap((key) =>
-  Array.from({ length: SECRET_DEPTH + 1 }, (_, depth) =>
-    [...Array<string>(depth).fill('*'), key].join('.'),
-  ),
-);
-
-/** System error names (ECONNREFUSED, …): what a Node error's `code` is. */
-const ERRNO_NAMES: ReadonlySet<string> = new Set(Object.keys(osConstants.errno));
-
-/**
- * Whether an error's `code` names a kind of error: the app's own, a system error, Node's or
- * Fastify's (ERR_…, FST_…), or a database's five-character SQLSTATE. A verification code
- * (six digits) or a device login's code (eight characters) is none of them.
- */
-function isErrorCode(code: unknown): code is string {
-  return (
-    typeof code === 'string' &&
-    (code in ERRORS ||
-      ERRNO_NAMES.has(code) ||
-      /^(ERR|FST)_[A-Z0-9_]+$/.test(code) ||
-      /^[0-9A-Z]{5}$/.test(code))
-  );
-}
-
-/**
- * An error as it is logged: pino's fields, with the error's own code as `errorCode` when it
- * names a kind of error (isErrorCode), since any `code` is redacted.
- */
-export function errorLogFields(error: unknown): unknown {
-  const fields = pino.stdSerializers.err(error as Error) as unknown;
-  const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
-  if (isErrorCode(code) && typeof fields === 'object' && fields !== null) {
-    return { ...fields, errorCode: code };
-  }
-  return fields;
-}
-
-/** Paths whose last part is a secret (an address-undo link's token). */
-const SECRET_PATH = /(\/security\/address-undo\/)[^/?]+/;
-
-/**
- * A request as it is logged. The query string is left out: searches carry phone numbers
- * and email addresses there (`/users/search?q=…`), which are nobody's business in a log;
- * so is a secret in the path (an address-undo link's token).
- */
-export function requestLogFields(request: {
-  method: string;
-  url: string;
-  host?: string;
-  ip?: string;
-  socket?: { remotePort?: number };
-}): Record<string, unknown> {
-  const query = request.url.indexOf('?');
-  const path = (query === -1 ? request.url : request.url.slice(0, query)).replace(
-    SECRET_PATH,
-    '$1[redacted]',
-  );
-  return {
-    method: request.method,
-    url: query === -1 ? path : `${path}?[redacted]`,
-    host: request.host,
-    remoteAddress: request.ip,
-    remotePort: request.socket?.remotePort,
-  };
-}
-
-/**
- * The server's logger. Verification codes are never handed to it in the first place; the
- * redaction and the request serializer catch what a log call might pass by accident.
- * It writes to stdout synchronously: at the default level it logs little (requests are
- * debug lines), and its lines then keep their order with what start-up prints, so the
- * address to open stays the last line.
- */
-export function createLogger(
-  config: Pick<Config, 'logLevel'>,
-  destination?: pino.DestinationStream,
-): Logger {
-  return pino(
-    {
-      level: config.logLevel,
-      redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' },
-      serializers: { req: requestLogFields, err: errorLogFields },
-    },
-    destination ?? pino.destination({ dest: 1, sync: true }),
-  );
-}
-
 export function createContext(config: Config, overrides: ContextOverrides = {}): AppContext {
   const logger = overrides.logger ?? createLogger(config);
   const clock = overrides.clock ?? systemClock;
   const { db, dialect, close: closeDatabase } = openDatabase(config);
   const files = new FileStore(join(config.dataDir, 'files'));
   const passwords = new PasswordHasher(overrides.passwordHashing);
-
-  const email =
-    overrides.email !== undefined
-      ? overrides.email
-      : config.smtpUrl
-        ? smtpEmailProvider(config.smtpUrl, config.smtpFrom)
-        : null;
-  const sms =
-    overrides.sms !== undefined
-      ? overrides.sms
-      : config.smsWebhookUrl
-        ? webhookSmsProvider(config.smsWebhookUrl)
-        : null;
-
-  // Only when asked for (never in production: the config refuses it), and only while a
-  // channel has no provider.
-  const outbox = config.devOutbox && !(email && sms) ? new DevOutbox() : null;
-  const notify = new NotifyService({ email, sms, outbox, logger, clock });
-  const bus = overrides.bus ?? createBus(config.redisUrl, logger);
-  const limiterStore: LimiterStore = config.redisUrl
-    ? new RedisLimiterStore(new Redis(config.redisUrl, { maxRetriesPerRequest: 1 }), logger)
-    : new MemoryLimiterStore();
-  const limits = new RateLimiter({
-    store: limiterStore,
+  const { outbox, notify, bus, limits, hub, presence } = buildInfrastructure(
+    config,
+    overrides,
+    logger,
     clock,
-    scale: overrides.rateLimits?.scale ?? config.rateLimitScale,
-    rules: overrides.rateLimits?.rules,
-  });
-  const hub = new NodeHub(bus);
-  const presence = config.redisUrl
-    ? new SessionPresence(
-        new Redis(config.redisUrl, { maxRetriesPerRequest: 1 }),
-        () => hub.localSessions(),
-        logger,
-      )
-    : null;
-  if (presence) hub.setPresence(presence);
+  );
   const events = new EventService({ db, clock, hub });
   const places = new IpCountryTable();
   const sessions = new SessionService(db, new SessionRepo(db), clock);

@@ -7,7 +7,7 @@ import {
 } from '@teltlk/protocol';
 import * as protocol from '@teltlk/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createLogger, requestLogFields, SECRET_KEYS } from './context.js';
+import { createLogger, requestLogFields, SECRET_KEYS } from './logging.js';
 import { SECOND } from './lib/clock.js';
 import { socketUrl, TestSocket } from './test/test-client.js';
 import {
