@@ -1,21 +1,17 @@
 import {
   DEFAULT_UI_LANGUAGE,
-  TELTLK_ID_CHANGE_INTERVAL_DAYS,
-  type ChangePasswordBody,
   type Channel,
   type ErrorCode,
   type Me,
   type Settings,
   type UiLanguage,
-  type UpdateProfileBody,
-  type UpdateSettingsBody,
   type UserCard,
   accountKind,
 } from '@teltlk/protocol';
 import { uniqueViolationColumn } from '../../db/database.js';
 import type { Db, UserRow, UserUpdate } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
-import { DAY, type Clock } from '../../lib/clock.js';
+import type { Clock } from '../../lib/clock.js';
 import {
   clearFailures,
   reserveThenCheck,
@@ -23,53 +19,31 @@ import {
   type LockColumns,
 } from '../../lib/attempts.js';
 import type { PasswordHasher } from '../../lib/passwords.js';
-import { newId, newSecret } from '../../lib/random.js';
-import type { AuthInfo, ClientInfo, SessionService } from '../auth/sessions.js';
+import type { SessionService } from '../auth/sessions.js';
 import type { SecurityActivityLog } from '../security/activity.js';
 import type { StepUpRule } from '../security/step-up.js';
 import type { FileStore } from '../files/store.js';
-import { toAvatarWebp } from './avatar.js';
+import {
+  GeneratedValueCollision,
+  TELTLK_ID_INTERVAL_MS,
+  hasPassword,
+  newUserRow,
+  noPasswordHash,
+  type NewAccount,
+} from './accounts.js';
+import { UserProfile } from './profile.js';
 import type { UserRepo } from './repo.js';
 import { generateInviteCode, generateTeltlkId, loginLockSteps } from './rules.js';
 
-export interface NewAccount {
-  /** The verified phone or email the account signs in with; none for one made through Pi. */
-  login?: { channel: Channel; destination: string };
-  /** null: no password (an account made through Pi); no password then matches. */
-  passwordHash: string | null;
-  /** The Pi account it is made for: uid as the Platform API returned it. */
-  pi?: { uid: string; username: string };
-  nickname: string;
-  country: string;
-  motherTongue: string;
-  inviteCode?: string;
-  uiLanguage?: UiLanguage;
-}
-
-/** A generated Teltlk ID or invite code was taken between our check and the insert; try again. */
-export class GeneratedValueCollision extends Error {
-  override name = 'GeneratedValueCollision';
-}
-
-/** A freshly generated Teltlk ID or invite code colliding twice in a row is all but impossible. */
-const REGISTER_TRIES = 3;
-
-/**
- * Runs `work` (a transaction that creates an account) again when a generated value
- * collided, a few times; then 'Registration failed'.
- */
-export async function withFreshGeneratedValues<T>(work: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await work();
-    } catch (error) {
-      if (!(error instanceof GeneratedValueCollision)) throw error;
-      if (attempt >= REGISTER_TRIES) throw new AppError('REGISTRATION_FAILED');
-    }
-  }
-}
-
-const TELTLK_ID_INTERVAL_MS = TELTLK_ID_CHANGE_INTERVAL_DAYS * DAY;
+export {
+  GeneratedValueCollision,
+  hasPassword,
+  newUserRow,
+  noPasswordHash,
+  withFreshGeneratedValues,
+  type NewAccount,
+  type NewUserFields,
+} from './accounts.js';
 
 /** Where an account counts wrong passwords and keeps the lock they earn. */
 const loginColumns = (userId: string): LockColumns => ({
@@ -80,22 +54,29 @@ const loginColumns = (userId: string): LockColumns => ({
 });
 const GENERATION_TRIES = 10;
 
-/** Settings are 0/1 columns; undefined leaves a column as it is. */
-const flag = (value: boolean | undefined) => (value === undefined ? undefined : value ? 1 : 0);
+/** What the user service is built on. */
+export interface UserDeps {
+  db: Db;
+  repo: UserRepo;
+  sessions: SessionService;
+  files: FileStore;
+  passwords: PasswordHasher;
+  clock: Clock;
+  stepUp: StepUpRule;
+  activity: SecurityActivityLog;
+}
 
+/**
+ * Accounts as the other modules read and make them: finding, creating, binding to Pi,
+ * checking passwords, and what others see of a user. The owner's own changes are the
+ * profile's.
+ */
 export class UserService {
-  constructor(
-    private readonly deps: {
-      db: Db;
-      repo: UserRepo;
-      sessions: SessionService;
-      files: FileStore;
-      passwords: PasswordHasher;
-      clock: Clock;
-      stepUp: StepUpRule;
-      activity: SecurityActivityLog;
-    },
-  ) {}
+  readonly profile: UserProfile;
+
+  constructor(private readonly deps: UserDeps) {
+    this.profile = new UserProfile(deps, this);
+  }
 
   findByDestination(
     channel: Channel,
@@ -383,114 +364,6 @@ export class UserService {
     };
   }
 
-  async me(auth: AuthInfo): Promise<Me> {
-    return this.toMe(await this.get(auth.userId));
-  }
-
-  async updateProfile(auth: AuthInfo, body: UpdateProfileBody): Promise<Me> {
-    return this.toMe(
-      await this.update(auth.userId, {
-        nickname: body.nickname,
-        country: body.country,
-        mother_tongue: body.motherTongue,
-      }),
-    );
-  }
-
-  /**
-   * Changes the Teltlk ID at most once per interval. The generated ID does not count as a
-   * change. Asking for the current ID exactly changes nothing; a change of letter case is a
-   * real change (people see it) and counts.
-   */
-  async changeTeltlkId(auth: AuthInfo, teltlkId: string): Promise<Me> {
-    const { repo, clock } = this.deps;
-    const user = await this.get(auth.userId);
-    if (user.teltlk_id === teltlkId) return this.toMe(user);
-    const now = clock.now();
-    let changed: boolean;
-    try {
-      changed = await repo.changeTeltlkId(user.id, teltlkId, now, now - TELTLK_ID_INTERVAL_MS);
-    } catch (error) {
-      if (uniqueViolationColumn(error) === 'teltlk_id_lower') throw new AppError('TELTLK_ID_TAKEN');
-      throw error;
-    }
-    if (!changed) throw new AppError('TELTLK_ID_MONTHLY');
-    return this.me(auth);
-  }
-
-  async setAvatar(auth: AuthInfo, image: Buffer): Promise<Me> {
-    const { files } = this.deps;
-    const webp = await toAvatarWebp(image);
-    const key = `avatars/${newId()}.webp`;
-    await files.put(key, webp);
-    const previous = (await this.get(auth.userId)).avatar_path;
-    let user: UserRow;
-    try {
-      user = await this.update(auth.userId, { avatar_path: key });
-    } catch (error) {
-      await files.remove(key);
-      throw error;
-    }
-    if (previous) await files.remove(previous);
-    return this.toMe(user);
-  }
-
-  /**
-   * Needs the current password (wrong ones count toward the lock), which is also the
-   * step-up this sensitive action asks for; signs out every other session.
-   */
-  async changePassword(
-    auth: AuthInfo,
-    body: ChangePasswordBody,
-    client: ClientInfo,
-  ): Promise<void> {
-    const { db, passwords, sessions, stepUp, activity } = this.deps;
-    await this.checkPassword(await this.get(auth.userId), body.currentPassword);
-    const hash = await passwords.hash(body.newPassword);
-    const pending = await db.transaction().execute(async (trx) => {
-      await this.setPasswordHash(auth.userId, hash, trx);
-      await sessions.revokeAll(auth.userId, { except: auth.sessionId, db: trx });
-      await stepUp.require(auth, 'account', 'password', trx);
-      return activity.record(trx, {
-        userId: auth.userId,
-        action: 'passwordChanged',
-        sessionId: auth.sessionId,
-        client,
-      });
-    });
-    activity.publish([pending]);
-  }
-
-  async settings(auth: AuthInfo): Promise<Settings> {
-    return this.toSettings(await this.get(auth.userId));
-  }
-
-  async updateSettings(auth: AuthInfo, body: UpdateSettingsBody): Promise<Settings> {
-    const user = await this.update(auth.userId, {
-      ui_language: body.uiLanguage,
-      mother_tongue_first: flag(body.motherTongueFirst),
-      notifications: flag(body.notifications),
-      vibration: flag(body.vibration),
-      alert_sound: flag(body.alertSound),
-      notification_previews: flag(body.notificationPreviews),
-    });
-    return this.toSettings(user);
-  }
-
-  /** Applies the defined fields of `changes`; an empty change just reads the row. */
-  private async update(userId: string, changes: UserUpdate): Promise<UserRow> {
-    const defined = Object.fromEntries(
-      Object.entries(changes).filter(([, value]) => value !== undefined),
-    );
-    if (Object.keys(defined).length === 0) return this.get(userId);
-    const user = await this.deps.repo.update(userId, {
-      ...defined,
-      updated_at: this.deps.clock.now(),
-    });
-    if (!user) throw new AppError('UNAUTHENTICATED');
-    return user;
-  }
-
   private async unused(
     generate: () => string,
     isFree: (value: string) => Promise<boolean>,
@@ -501,57 +374,4 @@ export class UserService {
     }
     throw new AppError('REGISTRATION_FAILED');
   }
-}
-
-/** What a new account row is given; everything else takes its default. */
-export type NewUserFields = Pick<
-  UserRow,
-  | 'teltlk_id'
-  | 'teltlk_id_changed_at'
-  | 'phone'
-  | 'email'
-  | 'password_hash'
-  | 'nickname'
-  | 'country'
-  | 'mother_tongue'
-  | 'invite_code'
-  | 'invited_by'
-  | 'ui_language'
-  | 'official'
-> &
-  Partial<Pick<UserRow, 'pi_uid' | 'pi_username'>>;
-
-/**
- * A new account row: the given identity, default settings, no history. The one place a
- * user row's defaults are written (registration, official accounts, benchmark accounts).
- */
-export function newUserRow(now: number, fields: NewUserFields): UserRow {
-  return {
-    ...fields,
-    id: newId(),
-    teltlk_id_lower: fields.teltlk_id.toLowerCase(),
-    avatar_path: null,
-    mother_tongue_first: 1,
-    notifications: 1,
-    vibration: 1,
-    alert_sound: 1,
-    notification_previews: 0,
-    failed_logins: 0,
-    login_locked_until: null,
-    created_at: now,
-    updated_at: now,
-    event_seq: 0,
-    pi_uid: fields.pi_uid ?? null,
-    pi_username: fields.pi_username ?? null,
-  };
-}
-
-/** Stored for an account without a password: not an argon2 hash, so no password matches. */
-export function noPasswordHash(): string {
-  return `!none!${newSecret()}`;
-}
-
-/** Whether a password can sign in to the account (an argon2 hash is stored). */
-export function hasPassword(user: Pick<UserRow, 'password_hash'>): boolean {
-  return user.password_hash.startsWith('$argon2');
 }
