@@ -33,6 +33,10 @@ import { usePageVisible } from './use-page-visible';
 import { useRequestCount } from './use-request-count';
 import { useTextSend } from './use-text-send';
 import { useTranslationRows } from './use-translation-rows';
+import './chat.css';
+import './media.css';
+import './group-chat.css';
+import './translation.css';
 
 /** `/pages/home/chat?conversationId=…[&seq=…]`: one conversation. */
 export function ChatPage() {
