@@ -1,3 +1,13 @@
+// The chat's stylesheets, here in cascade order (a sticker's rules win over its bubble's;
+// media's, groups' and translation's over the messages'): imported by the components,
+// those shared with other pages would take theirs to a shared chunk that loads first.
+import './chat.css';
+import './messages.css';
+import './composer.css';
+import './location-sheet.css';
+import './media.css';
+import './group-chat.css';
+import './translation.css';
 import type { ConversationView } from '@teltlk/im-sdk';
 import { groupIdOf, peerOf, type SendableContent } from '@teltlk/protocol';
 import { useCallback, useEffect, useMemo, useState } from 'react';
@@ -33,10 +43,6 @@ import { usePageVisible } from './use-page-visible';
 import { useRequestCount } from './use-request-count';
 import { useTextSend } from './use-text-send';
 import { useTranslationRows } from './use-translation-rows';
-import './chat.css';
-import './media.css';
-import './group-chat.css';
-import './translation.css';
 
 /** `/pages/home/chat?conversationId=…[&seq=…]`: one conversation. */
 export function ChatPage() {
