@@ -5,6 +5,8 @@ import { preloadFeedback } from '../ui/feedback-loader';
 import { PageSpinner } from '../ui/spinner';
 import { useSignedIn } from './guards';
 import { PageLoadBar } from './page-loads';
+import '../ui/list.css';
+import '../ui/empty-state.css';
 
 const SessionServices = lazy(() =>
   import('./signed-in').then((module) => ({ default: module.SessionServices })),

@@ -1,4 +1,5 @@
 import { avatarColour, avatarInitials } from './avatar-look';
+import './avatar.css';
 
 export interface AvatarProps {
   /** The person's or group's id: it picks the colour, so theirs is the same everywhere. */

@@ -1,4 +1,5 @@
 import { Avatar } from './avatar';
+import './sheet.css';
 
 /** One person or chat to pick. */
 export interface CheckItem {

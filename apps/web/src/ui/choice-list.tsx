@@ -2,6 +2,7 @@ import { CheckOutline, SearchOutline } from 'antd-mobile-icons';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { filterBySearch } from './search';
+import './choice-list.css';
 
 export interface Choice {
   value: string;

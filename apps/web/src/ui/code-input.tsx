@@ -1,6 +1,7 @@
 import { VERIFICATION_CODE_LENGTH } from '@teltlk/protocol';
 import { useId, useState } from 'react';
 import { normaliseCode } from './validation';
+import './code-input.css';
 
 export interface CodeInputProps {
   label: string;

@@ -3,6 +3,7 @@ import { useFriends } from '../api/use-contacts';
 import { Avatar } from './avatar';
 import { QueryError } from './query-error';
 import { PageSpinner } from './spinner';
+import './sheet.css';
 
 /** The person's friends, each a button: one tap picks them. `empty` shows when there are none. */
 export function FriendPicker({

@@ -2,6 +2,7 @@ import { PAYMENT_PASSWORD_LENGTH } from '@teltlk/protocol';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import './money.css';
+import './code-input.css';
 
 export interface PasscodePadProps {
   /** What to enter, read out and shown above the boxes. */

@@ -1,4 +1,5 @@
 import { useId, type ReactNode } from 'react';
+import './list.css';
 
 /** A block of a settings list, named by its heading when it has one. */
 export function Section({ title, children }: { title?: string; children: ReactNode }) {

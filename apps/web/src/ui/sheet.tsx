@@ -3,6 +3,7 @@ import { CloseOutline } from 'antd-mobile-icons';
 import { useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { HeaderActionButton, type HeaderAction } from './page-header';
+import './sheet.css';
 
 interface SheetProps {
   visible: boolean;

@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import './switch.css';
 
 export interface SwitchRowProps {
   label: string;

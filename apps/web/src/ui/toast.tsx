@@ -1,5 +1,6 @@
 import { TOAST_DURATION_MS } from '@teltlk/protocol';
 import { loadFeedback } from './feedback-loader';
+import './toast.css';
 
 type ToastIcon = 'success' | 'fail';
 

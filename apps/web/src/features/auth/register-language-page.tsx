@@ -8,6 +8,7 @@ import { suggestedMotherTongue } from '../../ui/languages';
 import { useLanguageChoices } from '../../ui/pickers';
 import { RegisterStepPage } from './register-step';
 import { useRegistrationDraft } from './registration-draft';
+import './auth.css';
 
 /** `/pages/register/language`: mother tongue, the language messages are translated into. */
 export function RegisterLanguagePage() {

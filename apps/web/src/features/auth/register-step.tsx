@@ -4,6 +4,7 @@ import { Navigate } from 'react-router';
 import { paths } from '../../app/paths';
 import { Page } from '../../ui/page';
 import { missingStep, useRegistrationDraft, type RegisterStep } from './registration-draft';
+import './auth.css';
 
 const stepPaths: Record<RegisterStep, string> = {
   contact: paths.register,

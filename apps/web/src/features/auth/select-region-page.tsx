@@ -8,6 +8,7 @@ import { CountryList } from '../../ui/country-list';
 import { RegisterStepPage } from './register-step';
 import { useContactDraft } from './contact-draft';
 import { useRegistrationDraft } from './registration-draft';
+import './auth.css';
 
 /** `/pages/register/SelectRegion`: country or region of residence. */
 export function SelectRegionPage() {

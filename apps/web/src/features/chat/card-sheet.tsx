@@ -2,6 +2,7 @@ import type { CardContent } from '@teltlk/protocol';
 import { useTranslation } from 'react-i18next';
 import { FriendPicker } from '../../ui/friend-picker';
 import { Sheet } from '../../ui/sheet';
+import '../../ui/sheet.css';
 
 interface CardSheetProps {
   visible: boolean;

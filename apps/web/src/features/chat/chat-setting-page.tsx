@@ -21,6 +21,7 @@ import { peerName } from '../../ui/conversation/messages';
 import { formatDuration } from '../../ui/conversation/time-labels';
 import { useConversationParam } from './use-conversation-param';
 import { useRemarks } from '../../api/use-remarks';
+import '../../ui/profile-card.css';
 
 /**
  * `/pages/home/chatSetting?conversationId=…`: pin, mute, translation, burn after reading,

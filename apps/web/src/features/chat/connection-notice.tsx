@@ -1,6 +1,7 @@
 import type { EngineError } from '@teltlk/im-sdk';
 import { ExclamationCircleOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
+import './connection.css';
 
 /** The banner's content, from the connection's state and the engine's errors. */
 export function ConnectionNotice({

@@ -6,6 +6,7 @@ import { CheckList } from '../../ui/check-list';
 import { Sheet } from '../../ui/sheet';
 import { showToast } from '../../ui/toast';
 import { conversationName } from '../../ui/conversation/messages';
+import '../../ui/sheet.css';
 
 interface ForwardPickerProps {
   visible: boolean;

@@ -7,6 +7,7 @@ import { useUiLocale } from '../../ui/use-ui-locale';
 import { Sheet } from '../../ui/sheet';
 import { MediaThumb, StickerBubble } from './faces';
 import { itemLine, mergedTitle } from './merged';
+import '../../ui/sheet.css';
 
 /** Side of a photo in the record's list. */
 const ITEM_PHOTO_PX = 120;

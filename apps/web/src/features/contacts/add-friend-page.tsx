@@ -15,6 +15,7 @@ import { messageText, useMessageText } from '../../ui/use-message';
 import { checkField } from '../../ui/validation';
 import { personPath } from './person-link';
 import { searchTerm } from './search-term';
+import './contacts.css';
 
 function useOwnDialCode(me: Me | undefined): string | undefined {
   const countries = useCountryCodes();

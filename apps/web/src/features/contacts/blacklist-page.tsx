@@ -11,6 +11,7 @@ import { showToast } from '../../ui/toast';
 import { PersonLink } from './person-link';
 import { useBlocks, useContactEvents, useSetBlocked } from '../../api/use-contacts';
 import { toastModifyFailure } from '../../ui/failure-toast';
+import './contacts.css';
 
 function BlockedRow({ user }: { user: UserCard }) {
   const { t } = useTranslation();

@@ -18,6 +18,8 @@ import { pendingReceivedCount } from '../../api/contact-cache';
 import { PersonLink } from './person-link';
 import { friendName, sectionFriends, type FriendSection } from './sections';
 import { useFriendRequests, useFriends } from '../../api/use-contacts';
+import './contacts.css';
+import '../../ui/count-badge.css';
 
 /** The top panel of the index bar: its letter is the "back to top" mark. */
 const TOP_INDEX = '↑';

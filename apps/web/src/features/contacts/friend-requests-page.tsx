@@ -14,6 +14,7 @@ import {
   useFriendRequests,
 } from '../../api/use-contacts';
 import { toastFailure } from '../../ui/failure-toast';
+import './contacts.css';
 
 type Direction = 'received' | 'sent';
 

@@ -7,6 +7,7 @@ import { QueryError } from '../../ui/query-error';
 import { PageSpinner } from '../../ui/spinner';
 import { PersonLink } from './person-link';
 import { useOfficialAccounts } from '../../api/use-contacts';
+import './contacts.css';
 
 /** `/pages/contacts/officialAccounts`: the product's official accounts; each opens its chat. */
 export function OfficialAccountsPage() {

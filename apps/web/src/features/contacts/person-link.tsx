@@ -4,6 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths, withQuery } from '../../app/paths';
 import { Avatar } from '../../ui/avatar';
+import './contacts.css';
+import '../../ui/tag.css';
 
 /** The profile page (seeMeans) of a user. */
 export function personPath(userId: string): string {

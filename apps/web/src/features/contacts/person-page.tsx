@@ -38,6 +38,7 @@ import {
   useSetBlocked,
 } from '../../api/use-contacts';
 import { toastModifyFailure } from '../../ui/failure-toast';
+import './contacts.css';
 
 function AddForm({ person, me, groupId }: { person: UserProfile; me: Me; groupId: string | null }) {
   const { t } = useTranslation();

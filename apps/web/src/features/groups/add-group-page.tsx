@@ -20,6 +20,8 @@ import { messageText, useMessageText } from '../../ui/use-message';
 import { checkField } from '../../ui/validation';
 import { groupKeys } from '../../api/use-groups';
 import { toastFailure } from '../../ui/failure-toast';
+import './groups.css';
+import '../../ui/profile-card.css';
 
 /**
  * `/pages/contacts/addGroup`: find a group by its ID and join it, or apply when an admin

@@ -1,6 +1,7 @@
 import type { Friend } from '@teltlk/protocol';
 import { useTranslation } from 'react-i18next';
 import { CheckList } from '../../ui/check-list';
+import './groups.css';
 
 /** Friends with checkboxes, as one group named by `legend`. */
 export function FriendPicker({

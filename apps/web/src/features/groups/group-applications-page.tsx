@@ -13,6 +13,7 @@ import { PageSpinner } from '../../ui/spinner';
 import { relativeTime } from '../../ui/time';
 import { groupKeys, useGroupApplications, useGroupEvents } from '../../api/use-groups';
 import { toastFailure } from '../../ui/failure-toast';
+import './groups.css';
 
 function StatusText({ status }: { status: GroupApplication['status'] }) {
   const { t } = useTranslation();

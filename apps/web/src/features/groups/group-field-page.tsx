@@ -22,6 +22,7 @@ import { showToast } from '../../ui/toast';
 import { messageText, useMessageText } from '../../ui/use-message';
 import { checkField } from '../../ui/validation';
 import { readGroupId, useGroup, useUpdateGroup, useUpdateMyGroup } from '../../api/use-groups';
+import './groups.css';
 
 type Field = 'name' | 'notice' | 'nickname' | 'remark';
 

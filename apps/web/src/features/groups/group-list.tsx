@@ -20,6 +20,8 @@ import {
   useMyGroups,
   usePendingReviewCount,
 } from '../../api/use-groups';
+import './groups.css';
+import '../../ui/count-badge.css';
 
 function ReviewCount({ count }: { count: number }) {
   const { t } = useTranslation();

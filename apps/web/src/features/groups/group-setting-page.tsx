@@ -51,6 +51,10 @@ import {
   useUploadGroupAvatar,
 } from '../../api/use-groups';
 import { toastModifyFailure } from '../../ui/failure-toast';
+import './groups.css';
+import '../../ui/sheet.css';
+import '../../ui/profile-card.css';
+import '../../ui/count-badge.css';
 
 /** The link that opens the join page of a group, for sharing and for the QR code. */
 /** The switch of each message kind members may send. */

@@ -24,6 +24,7 @@ import { memberActions, type MemberAction } from '../../ui/conversation/group-co
 import { useGroupMembers, useMemberChange } from '../../api/use-groups';
 import { memberName } from '../../api/use-people';
 import { toastModifyFailure } from '../../ui/failure-toast';
+import './groups.css';
 
 /** The searchable, paged member list of the group settings, with per-member actions. */
 export function MembersPanel({ group, selfId }: { group: MyGroup; selfId: string }) {

@@ -14,6 +14,7 @@ import { useGroupRemarks } from '../../api/use-groups';
 import { formatDuration, listTime } from '../../ui/conversation/time-labels';
 import { useLongPress } from '../../ui/use-long-press';
 import { activityTime, hasUnreadMention, previewOf } from '../../ui/conversation/chat-list';
+import './home.css';
 
 export type RowAction = 'pin' | 'mute' | 'delete';
 

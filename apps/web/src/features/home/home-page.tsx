@@ -14,6 +14,7 @@ import type { RowSwipe } from './row-swipe';
 import { toastModifyFailure } from '../../ui/failure-toast';
 import { onFirstUse } from '../../ui/first-use';
 import { setPageTitle } from '../../ui/page-title';
+import './home.css';
 
 const loadRowMenu = () => import('./row-menu');
 const RowMenu = lazy(() => loadRowMenu().then((module) => ({ default: module.RowMenu })));

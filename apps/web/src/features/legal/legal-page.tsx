@@ -8,6 +8,7 @@ import { en_US } from './documents-en_US';
 import { zh_CN } from './documents-zh_CN';
 import { zh_TW } from './documents-zh_TW';
 import { LEGAL_UPDATED, type LegalDocumentKind, type LegalTexts } from './legal-document';
+import './legal.css';
 
 export const legalTexts: Record<UiLanguage, LegalTexts> = { en_US, zh_CN, zh_TW };
 

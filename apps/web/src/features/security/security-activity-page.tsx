@@ -16,6 +16,7 @@ import { useSecurityTexts } from '../../i18n/security';
 import { activityActionKey, activityDetail } from './activity-text';
 import { useCurrentSessionId, useDeviceName } from './use-device-name';
 import './security.css';
+import '../../ui/tag.css';
 
 const PAGE_SIZE = 20;
 

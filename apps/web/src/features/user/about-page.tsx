@@ -5,6 +5,7 @@ import { paths } from '../../app/paths';
 import { BrandLogo } from '../../ui/brand-logo';
 import { LinkRow } from '../../ui/list-row';
 import { Page } from '../../ui/page';
+import './user.css';
 
 /** `/pages/user/about`: app name, version and the legal texts. */
 export function AboutPage() {

@@ -28,6 +28,8 @@ import { useLogout } from '../../app/use-logout';
 import { summariseUserAgent } from '../../ui/user-agent';
 import { toastModifyFailure } from '../../ui/failure-toast';
 import { useSecurityTexts } from '../../i18n/security';
+import './user.css';
+import '../../ui/tag.css';
 
 type PasswordField = 'currentPassword' | 'newPassword' | 'confirmation';
 

@@ -19,6 +19,8 @@ import { LinkRow } from '../../ui/list-row';
 import { Page } from '../../ui/page';
 import { QueryError } from '../../ui/query-error';
 import { PageSpinner } from '../../ui/spinner';
+import './user.css';
+import '../../ui/profile-card.css';
 
 /** `/pages/user/user`: the Me tab. */
 export function MinePage() {

@@ -24,6 +24,7 @@ import { hideLoading, showLoading, showToast } from '../../ui/toast';
 import { messageText } from '../../ui/use-message';
 import { checkField } from '../../ui/validation';
 import { toastModifyFailure } from '../../ui/failure-toast';
+import './user.css';
 
 function ProfileRows({ me }: { me: Me }) {
   const { t } = useTranslation();

@@ -1,0 +1,51 @@
+import { LeftOutline, MoreOutline } from 'antd-mobile-icons';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { useGoBack } from '../../ui/page-header';
+import { setPageTitle } from '../../ui/page-title';
+
+/** The chat's header: back, whom the chat is with (and whether they are typing), settings. */
+export function ChatHeader({
+  title,
+  typing,
+  settingsTo,
+}: {
+  title: string;
+  typing: boolean;
+  settingsTo: string;
+}) {
+  const { t } = useTranslation();
+  const goBack = useGoBack();
+  const appName = t('common.appName');
+  useEffect(() => {
+    setPageTitle(`${title} · ${appName}`);
+  }, [title, appName]);
+  return (
+    <header className="tt-header">
+      <div className="tt-header-side">
+        <button
+          type="button"
+          className="tt-icon-button"
+          aria-label={t('common.back')}
+          onClick={goBack}
+        >
+          <LeftOutline aria-hidden />
+        </button>
+      </div>
+      <div className="tt-chat-heading">
+        <h1 className="tt-header-title" dir="auto">
+          {title}
+        </h1>
+        <p className="tt-chat-typing" aria-live="polite">
+          {typing ? t('chat.typing') : ''}
+        </p>
+      </div>
+      <div className="tt-header-side tt-header-side-end">
+        <Link className="tt-icon-button" to={settingsTo} aria-label={t('chat.settings')}>
+          <MoreOutline aria-hidden />
+        </Link>
+      </div>
+    </header>
+  );
+}
