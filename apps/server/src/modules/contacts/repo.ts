@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db, FriendRequestRow, FriendshipRow, UserRow } from '../../db/schema.js';
 import { valuesList } from '../../db/values.js';
+import { officialUserRows, userColumns, userRow, userRows } from '../users/port.js';
 
 /** Whether one user may message another, as messagingState reads it. */
 export interface MessagingState {
@@ -21,16 +22,11 @@ export class ContactRepo {
   }
 
   findUser(id: string): Promise<UserRow | undefined> {
-    return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    return userRow(this.db, id);
   }
 
   usersByIds(ids: readonly string[]): Promise<UserRow[]> {
-    if (ids.length === 0) return Promise.resolve([]);
-    return this.db
-      .selectFrom('users')
-      .selectAll()
-      .where('id', 'in', [...ids])
-      .execute();
+    return userRows(this.db, ids);
   }
 
   /**
@@ -39,8 +35,8 @@ export class ContactRepo {
    */
   async messagingState(senderId: string, recipientId: string): Promise<MessagingState | undefined> {
     const row = await this.db
-      .selectFrom('users as s')
-      .innerJoin('users as r', (join) => join.on('r.id', '=', recipientId))
+      .selectFrom(userColumns(this.db).as('s'))
+      .innerJoin(userColumns(this.db).as('r'), (join) => join.on('r.id', '=', recipientId))
       .select((eb) => [
         's.official as sender_official',
         'r.official as recipient_official',
@@ -97,8 +93,8 @@ export class ContactRepo {
         exists (select 1 from blocks b where b.user_id = r.id and b.blocked_id = s.id) as blocked,
         exists (select 1 from friendships f where f.user_id = s.id and f.friend_id = r.id) as friends
       from p
-      inner join users s on s.id = p.sender_id
-      inner join users r on r.id = p.recipient_id`.execute(this.db);
+      inner join ${userColumns(this.db)} s on s.id = p.sender_id
+      inner join ${userColumns(this.db)} r on r.id = p.recipient_id`.execute(this.db);
     for (const row of rows) {
       // SQLite answers EXISTS with 0 or 1, PostgreSQL with a boolean.
       states.set(`${row.sender_id}\n${row.recipient_id}`, {
@@ -112,13 +108,7 @@ export class ContactRepo {
   }
 
   officialAccounts(): Promise<UserRow[]> {
-    return this.db
-      .selectFrom('users')
-      .selectAll()
-      .where('official', '=', 1)
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute();
+    return officialUserRows(this.db);
   }
 
   // -------------------------------------------------------------------------- friendships

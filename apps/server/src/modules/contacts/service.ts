@@ -1,6 +1,5 @@
 import {
   TELTLK_ID_PATTERN,
-  USER_SEARCHES_PER_MINUTE,
   isLanguageCode,
   isPlainName,
   type BlockListResult,
@@ -15,15 +14,17 @@ import {
   type UserEventData,
   type UserProfile,
 } from '@teltlk/protocol';
-import type { Db, FriendRequestRow, FriendshipRow, UserRow } from '../../db/schema.js';
+import type { Db, FriendRequestRow, UserRow } from '../../db/schema.js';
 import { AppError, invalidField } from '../../errors.js';
-import { MINUTE, type Clock } from '../../lib/clock.js';
+import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/random.js';
 import type { AuthInfo } from '../auth/sessions.js';
 import type { EventService, PendingEvent } from '../events/service.js';
 import { isCountryCode } from '../meta/countries.js';
 import { GeneratedValueCollision, type UserService } from '../users/service.js';
 import type { ContactRepo, MessagingState } from './repo.js';
+import { toFriend, toRequest } from './rows.js';
+import { SearchLimiter } from './search-limiter.js';
 
 export interface NewOfficialAccount {
   teltlkId: string;
@@ -41,40 +42,6 @@ export interface OfficialCreated {
 const INVITE_CODE_TRIES = 10;
 const DEFAULT_OFFICIAL_COUNTRY = 'US';
 const DEFAULT_OFFICIAL_LANGUAGE = 'en';
-
-/**
- * Counts each user's look-ups in a sliding window of one minute. The window lives in this
- * process, so with several nodes a user gets the limit once per node; that still stops
- * bulk enumeration of phones and emails, which is what the limit is for.
- */
-export class SearchLimiter {
-  private readonly hits = new Map<string, number[]>();
-
-  constructor(
-    private readonly clock: Clock,
-    private readonly perMinute = USER_SEARCHES_PER_MINUTE,
-  ) {}
-
-  /** Counts one look-up; throws RATE_LIMITED once the window is full. */
-  take(userId: string): void {
-    const now = this.clock.now();
-    const since = now - MINUTE;
-    if (this.hits.size > 10_000) this.sweep(since);
-    const recent = (this.hits.get(userId) ?? []).filter((at) => at > since);
-    if (recent.length >= this.perMinute) {
-      this.hits.set(userId, recent);
-      throw new AppError('RATE_LIMITED');
-    }
-    recent.push(now);
-    this.hits.set(userId, recent);
-  }
-
-  private sweep(since: number): void {
-    for (const [userId, times] of this.hits) {
-      if (times.every((at) => at <= since)) this.hits.delete(userId);
-    }
-  }
-}
 
 /** Friends, friend applications, blocks and official accounts, and who may message whom. */
 export class ContactService {
@@ -500,29 +467,6 @@ export class ContactService {
       events.push(await this.deps.events.append(trx, userId, data));
     }
   }
-}
-
-function cardOf(cards: Map<string, UserCard>, userId: string): UserCard {
-  const card = cards.get(userId);
-  // Users are deleted with their requests and friendships (cascade), so a row always has both.
-  if (!card) throw new Error(`no user ${userId}`);
-  return card;
-}
-
-function toRequest(row: FriendRequestRow, cards: Map<string, UserCard>): FriendRequest {
-  return {
-    id: row.id,
-    from: cardOf(cards, row.from_user_id),
-    to: cardOf(cards, row.to_user_id),
-    greeting: row.greeting,
-    status: row.status as FriendRequestStatus,
-    createdAt: row.created_at,
-    handledAt: row.handled_at,
-  };
-}
-
-function toFriend(row: FriendshipRow, cards: Map<string, UserCard>): Friend {
-  return { user: cardOf(cards, row.friend_id), remark: row.remark, since: row.created_at };
 }
 
 /** Why a sender may not message a recipient in this state (undefined: a user is missing), or null. */

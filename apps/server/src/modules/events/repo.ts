@@ -1,5 +1,6 @@
 import type { Db, UserEventsTable } from '../../db/schema.js';
 import type { Insertable } from 'kysely';
+import { lastEventSeq, nextEventSeqs } from '../users/port.js';
 
 /** A user's next event seq, as moved by `nextSeqs`. */
 export interface EventSeq {
@@ -9,7 +10,7 @@ export interface EventSeq {
 
 /**
  * The event streams' rows: each user's counter (users.event_seq, which only this module
- * moves) and the events themselves.
+ * asks the users module to move) and the events themselves.
  */
 export class EventRepo {
   constructor(private readonly db: Db) {}
@@ -19,15 +20,8 @@ export class EventRepo {
   }
 
   /** Moves these users' counters by one; answers the new seqs of those that exist. */
-  async nextSeqs(userIds: readonly string[]): Promise<EventSeq[]> {
-    if (userIds.length === 0) return [];
-    const rows = await this.db
-      .updateTable('users')
-      .set((eb) => ({ event_seq: eb('event_seq', '+', 1) }))
-      .where('id', 'in', [...userIds])
-      .returning(['id', 'event_seq'])
-      .execute();
-    return rows.map((row) => ({ userId: row.id, seq: Number(row.event_seq) }));
+  nextSeqs(userIds: readonly string[]): Promise<EventSeq[]> {
+    return nextEventSeqs(this.db, userIds);
   }
 
   async insert(rows: readonly Insertable<UserEventsTable>[]): Promise<void> {
@@ -51,12 +45,7 @@ export class EventRepo {
   }
 
   /** The user's newest event seq (0 for none, or no such user). */
-  async lastSeq(userId: string): Promise<number> {
-    const row = await this.db
-      .selectFrom('users')
-      .select('event_seq')
-      .where('id', '=', userId)
-      .executeTakeFirst();
-    return Number(row?.event_seq ?? 0);
+  lastSeq(userId: string): Promise<number> {
+    return lastEventSeq(this.db, userId);
   }
 }

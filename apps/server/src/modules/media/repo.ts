@@ -2,6 +2,8 @@ import { sql } from 'kysely';
 import type { ExpressionBuilder, Insertable } from 'kysely';
 import type { Dialect } from '../../db/database.js';
 import type { Database, Db, MediaRow, MediaTable } from '../../db/schema.js';
+import { seenBy, seenByAnyone, type MessageAt } from '../messages/visibility.js';
+import { lockUserRow } from '../users/port.js';
 
 /** The media tables: stored media, uploads under way, and the messages that carry media. */
 export class MediaRepo {
@@ -35,15 +37,7 @@ export class MediaRepo {
   ): Promise<boolean> {
     const { id, ownerId, size, now } = reservation;
     return this.db.transaction().execute(async (trx) => {
-      if (this.dialect === 'postgres') {
-        // Not FOR UPDATE: that would also hold back rows that refer to this person.
-        await trx
-          .selectFrom('users')
-          .select('id')
-          .where('id', '=', ownerId)
-          .forNoKeyUpdate()
-          .execute();
-      }
+      if (this.dialect === 'postgres') await lockUserRow(trx, ownerId);
       const stored = await new MediaRepo(trx, this.dialect).bytesSince(ownerId, window.since);
       const reserved = await trx
         .selectFrom('upload_reservations')
@@ -107,10 +101,11 @@ export class MediaRepo {
   }
 
   /**
-   * Of these media, those the user may see: theirs, or carried by a message they can see
-   * (a member of its conversation, after their history's start, not revoked).
+   * Of these media, those the user may see at `now`: theirs, kept as a favourite, or
+   * carried by a message they may see (the messages module's rule: a member after their
+   * history's start, and the message not recalled, burnt or deleted for them).
    */
-  async visibleTo(userId: string, ids: readonly string[]): Promise<Set<string>> {
+  async visibleTo(userId: string, ids: readonly string[], now: number): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
     const own = await this.db
       .selectFrom('media')
@@ -120,17 +115,10 @@ export class MediaRepo {
       .execute();
     const carried = await this.db
       .selectFrom('message_media as mm')
-      .innerJoin('conversation_members as cm', (join) =>
-        join.onRef('cm.conversation_id', '=', 'mm.conversation_id').on('cm.user_id', '=', userId),
-      )
-      .innerJoin('messages as m', (join) =>
-        join.onRef('m.conversation_id', '=', 'mm.conversation_id').onRef('m.seq', '=', 'mm.seq'),
-      )
       .select('mm.media_id')
       .distinct()
       .where('mm.media_id', 'in', [...ids])
-      .whereRef('mm.seq', '>', 'cm.min_seq')
-      .where('m.revoked_at', 'is', null)
+      .where(seenBy(userId, now, messageAt('mm')))
       .execute();
     const kept = await this.db
       .selectFrom('face_favourites')
@@ -205,51 +193,14 @@ export class MediaRepo {
   }
 
   /**
-   * Forgets which messages carried media where nobody can see the message any more: it is
-   * revoked or gone (burnt), or every member of its conversation deleted it for themselves
-   * or cleared their history past it.
+   * Forgets which messages carried media where nobody may see the message any more (the
+   * messages module's rule): it is recalled, burnt or gone, or every member deleted it for
+   * themselves or cleared their history past it.
    */
-  async unlinkGone(): Promise<void> {
+  async unlinkGone(now: number): Promise<void> {
     await this.db
       .deleteFrom('message_media')
-      .where((eb) =>
-        eb.not(
-          eb.exists(
-            eb
-              .selectFrom('messages as m')
-              .select(sql<number>`1`.as('one'))
-              .whereRef('m.conversation_id', '=', 'message_media.conversation_id')
-              .whereRef('m.seq', '=', 'message_media.seq')
-              .where('m.revoked_at', 'is', null),
-          ),
-        ),
-      )
-      .execute();
-    await this.db
-      .deleteFrom('message_media')
-      .where((eb) =>
-        eb.not(
-          eb.exists(
-            eb
-              .selectFrom('conversation_members as cm')
-              .select(sql<number>`1`.as('one'))
-              .whereRef('cm.conversation_id', '=', 'message_media.conversation_id')
-              .whereRef('cm.min_seq', '<', 'message_media.seq')
-              .where((inner) =>
-                inner.not(
-                  inner.exists(
-                    inner
-                      .selectFrom('message_hides as h')
-                      .select(sql<number>`1`.as('one'))
-                      .whereRef('h.conversation_id', '=', 'message_media.conversation_id')
-                      .whereRef('h.seq', '=', 'message_media.seq')
-                      .whereRef('h.user_id', '=', 'cm.user_id'),
-                  ),
-                ),
-              ),
-          ),
-        ),
-      )
+      .where((eb) => eb.not(seenByAnyone(now, messageAt('message_media'))))
       .execute();
   }
 
@@ -303,4 +254,12 @@ export class MediaRepo {
       .where('id', 'in', [...ids])
       .execute();
   }
+}
+
+/** The message a row of message_media (under `alias`) is carried by. */
+function messageAt(alias: string): MessageAt {
+  return {
+    conversationId: sql.ref<string>(`${alias}.conversation_id`),
+    seq: sql.ref<number>(`${alias}.seq`),
+  };
 }

@@ -18,6 +18,7 @@ import { Semaphore } from '../../lib/semaphore.js';
 import { processImage, sniffFile } from './process.js';
 import { stripRecording } from './strip-av.js';
 import type { MediaRepo } from './repo.js';
+import { uploadedOf } from './uploaded.js';
 import type { ByteRange, MediaStorage, StoredObject } from './storage.js';
 
 /** The stored forms of a media: the original, and for photos a thumbnail. */
@@ -276,8 +277,8 @@ export class MediaService {
 
   /** A stored media its owner (or anyone who may see it) asks about. */
   async get(userId: string, id: string): Promise<UploadedMedia> {
-    const { repo } = this.deps;
-    const visible = await repo.visibleTo(userId, [id]);
+    const { repo, clock } = this.deps;
+    const visible = await repo.visibleTo(userId, [id], clock.now());
     const [stored] = await this.withPosters(repo, visible.has(id) ? await repo.byIds([id]) : []);
     if (!stored) throw new AppError('MEDIA_NOT_FOUND');
     return stored;
@@ -296,7 +297,7 @@ export class MediaService {
     const repo = this.deps.repo.in(db);
     const unique = [...new Set(ids)];
     if (unique.length === 0) return new Map();
-    const visible = await repo.visibleTo(senderId, unique);
+    const visible = await repo.visibleTo(senderId, unique, this.deps.clock.now());
     // In the sending transaction: SQLite has one connection, which it holds.
     const stored = await this.withPosters(repo, await repo.byIds([...visible]));
     return new Map(stored.map((media) => [mediaIdOf(media)!, media]));
@@ -322,7 +323,7 @@ export class MediaService {
    * UNSENT_MEDIA_KEPT_MS. Answers how many went.
    */
   async sweep(): Promise<number> {
-    await this.deps.repo.unlinkGone();
+    await this.deps.repo.unlinkGone(this.deps.clock.now());
     let removed = 0;
     for (;;) {
       const gone = await this.removeUnreferenced();
@@ -366,9 +367,9 @@ export class MediaService {
   async urls(userId: string, ids: readonly string[]): Promise<MediaUrlsResult> {
     const { repo, clock } = this.deps;
     const unique = [...new Set(ids)];
-    const visible = await repo.visibleTo(userId, unique);
-    const rows = await repo.byIds([...visible]);
     const now = clock.now();
+    const visible = await repo.visibleTo(userId, unique, now);
+    const rows = await repo.byIds([...visible]);
     const expiresAt = Math.ceil((now + URL_LIFETIME_MS) / URL_EXPIRY_STEP_MS) * URL_EXPIRY_STEP_MS;
     return {
       urls: rows.map((row) => ({
@@ -444,54 +445,6 @@ function sameSignature(given: string, expected: string): boolean {
   const a = Buffer.from(given);
   const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);
-}
-
-export function uploadedOf(row: Omit<MediaRow, 'sent'>, poster?: MediaRow): UploadedMedia {
-  if (row.kind === 'voice') {
-    return {
-      kind: 'voice',
-      voice: {
-        id: row.id,
-        durationMs: Number(row.duration_ms ?? 0),
-        size: Number(row.size),
-        mime: row.mime,
-        ...(row.waveform ? { waveform: row.waveform } : {}),
-      },
-    };
-  }
-  if (row.kind === 'video' && poster) {
-    const image = uploadedOf(poster);
-    if (image.kind !== 'image') throw new Error(`the poster of ${row.id} is no photo`);
-    return {
-      kind: 'video',
-      video: {
-        id: row.id,
-        width: Number(row.width),
-        height: Number(row.height),
-        durationMs: Number(row.duration_ms ?? 0),
-        size: Number(row.size),
-        mime: row.mime,
-        poster: image.image,
-      },
-    };
-  }
-  if (row.kind === 'image') {
-    return {
-      kind: 'image',
-      image: {
-        id: row.id,
-        width: Number(row.width),
-        height: Number(row.height),
-        size: Number(row.size),
-        mime: row.mime,
-        ...(row.placeholder ? { placeholder: row.placeholder } : {}),
-      },
-    };
-  }
-  return {
-    kind: 'file',
-    file: { id: row.id, name: row.name, size: Number(row.size), mime: row.mime },
-  };
 }
 
 /**

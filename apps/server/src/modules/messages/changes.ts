@@ -14,6 +14,7 @@ import { newId } from '../../lib/random.js';
 import type { ContactService } from '../contacts/service.js';
 import type { EventService, PendingEvent } from '../events/service.js';
 import type { RateLimiter } from '../limits/limiter.js';
+import { forgetTranslations } from '../translation/port.js';
 import type { Appender } from './append.js';
 import type { ConversationViews } from './conversations.js';
 import type { Delivery } from './delivery.js';
@@ -162,7 +163,7 @@ export class ChatChanges {
         ...searchColumns(edited),
         edited_at: now,
       });
-      await repo.deleteTranslations(target.id);
+      await forgetTranslations(trx, target.id);
       return notice;
     });
     const notice = toMessage(noticeRow);

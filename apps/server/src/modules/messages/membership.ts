@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { ConversationMembersTable, Db, MemberRow } from '../../db/schema.js';
+import { userColumns } from '../users/port.js';
 
 /** A member row with the user's columns the member list shows and searches. */
 export interface MemberListRow extends MemberRow {
@@ -135,7 +136,7 @@ export class GroupMembership {
     const pattern = q ? `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
     return this.db
       .selectFrom('conversation_members as m')
-      .innerJoin('users as u', 'u.id', 'm.user_id')
+      .innerJoin(userColumns(this.db).as('u'), 'u.id', 'm.user_id')
       .selectAll('m')
       .select(['u.nickname', 'u.teltlk_id'])
       .where('m.conversation_id', '=', conversationId)

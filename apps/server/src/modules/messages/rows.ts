@@ -12,7 +12,7 @@ import {
 import type { MessageRow } from '../../db/schema.js';
 import { invalidField } from '../../errors.js';
 import type { PendingEvent } from '../events/service.js';
-import type { MemberView } from './repo.js';
+import type { MemberView } from './members-repo.js';
 
 /** Rows of the messaging tables as the protocol's records, and the rules read off them. */
 

@@ -2,6 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Dialect } from '../../db/database.js';
 import type { Db, MessageRow } from '../../db/schema.js';
 import { isShortUnspaced } from './search-text.js';
+import { visibleSql } from './visibility.js';
 
 /** A search of what one user can still see. */
 export interface SearchScope {
@@ -185,17 +186,8 @@ function cursorOf(value: number | string): string {
   return typeof value === 'number' ? value.toString(36) : value;
 }
 
-/** What of `m` the user can still see, in SQL common to both dialects. */
+/** What of `m` the user can still see (the one rule), in the conversation searched if one is. */
 function visible({ userId, conversationId, now }: SearchScope): RawBuilder<unknown> {
-  // A scalar look-up rather than EXISTS: it stays a check of each candidate by the member
-  // key, where a semi-join would let a planner walk all of a user's conversations first.
-  return sql`m.seq > (
-      select c.min_seq from conversation_members c
-      where c.conversation_id = m.conversation_id and c.user_id = ${userId})
-    ${conversationId === undefined ? sql`` : sql`and m.conversation_id = ${conversationId}`}
-    and m.revoked_at is null
-    and (m.burn_at is null or m.burn_at > ${now})
-    and not exists (
-      select 1 from message_hides h
-      where h.user_id = ${userId} and h.conversation_id = m.conversation_id and h.seq = m.seq)`;
+  return sql`${visibleSql('m', { userId }, now, 'content')}
+    ${conversationId === undefined ? sql`` : sql`and m.conversation_id = ${conversationId}`}`;
 }

@@ -15,11 +15,15 @@ import { AppError } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/random.js';
 import { Semaphore } from '../../lib/semaphore.js';
+import { sessionStates } from '../auth/port.js';
 import type { AuthInfo, ClientInfo } from '../auth/sessions.js';
 import type { PendingEvent } from '../events/service.js';
 import type { GroupService } from '../groups/service.js';
+import { conversationReaders } from '../messages/port.js';
+import { messageFor } from '../messages/visibility.js';
 import type { SecurityActivityLog } from '../security/activity.js';
 import type { StepUpRule } from '../security/step-up.js';
+import { userColumns } from '../users/port.js';
 import type { UserService } from '../users/service.js';
 import type { PushOptions, PushSender, PushTarget } from './sender.js';
 import { previewOf, pushTexts } from './texts.js';
@@ -45,12 +49,15 @@ interface MemberDevice extends Recipient {
 const CONVERSATIONS_PER_QUERY = 500;
 
 /**
- * Whether a new message is pushed to a member's device: not their own, within their
- * history, and the chat not muted, unless the message mentions them (an @mention breaks
- * through a mute). A member a group's admins silenced for a while still hears the group.
+ * Whether a new message is pushed to a member's device: not their own, theirs to see
+ * (the messages module's rule: within their history), and the chat not muted, unless the
+ * message mentions them (an @mention breaks through a mute). A member a group's admins
+ * silenced for a while still hears the group.
  */
 function concerns(message: Message, device: MemberDevice): boolean {
-  if (device.user_id === message.senderId || device.min_seq >= message.seq) return false;
+  if (device.user_id === message.senderId || messageFor(message, device.min_seq) === null) {
+    return false;
+  }
   if (device.muted === 0) return true;
   const { content } = message;
   if (content.kind !== 'text') return false;
@@ -123,7 +130,7 @@ export class PushService {
       const now = clock.now();
       const holder = await trx
         .selectFrom('push_subscriptions as ps')
-        .innerJoin('sessions as s', 's.id', 'ps.session_id')
+        .innerJoin(sessionStates(trx).as('s'), 's.id', 'ps.session_id')
         .select(['ps.user_id', 's.revoked_at', 's.expires_at'])
         .where('ps.endpoint', '=', body.endpoint)
         .executeTakeFirst();
@@ -321,8 +328,11 @@ export class PushService {
   /** Subscribed devices of members of these conversations who take notifications. */
   private subscribedMembers(conversationIds: readonly string[]): Promise<MemberDevice[]> {
     return this.baseQuery()
-      .innerJoin('conversation_members as cm', 'cm.user_id', 'ps.user_id')
-      .where('cm.conversation_id', 'in', conversationIds)
+      .innerJoin(
+        conversationReaders(this.deps.db, conversationIds).as('cm'),
+        'cm.user_id',
+        'ps.user_id',
+      )
       .where('u.notifications', '=', 1)
       .select(['cm.conversation_id', 'cm.muted', 'cm.min_seq'])
       .execute();
@@ -390,8 +400,8 @@ export class PushService {
     const now = this.deps.clock.now();
     return this.deps.db
       .selectFrom('push_subscriptions as ps')
-      .innerJoin('sessions as s', 's.id', 'ps.session_id')
-      .innerJoin('users as u', 'u.id', 'ps.user_id')
+      .innerJoin(sessionStates(this.deps.db).as('s'), 's.id', 'ps.session_id')
+      .innerJoin(userColumns(this.deps.db).as('u'), 'u.id', 'ps.user_id')
       .where('s.revoked_at', 'is', null)
       .where('s.expires_at', '>', now)
       .select([
