@@ -1,5 +1,5 @@
 import { ApiError, type MediaUploader } from '@teltlk/im-sdk';
-import { UPLOADS_PATH, type UploadedMedia } from '@teltlk/protocol';
+import { UPLOADS_PATH, type UploadedMedia, mediaEndpoints } from '@teltlk/protocol';
 import { useAuthStore } from '../app/auth-store';
 import { api } from './client';
 
@@ -22,7 +22,9 @@ function mediaIdOf(url: string): string {
 export const mediaUploader: MediaUploader = {
   async upload(job, events, signal) {
     if (job.url) {
-      const stored = await api.media(mediaIdOf(job.url)).catch(() => null);
+      const stored = await api
+        .call(mediaEndpoints.media, { params: { id: mediaIdOf(job.url) } })
+        .catch(() => null);
       if (stored) return stored;
     }
     const { Upload } = await import('tus-js-client');

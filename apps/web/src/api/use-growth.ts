@@ -1,5 +1,5 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import type { MiningStatus, RankingBoard } from '@teltlk/protocol';
+import { growthEndpoints, type MiningStatus, type RankingBoard } from '@teltlk/protocol';
 import { useSignedIn } from '../app/guards';
 import { api } from './client';
 
@@ -18,7 +18,7 @@ export const growthKeys = {
 export function useMining() {
   return useQuery({
     queryKey: growthKeys.mining(),
-    queryFn: () => api.mining(),
+    queryFn: () => api.call(growthEndpoints.mining),
     enabled: useSignedIn(),
     refetchInterval: (query) => {
       const data: MiningStatus | undefined = query.state.data;
@@ -33,7 +33,7 @@ export function useMining() {
 export function useCoin() {
   return useQuery({
     queryKey: growthKeys.coin(),
-    queryFn: () => api.coin(),
+    queryFn: () => api.call(growthEndpoints.coin),
     enabled: useSignedIn(),
   });
 }
@@ -41,7 +41,10 @@ export function useCoin() {
 export function useCoinHistory(pageSize = 20) {
   return useInfiniteQuery({
     queryKey: growthKeys.history(),
-    queryFn: ({ pageParam }) => api.coinHistory({ cursor: pageParam, limit: pageSize }),
+    queryFn: ({ pageParam }) =>
+      api.call(growthEndpoints.coinHistory, {
+        query: { cursor: pageParam ?? undefined, limit: pageSize },
+      }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next,
     enabled: useSignedIn(),
@@ -51,7 +54,7 @@ export function useCoinHistory(pageSize = 20) {
 export function useTeam() {
   return useQuery({
     queryKey: growthKeys.team(),
-    queryFn: () => api.team(),
+    queryFn: () => api.call(growthEndpoints.team),
     enabled: useSignedIn(),
   });
 }
@@ -59,7 +62,10 @@ export function useTeam() {
 export function useTeamMembers(pageSize = 20) {
   return useInfiniteQuery({
     queryKey: growthKeys.members(),
-    queryFn: ({ pageParam }) => api.teamMembers({ cursor: pageParam, limit: pageSize }),
+    queryFn: ({ pageParam }) =>
+      api.call(growthEndpoints.members, {
+        query: { cursor: pageParam ?? undefined, limit: pageSize },
+      }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next,
     enabled: useSignedIn(),
@@ -69,7 +75,7 @@ export function useTeamMembers(pageSize = 20) {
 export function useRanking(board: RankingBoard, period: 'current' | 'previous') {
   return useQuery({
     queryKey: growthKeys.ranking(board, period),
-    queryFn: () => api.ranking(board, period),
+    queryFn: () => api.call(growthEndpoints.ranking, { params: { board }, query: { period } }),
     enabled: useSignedIn(),
   });
 }

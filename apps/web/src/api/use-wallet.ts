@@ -1,5 +1,10 @@
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { PaymentRecord } from '@teltlk/protocol';
+import {
+  nftEndpoints,
+  paymentEndpoints,
+  walletEndpoints,
+  type PaymentRecord,
+} from '@teltlk/protocol';
 import { api } from './client';
 import { useSignedIn } from '../app/guards';
 
@@ -15,7 +20,7 @@ export const walletKeys = {
 export function useWallet() {
   return useQuery({
     queryKey: walletKeys.wallet(),
-    queryFn: () => api.wallet(),
+    queryFn: () => api.call(walletEndpoints.wallet),
     enabled: useSignedIn(),
   });
 }
@@ -23,7 +28,7 @@ export function useWallet() {
 export function useWalletRules() {
   return useQuery({
     queryKey: walletKeys.rules(),
-    queryFn: () => api.walletRules(),
+    queryFn: () => api.call(paymentEndpoints.rules),
     enabled: useSignedIn(),
   });
 }
@@ -32,7 +37,7 @@ export function useWalletRules() {
 export function useNfts() {
   return useQuery({
     queryKey: walletKeys.nfts(),
-    queryFn: () => api.nfts(),
+    queryFn: () => api.call(nftEndpoints.held),
     enabled: useSignedIn(),
   });
 }
@@ -42,7 +47,9 @@ export function useWalletPayments(kind: PaymentRecord['kind'] | null, pageSize =
   return useInfiniteQuery({
     queryKey: [...walletKeys.payments(kind), pageSize],
     queryFn: ({ pageParam }) =>
-      api.walletPayments({ kind: kind ?? undefined, cursor: pageParam, limit: pageSize }),
+      api.call(paymentEndpoints.payments, {
+        query: { kind: kind ?? undefined, cursor: pageParam ?? undefined, limit: pageSize },
+      }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next,
     enabled: useSignedIn(),

@@ -5,6 +5,7 @@ import {
   type Channel,
   type CodePurpose,
   type SendCodeResult,
+  authEndpoints,
 } from '@teltlk/protocol';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -74,7 +75,7 @@ export function DestinationForm({
 
   const send = useMutation({
     mutationFn: (body: { channel: Channel; destination: string }) =>
-      api.sendCode({ purpose, ...body }),
+      api.call(authEndpoints.sendCode, { body: { purpose, ...body } }),
   });
 
   const goToCode = (

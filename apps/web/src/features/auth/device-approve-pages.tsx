@@ -1,6 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '@teltlk/im-sdk';
-import type { DeviceLoginDecision, DeviceLoginView, StepUpStatus } from '@teltlk/protocol';
+import {
+  deviceLoginEndpoints,
+  securityEndpoints,
+  type DeviceLoginDecision,
+  type DeviceLoginView,
+  type StepUpStatus,
+} from '@teltlk/protocol';
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -103,7 +109,7 @@ function DeviceDecision({ ticket }: { ticket: DeviceLoginView }) {
   const queryClient = useQueryClient();
   const status = useQuery({
     queryKey: queryKeys.stepUp(),
-    queryFn: () => api.stepUpStatus(),
+    queryFn: () => api.call(securityEndpoints.stepUpStatus),
   });
   const [decided, setDecided] = useState<Decided | null>(
     ticket.state === 'pending' ? null : { state: ticket.state },
@@ -118,7 +124,8 @@ function DeviceDecision({ ticket }: { ticket: DeviceLoginView }) {
     general?: Message;
   }>({});
   const decide = useMutation({
-    mutationFn: (decision: DeviceLoginDecision) => api.decideDeviceLogin(ticket.id, decision),
+    mutationFn: (decision: DeviceLoginDecision) =>
+      api.call(deviceLoginEndpoints.decide, { params: { id: ticket.id }, body: decision }),
     onSuccess: (result) => {
       setDecided({ state: result.state });
       // The session list now holds the new device.
@@ -280,7 +287,7 @@ function TicketById({ id }: { id: string }) {
   const text = useMessageText();
   const ticket = useQuery({
     queryKey: queryKeys.deviceLogin(id),
-    queryFn: () => api.deviceLogin(id),
+    queryFn: () => api.call(deviceLoginEndpoints.view, { params: { id } }),
     retry: (count, error) => !(error instanceof ApiError) && count < 2,
     staleTime: Infinity,
   });
@@ -345,7 +352,7 @@ export function VerificationPage() {
   const text = useMessageText();
   const [code, setCode] = useState('');
   const find = useMutation({
-    mutationFn: (typed: string) => api.findDeviceLogin({ code: typed }),
+    mutationFn: (typed: string) => api.call(deviceLoginEndpoints.lookup, { body: { code: typed } }),
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();

@@ -1,5 +1,5 @@
-import { ApiClient } from '@teltlk/im-sdk';
-import type { AuthResult, UiLanguage } from '@teltlk/protocol';
+import { ApiClient } from '@teltlk/client';
+import { authEndpoints, type AuthResult, type UiLanguage } from '@teltlk/protocol';
 import { intlLocale } from '../../i18n/language';
 import { toFormErrors, type FormErrors } from '../../ui/error-message';
 import { normaliseAccount } from './account';
@@ -18,7 +18,9 @@ export function signInWithPassword(
   language: UiLanguage,
 ): Promise<AuthResult> {
   const guest = new ApiClient({ getToken: () => null, getLanguage: () => intlLocale(language) });
-  return guest.login({ account: normaliseAccount(account), password });
+  return guest.call(authEndpoints.login, {
+    body: { account: normaliseAccount(account), password },
+  });
 }
 
 export function loginErrors(failure: unknown): FormErrors<LoginField> {

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
+import { authEndpoints, piEndpoints } from '@teltlk/protocol';
 import { api } from '../../api/client';
 import { handOverIncomplete } from '../../api/pi';
 import { paths } from '../../app/paths';
@@ -25,8 +26,10 @@ function LoginWithCode({ target, bindPi }: { target: DestinationParams; bindPi: 
       fallback="login"
       redeem={(code) =>
         piTicket
-          ? api.piBind({ proof: 'code', ticket: piTicket, code, ...target })
-          : api.loginWithCode({ code, ...target })
+          ? api.call(piEndpoints.bind, {
+              body: { proof: 'code', ticket: piTicket, code, ...target },
+            })
+          : api.call(authEndpoints.loginWithCode, { body: { code, ...target } })
       }
       onRedeemed={async (result) => {
         await applyAuth(result);

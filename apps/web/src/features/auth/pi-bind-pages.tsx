@@ -1,5 +1,10 @@
 import { useMutation } from '@tanstack/react-query';
-import { nicknameSchema, NICKNAME_MAX_LENGTH, passwordInputSchema } from '@teltlk/protocol';
+import {
+  nicknameSchema,
+  NICKNAME_MAX_LENGTH,
+  passwordInputSchema,
+  piEndpoints,
+} from '@teltlk/protocol';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate } from 'react-router';
@@ -76,7 +81,8 @@ export function BindAccountPage() {
   const ticket = draft.pi?.ticket ?? '';
 
   const bind = useMutation({
-    mutationFn: () => api.piBind({ proof: 'password', ticket, account, password }),
+    mutationFn: () =>
+      api.call(piEndpoints.bind, { body: { proof: 'password', ticket, account, password } }),
     onSuccess: async (result) => {
       await applyAuth(result);
       draft.reset();

@@ -5,6 +5,7 @@ import {
   type FavouritesResult,
   type ImageMedia,
   type StickerId,
+  favouriteEndpoints,
 } from '@teltlk/protocol';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -77,7 +78,7 @@ export function StickerBubble({ content }: { content: FaceContent }) {
 export function useFavourites(enabled: boolean) {
   return useQuery({
     queryKey: queryKeys.favourites(),
-    queryFn: () => api.favourites(),
+    queryFn: () => api.call(favouriteEndpoints.favourites),
     enabled,
     staleTime: 60_000,
   });
@@ -88,7 +89,7 @@ export function useAddFavourite() {
   const { t } = useTranslation();
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (mediaId: string) => api.addFavourite(mediaId),
+    mutationFn: (mediaId: string) => api.call(favouriteEndpoints.add, { body: { mediaId } }),
     onSuccess: (result: FavouritesResult) => {
       client.setQueryData(queryKeys.favourites(), result);
       showToast(t('chat.stickerAdded'), { icon: 'success' });
@@ -115,7 +116,7 @@ export function FacePanel({ id, open, onEmoji, onSticker }: FacePanelProps) {
   const favourites = useFavourites(open && shown === 'favourites');
   const client = useQueryClient();
   const remove = useMutation({
-    mutationFn: (mediaId: string) => api.removeFavourite(mediaId),
+    mutationFn: (mediaId: string) => api.call(favouriteEndpoints.remove, { params: { mediaId } }),
     onSuccess: (result: FavouritesResult) => client.setQueryData(queryKeys.favourites(), result),
     onError: (error) => toastFailure(error),
   });

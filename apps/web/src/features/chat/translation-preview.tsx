@@ -1,5 +1,5 @@
 import { ApiError } from '@teltlk/im-sdk';
-import { findLanguage } from '@teltlk/protocol';
+import { findLanguage, translationEndpoints } from '@teltlk/protocol';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
@@ -44,7 +44,8 @@ async function translateDraft(
   from: string | null,
   source: TranslationSource,
 ): Promise<string> {
-  if (source === 'server') return (await api.previewTranslation({ text, to })).text;
+  if (source === 'server')
+    return (await api.call(translationEndpoints.preview, { body: { text, to } })).text;
   if (from === to) return text;
   const device = source === 'device' ? deviceTranslator() : null;
   const result = device && from !== null ? await device.translate(text, from, to) : null;

@@ -4,6 +4,7 @@ import {
   groupNoSchema,
   type GroupSummary,
   groupConversationId,
+  groupEndpoints,
 } from '@teltlk/protocol';
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -47,7 +48,7 @@ export function AddGroupPage() {
     if (invalid) return;
     setSearching(true);
     try {
-      setFound(await api.searchGroup(value.trim()));
+      setFound((await api.call(groupEndpoints.search, { query: { no: value.trim() } })).group);
     } catch (failure) {
       const errors = toFormErrors(failure, {
         fields: ['no'],
@@ -68,7 +69,11 @@ export function AddGroupPage() {
   const join = async (group: GroupSummary) => {
     setJoining(true);
     try {
-      const status = await api.joinGroup(group.id, message.trim() || undefined);
+      const typed = message.trim();
+      const { status } = await api.call(groupEndpoints.join, {
+        params: { id: group.id },
+        body: typed ? { message: typed } : {},
+      });
       void queryClient.invalidateQueries({ queryKey: groupKeys.all() });
       void navigate(withQuery(paths.groupTip, { groupId: group.id, status, name: group.name }), {
         replace: true,

@@ -4,6 +4,7 @@ import {
   GROUP_NAME_MAX_LENGTH,
   groupNameSchema,
   groupConversationId,
+  groupEndpoints,
 } from '@teltlk/protocol';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -67,9 +68,8 @@ function CreateGroupForm() {
     if (invalid || chosen.length === 0 || busy) return;
     setBusy(true);
     try {
-      const group = await api.createGroup({
-        ...(name.trim() ? { name: name.trim() } : {}),
-        memberIds: chosen,
+      const group = await api.call(groupEndpoints.create, {
+        body: { ...(name.trim() ? { name: name.trim() } : {}), memberIds: chosen },
       });
       queryClient.setQueryData(groupKeys.group(group.id), group);
       void queryClient.invalidateQueries({ queryKey: groupKeys.list() });

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import type { GroupApplication } from '@teltlk/protocol';
+import { groupEndpoints, type GroupApplication } from '@teltlk/protocol';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
@@ -41,7 +41,9 @@ function ApplicationRow({
   const answer = async (accept: boolean) => {
     setBusy(accept ? 'accept' : 'reject');
     try {
-      await api.answerGroupApplication(application.id, accept);
+      await api.call(accept ? groupEndpoints.acceptApplication : groupEndpoints.rejectApplication, {
+        params: { id: application.id },
+      });
     } catch (error) {
       toastFailure(error);
     } finally {

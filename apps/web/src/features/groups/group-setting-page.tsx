@@ -5,6 +5,7 @@ import {
   type GroupMessageKind,
   type MyGroup,
   type UpdateGroupBody,
+  groupEndpoints,
 } from '@teltlk/protocol';
 import { UserAddOutline } from 'antd-mobile-icons';
 import { useId, useState } from 'react';
@@ -128,7 +129,9 @@ function GroupSettings({ group, selfId }: { group: MyGroup; selfId: string }) {
     if (!confirmed || leaving) return;
     setLeaving(true);
     try {
-      await (dismiss ? api.dismissGroup(group.id) : api.quitGroup(group.id));
+      await api.call(dismiss ? groupEndpoints.dismiss : groupEndpoints.quit, {
+        params: { id: group.id },
+      });
       queryClient.removeQueries({ queryKey: groupKeys.group(group.id) });
       void queryClient.invalidateQueries({ queryKey: groupKeys.list() });
       void navigate(paths.home, { replace: true });
@@ -400,17 +403,23 @@ function InvitePopup({
   const change = useMemberChange(group.id);
   const [chosen, setChosen] = useState<string[]>([]);
   const send = () =>
-    change.mutate(() => api.inviteToGroup(group.id, chosen), {
-      onSuccess: (added) => {
-        showToast(
-          typeof added === 'number' && added > 0
-            ? t('groups.invited', { count: added })
-            : t('groups.inviteNone'),
-        );
-        onClose();
+    change.mutate(
+      () =>
+        api
+          .call(groupEndpoints.invite, { params: { id: group.id }, body: { userIds: chosen } })
+          .then((result) => result.added),
+      {
+        onSuccess: (added) => {
+          showToast(
+            typeof added === 'number' && added > 0
+              ? t('groups.invited', { count: added })
+              : t('groups.inviteNone'),
+          );
+          onClose();
+        },
+        onError: toastModifyFailure,
       },
-      onError: toastModifyFailure,
-    });
+    );
   return (
     <Sheet
       visible={visible}

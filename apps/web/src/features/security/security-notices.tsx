@@ -1,5 +1,5 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { SecurityActivity } from '@teltlk/protocol';
+import { sessionEndpoints, type SecurityActivity } from '@teltlk/protocol';
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { useLocation } from 'react-router';
 import { api } from '../../api/client';
@@ -18,7 +18,7 @@ const SecurityNoticeBanner = lazy(() =>
 async function currentSessionId(queryClient: QueryClient): Promise<string | null> {
   const list = await queryClient.ensureQueryData({
     queryKey: queryKeys.sessions(),
-    queryFn: () => api.sessions(),
+    queryFn: () => api.call(sessionEndpoints.list),
   });
   return list.sessions.find((session) => session.current)?.id ?? null;
 }

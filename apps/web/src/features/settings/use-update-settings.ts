@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Settings, UpdateSettingsBody } from '@teltlk/protocol';
+import { userEndpoints, type Settings, type UpdateSettingsBody } from '@teltlk/protocol';
 import { api } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
 import { toastModifyFailure } from '../../ui/failure-toast';
@@ -10,7 +10,8 @@ export function useUpdateSettings() {
   const queryClient = useQueryClient();
   const key = queryKeys.settings();
   return useMutation({
-    mutationFn: (patch: UpdateSettingsBody) => api.updateSettings(patch),
+    mutationFn: (patch: UpdateSettingsBody) =>
+      api.call(userEndpoints.updateSettings, { body: patch }),
     onMutate: async (patch) => {
       await queryClient.cancelQueries({ queryKey: key });
       const previous = queryClient.getQueryData<Settings>(key);

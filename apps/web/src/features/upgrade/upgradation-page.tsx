@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { APP_VERSION } from '@teltlk/protocol';
+import { APP_VERSION, metaEndpoints } from '@teltlk/protocol';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -36,7 +36,10 @@ export function UpgradationPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [updating, setUpdating] = useState(false);
-  const version = useQuery({ queryKey: ['meta', 'version'], queryFn: () => api.version() });
+  const version = useQuery({
+    queryKey: ['meta', 'version'],
+    queryFn: () => api.call(metaEndpoints.version),
+  });
   const standing = version.data ? standingOf(APP_VERSION, version.data) : null;
   const update = () => {
     setUpdating(true);

@@ -1,5 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { passwordSchema, type Me, type SessionInfo } from '@teltlk/protocol';
+import {
+  passwordSchema,
+  type Me,
+  type SessionInfo,
+  piEndpoints,
+  securityEndpoints,
+  sessionEndpoints,
+  userEndpoints,
+} from '@teltlk/protocol';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -42,7 +50,8 @@ function ChangePasswordForm() {
   const [errors, setErrors] = useState<FormErrors<PasswordField>>({ fields: {}, general: null });
 
   const change = useMutation({
-    mutationFn: () => api.changePassword({ currentPassword, newPassword }),
+    mutationFn: () =>
+      api.call(userEndpoints.changePassword, { body: { currentPassword, newPassword } }),
     onSuccess: () => {
       showToast(t('security.passwordChanged'), { icon: 'success' });
       setCurrentPassword('');
@@ -137,7 +146,7 @@ function SessionItem({ session, now }: { session: SessionInfo; now: number }) {
   });
 
   const revoke = useMutation({
-    mutationFn: () => api.revokeSession(session.id),
+    mutationFn: () => api.call(sessionEndpoints.signOut, { params: { id: session.id } }),
     onSuccess: () => {
       showToast(t('security.revoked'), { icon: 'success' });
       void queryClient.invalidateQueries({ queryKey: queryKeys.sessions() });
@@ -226,7 +235,9 @@ function PiSection({ me }: { me: Me }) {
 
   const bind = useMutation({
     mutationFn: async () => {
-      return api.bindPi({ accessToken: await piAccessToken(client!) });
+      return api.call(piEndpoints.bindSignedIn, {
+        body: { accessToken: await piAccessToken(client!) },
+      });
     },
     onSuccess: (next) => {
       updated(next);
@@ -236,7 +247,7 @@ function PiSection({ me }: { me: Me }) {
     onError: (failure) => toastModifyFailure(failure),
   });
   const unbind = useMutation({
-    mutationFn: () => api.unbindPi(),
+    mutationFn: () => api.call(piEndpoints.unbind),
     onSuccess: (next) => {
       updated(next);
       client?.forget();
@@ -303,7 +314,10 @@ function HoldNotice() {
   const { t: ts } = useSecurityTexts();
   const locale = useUiLocale();
   const queryClient = useQueryClient();
-  const status = useQuery({ queryKey: queryKeys.stepUp(), queryFn: () => api.stepUpStatus() });
+  const status = useQuery({
+    queryKey: queryKeys.stepUp(),
+    queryFn: () => api.call(securityEndpoints.stepUpStatus),
+  });
   const heldUntil = status.data?.heldUntil ?? null;
   if (heldUntil === null || heldUntil <= Date.now()) return null;
   return (

@@ -1,6 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '@teltlk/im-sdk';
-import { CODE_TTL_SECONDS, type Channel, type WalletResult } from '@teltlk/protocol';
+import {
+  CODE_TTL_SECONDS,
+  type Channel,
+  type WalletResult,
+  walletEndpoints,
+} from '@teltlk/protocol';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -55,9 +60,14 @@ export function PaymentPasswordPage() {
   const save = useMutation({
     mutationFn: (password: string) => {
       if (mode === 'change')
-        return api.changePaymentPassword({ currentPassword: current, password });
-      if (mode === 'forget') return api.resetPaymentPassword({ channel: channel!, code, password });
-      return api.setPaymentPassword(password);
+        return api.call(walletEndpoints.changePassword, {
+          body: { currentPassword: current, password },
+        });
+      if (mode === 'forget')
+        return api.call(walletEndpoints.resetPassword, {
+          body: { channel: channel!, code, password },
+        });
+      return api.call(walletEndpoints.setPassword, { body: { password } });
     },
     onSuccess: done,
     onError: (failure) => {
@@ -168,7 +178,8 @@ function CodeStep({
   const chosen = channel ?? channels[0] ?? null;
   const [sentTo, setSentTo] = useState<string | null>(null);
   const send = useMutation({
-    mutationFn: (via: Channel) => api.sendWalletCode({ channel: via }),
+    mutationFn: (via: Channel) =>
+      api.call(walletEndpoints.sendResetCode, { body: { channel: via } }),
     onSuccess: (result, via) => {
       onChannel(via);
       setSentTo(result.sentTo);

@@ -1,6 +1,12 @@
 import { useMutation } from '@tanstack/react-query';
 import { ApiError } from '@teltlk/im-sdk';
-import { fromUnits, type PaymentRecord, type RechargeOrder } from '@teltlk/protocol';
+import {
+  fromUnits,
+  type PaymentRecord,
+  type RechargeOrder,
+  paymentEndpoints,
+  piEndpoints,
+} from '@teltlk/protocol';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -207,24 +213,38 @@ function RechargeSheet({ visible, onClose }: { visible: boolean; onClose: () => 
       if (!client) throw new Error('Pi is not ready');
       // Payments Pi still holds unfinished are settled first, as Pi asks.
       await client.authenticate(PI_SIGN_IN_SCOPES, (payment) => {
-        void api.reportIncompletePiPayment(payment.identifier).then(refresh);
+        void api
+          .call(piEndpoints.resolveIncompletePayment, { body: { paymentId: payment.identifier } })
+          .then(refresh);
       });
-      const order: RechargeOrder = await api.orderRecharge(typed);
+      const order: RechargeOrder = await api.call(paymentEndpoints.recharge, {
+        body: { amount: typed },
+      });
       showToast(t('wallet.rechargeStarted'));
       await new Promise<void>((resolve, reject) => {
         void client
           .createPayment(order.payment, {
             onReadyForServerApproval: (paymentId) => {
-              void api.approveRecharge(paymentId).catch(reject);
+              void api
+                .call(paymentEndpoints.approveRecharge, { body: { paymentId } })
+                .catch(reject);
             },
             onReadyForServerCompletion: (paymentId, txid) => {
-              api.completeRecharge(paymentId, txid).then(() => resolve(), reject);
+              api
+                .call(paymentEndpoints.completeRecharge, { body: { paymentId, txid } })
+                .then(() => resolve(), reject);
             },
             onCancel: (paymentId) => {
-              void api.cancelRecharge(paymentId).finally(() => reject(new RechargeCancelled()));
+              void api
+                .call(paymentEndpoints.cancelRecharge, { body: { paymentId } })
+                .finally(() => reject(new RechargeCancelled()));
             },
             onError: (failure, payment) => {
-              const settle = payment ? api.cancelRecharge(payment.identifier) : Promise.resolve();
+              const settle = payment
+                ? api.call(paymentEndpoints.cancelRecharge, {
+                    body: { paymentId: payment.identifier },
+                  })
+                : Promise.resolve();
               void settle.finally(() => reject(failure));
             },
           })
@@ -312,7 +332,9 @@ function WithdrawSheet({
   const [error, setError] = useState<Message | null>(null);
   const send = useMutation({
     mutationFn: (password: string) =>
-      api.withdraw({ amount: fromUnits(units ?? 0, 'PI'), password }),
+      api.call(paymentEndpoints.withdraw, {
+        body: { amount: fromUnits(units ?? 0, 'PI'), password },
+      }),
     onSuccess: (record) => {
       void refresh();
       showToast(

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { WalletResult } from '@teltlk/protocol';
+import { walletEndpoints, type WalletResult } from '@teltlk/protocol';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -110,7 +110,7 @@ export function CreateWalletPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const create = useMutation({
-    mutationFn: () => api.createWallet(),
+    mutationFn: () => api.call(walletEndpoints.create),
     onSuccess: (wallet) => {
       queryClient.setQueryData(walletKeys.wallet(), wallet);
       showToast(t('wallet.created'), { icon: 'success' });

@@ -1,0 +1,8 @@
+export {
+  ApiClient,
+  type ApiClientOptions,
+  type CallArgs,
+  type CallOptions,
+  type StepUpAsk,
+} from './api-client.js';
+export { ApiError, StepUpCancelled } from './api-error.js';
