@@ -1,18 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  contactEndpoints,
-  groupEndpoints,
-  mediaEndpoints,
-  paymentEndpoints,
-  pushEndpoints,
-  securityEndpoints,
-  sessionEndpoints,
-  userEndpoints,
-} from '@teltlk/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ApiClient, type ApiClientOptions } from './api-client.js';
 import { ApiError, StepUpCancelled } from './api-error.js';
+import { routes } from './routes.js';
 
 /** A request as the local server saw it. */
 interface Seen {
@@ -88,7 +79,7 @@ const refusal = (reason?: string) =>
 describe('a call of a declared endpoint', () => {
   it('goes to the declared method and path, with its params encoded', async () => {
     answers = [noContent];
-    await client().call(groupEndpoints.remove, { params: { id: 'g/1 ?', userId: 'ü#2' } });
+    await client().call(routes.groups.remove, { params: { id: 'g/1 ?', userId: 'ü#2' } });
     expect(seen[0]).toMatchObject({
       method: 'DELETE',
       url: '/api/v1/groups/g%2F1%20%3F/members/%C3%BC%232',
@@ -97,14 +88,14 @@ describe('a call of a declared endpoint', () => {
 
   it('sends the defined query fields only, encoded', async () => {
     answers = [json(200, { items: [], nextCursor: null }), json(200, { user: {} })];
-    await client().call(securityEndpoints.activity, { query: { cursor: '5:abc', limit: 20 } });
-    await client().call(contactEndpoints.searchUsers, { query: { q: '+44 20&x' } });
+    await client().call(routes.security.activity, { query: { cursor: '5:abc', limit: 20 } });
+    await client().call(routes.contacts.searchUsers, { query: { q: '+44 20&x' } });
     expect(seen.map((call) => call.url)).toEqual([
       '/api/v1/security/activity?cursor=5%3Aabc&limit=20',
       '/api/v1/users/search?q=%2B44+20%26x',
     ]);
     answers = [json(200, { items: [], nextCursor: null })];
-    await client().call(paymentEndpoints.payments, {
+    await client().call(routes.payments.payments, {
       query: { cursor: undefined, limit: undefined },
     });
     expect(seen[2]?.url).toBe('/api/v1/wallet/payments');
@@ -115,7 +106,7 @@ describe('a call of a declared endpoint', () => {
     answers = [json(200, settings)];
     const api = client({ getLanguage: () => 'zh_TW' });
     await expect(
-      api.call(userEndpoints.updateSettings, { body: { vibration: false } }),
+      api.call(routes.users.updateSettings, { body: { vibration: false } }),
     ).resolves.toEqual(settings);
     expect(seen[0]?.headers).toMatchObject({
       authorization: 'Bearer tok',
@@ -127,14 +118,14 @@ describe('a call of a declared endpoint', () => {
 
   it('omits the token when signed out', async () => {
     answers = [json(200, {})];
-    await client({ getToken: () => null }).call(userEndpoints.me);
+    await client({ getToken: () => null }).call(routes.users.me);
     expect(seen[0]?.headers).not.toHaveProperty('authorization');
   });
 
   it('answers nothing for 204 No Content', async () => {
     answers = [noContent];
     await expect(
-      client().call(contactEndpoints.block, { params: { id: 'u2' } }),
+      client().call(routes.contacts.block, { params: { id: 'u2' } }),
     ).resolves.toBeUndefined();
     expect(seen[0]).toMatchObject({ method: 'PUT', url: '/api/v1/blocks/u2' });
   });
@@ -143,7 +134,7 @@ describe('a call of a declared endpoint', () => {
     answers = [json(200, { id: 'u1' })];
     const form = new FormData();
     form.append('file', new Blob(['png bytes'], { type: 'image/png' }), 'avatar');
-    await client().call(userEndpoints.setAvatar, { body: form });
+    await client().call(routes.users.setAvatar, { body: form });
     expect(seen[0]?.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
     expect(seen[0]?.body.toString()).toContain('png bytes');
   });
@@ -161,7 +152,7 @@ describe('a call of a declared endpoint', () => {
     ];
     const api = client();
     const chunk = await api.call(
-      mediaEndpoints.uploadChunk,
+      routes.media.uploadChunk,
       { params: { id: 'up1' }, body: new Blob(['hello']) },
       { headers: { 'content-type': 'application/offset+octet-stream', 'upload-offset': '0' } },
     );
@@ -173,7 +164,7 @@ describe('a call of a declared endpoint', () => {
     });
     expect(seen[0]?.body.toString()).toBe('hello');
 
-    const object = await api.call(mediaEndpoints.object, {
+    const object = await api.call(routes.media.object, {
       params: { id: 'm1', variant: 'thumb' },
       query: { e: '1', s: 's'.repeat(43) },
     });
@@ -190,7 +181,7 @@ describe('a refused call', () => {
     ];
     const api = client();
     const error = await api
-      .call(securityEndpoints.sendStepUpCode, { body: { channel: 'email' } })
+      .call(routes.security.sendStepUpCode, { body: { channel: 'email' } })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({
@@ -200,7 +191,7 @@ describe('a refused call', () => {
     });
     expect((error as ApiError).message).toContain('42 seconds');
     await expect(
-      api.call(userEndpoints.updateProfile, { body: { nickname: 'x'.repeat(100) } }),
+      api.call(routes.users.updateProfile, { body: { nickname: 'x'.repeat(100) } }),
     ).rejects.toMatchObject({ code: 'VALIDATION_FAILED', status: 400, issues });
   });
 
@@ -212,9 +203,9 @@ describe('a refused call', () => {
       json(503, { error: { code: 'MAINTENANCE', message: 'x' } }),
     ];
     const api = client({ onUnauthorized, onMaintenance });
-    await expect(api.call(userEndpoints.me)).rejects.toMatchObject({ code: 'TOKEN_EXPIRED' });
+    await expect(api.call(routes.users.me)).rejects.toMatchObject({ code: 'TOKEN_EXPIRED' });
     expect(onUnauthorized).toHaveBeenCalledExactlyOnceWith('TOKEN_EXPIRED');
-    await expect(api.call(userEndpoints.me)).rejects.toMatchObject({
+    await expect(api.call(routes.users.me)).rejects.toMatchObject({
       code: 'MAINTENANCE',
       status: 503,
     });
@@ -238,19 +229,20 @@ describe('a refused call', () => {
       },
     ];
     const api = client();
-    await expect(api.call(contactEndpoints.friends)).rejects.toMatchObject({
+    await expect(api.call(routes.contacts.friends)).rejects.toMatchObject({
       code: 'NETWORK_ERROR',
       status: 502,
     });
-    await expect(api.call(contactEndpoints.friends)).rejects.toMatchObject({
+    await expect(api.call(routes.contacts.friends)).rejects.toMatchObject({
       code: 'NETWORK_ERROR',
       status: 0,
     });
-    await expect(api.call(userEndpoints.setAvatar, { body: new FormData() })).rejects.toMatchObject(
-      { code: 'PAYLOAD_TOO_LARGE', status: 413 },
-    );
+    await expect(api.call(routes.users.setAvatar, { body: new FormData() })).rejects.toMatchObject({
+      code: 'PAYLOAD_TOO_LARGE',
+      status: 413,
+    });
     const down = new ApiClient({ baseUrl: 'http://127.0.0.1:1', getToken: () => null });
-    await expect(down.call(contactEndpoints.friends)).rejects.toMatchObject({
+    await expect(down.call(routes.contacts.friends)).rejects.toMatchObject({
       code: 'NETWORK_ERROR',
       status: 0,
     });
@@ -259,12 +251,12 @@ describe('a refused call', () => {
   it('gives up after its timeout with TIMEOUT, and with the reason when its caller aborts', async () => {
     const hang: Answer = () => undefined;
     answers = [hang, hang];
-    await expect(client({ timeoutMs: 50 }).call(userEndpoints.me)).rejects.toMatchObject({
+    await expect(client({ timeoutMs: 50 }).call(routes.users.me)).rejects.toMatchObject({
       code: 'TIMEOUT',
       status: 0,
     });
     const controller = new AbortController();
-    const call = client().call(userEndpoints.me, {}, { signal: controller.signal });
+    const call = client().call(routes.users.me, {}, { signal: controller.signal });
     const reason = new Error('left the page');
     setTimeout(() => controller.abort(reason), 20);
     await expect(call).rejects.toBe(reason);
@@ -279,9 +271,7 @@ describe('a call refused for want of a step-up', () => {
     answers = [refusal('hold'), json(200, record)];
     const ask = vi.fn(() => Promise.resolve(true));
     const api = client({ onStepUpRequired: ask });
-    await expect(api.call(paymentEndpoints.withdraw, { body: withdrawal })).resolves.toEqual(
-      record,
-    );
+    await expect(api.call(routes.payments.withdraw, { body: withdrawal })).resolves.toEqual(record);
     expect(ask).toHaveBeenCalledExactlyOnceWith({
       reason: 'hold',
       method: 'POST',
@@ -294,7 +284,7 @@ describe('a call refused for want of a step-up', () => {
   it('reads an unknown or missing reason as a stale proof', async () => {
     answers = [refusal(), noContent];
     const ask = vi.fn(() => Promise.resolve(true));
-    await client({ onStepUpRequired: ask }).call(sessionEndpoints.signOut, {
+    await client({ onStepUpRequired: ask }).call(routes.sessions.signOut, {
       params: { id: 's2' },
     });
     expect(ask.mock.calls[0]).toEqual([
@@ -306,7 +296,7 @@ describe('a call refused for want of a step-up', () => {
     answers = [refusal('stale')];
     const api = client({ onStepUpRequired: () => Promise.resolve(false) });
     const error = await api
-      .call(paymentEndpoints.withdraw, { body: withdrawal })
+      .call(routes.payments.withdraw, { body: withdrawal })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StepUpCancelled);
     expect(error).toMatchObject({ code: 'STEP_UP_REQUIRED', status: 403 });
@@ -317,7 +307,7 @@ describe('a call refused for want of a step-up', () => {
     answers = Array.from({ length: 4 }, () => refusal('stale'));
     const ask = vi.fn(() => Promise.resolve(true));
     const error = await client({ onStepUpRequired: ask })
-      .call(paymentEndpoints.withdraw, { body: withdrawal })
+      .call(routes.payments.withdraw, { body: withdrawal })
       .catch((e: unknown) => e);
     expect(error).not.toBeInstanceOf(StepUpCancelled);
     expect(error).toMatchObject({ code: 'STEP_UP_REQUIRED' });
@@ -331,10 +321,10 @@ describe('a call refused for want of a step-up', () => {
     const api = client({ onStepUpRequired: ask });
     const body = { endpoint: 'https://push.example/1', keys: { p256dh: 'k', auth: 'a' } };
     await expect(
-      api.call(pushEndpoints.subscribe, { body }, { stepUp: false }),
+      api.call(routes.push.subscribe, { body }, { stepUp: false }),
     ).rejects.toMatchObject({ code: 'STEP_UP_REQUIRED', params: { reason: 'hold' } });
     await expect(
-      api.call(securityEndpoints.stepUp, { body: { method: 'password', password: 'x' } }),
+      api.call(routes.security.stepUp, { body: { method: 'password', password: 'x' } }),
     ).rejects.toMatchObject({ code: 'STEP_UP_REQUIRED' });
     expect(ask).not.toHaveBeenCalled();
   });
@@ -343,7 +333,7 @@ describe('a call refused for want of a step-up', () => {
     answers = [json(400, { error: { code: 'PAYMENT_PASSWORD_INCORRECT', message: 'x' } })];
     const ask = vi.fn(() => Promise.resolve(true));
     await expect(
-      client({ onStepUpRequired: ask }).call(paymentEndpoints.withdraw, { body: withdrawal }),
+      client({ onStepUpRequired: ask }).call(routes.payments.withdraw, { body: withdrawal }),
     ).rejects.toMatchObject({ code: 'PAYMENT_PASSWORD_INCORRECT' });
     expect(ask).not.toHaveBeenCalled();
   });

@@ -1,7 +1,6 @@
 import {
   isErrorCode,
   pathOf,
-  securityEndpoints,
   type Endpoint,
   type EndpointInput,
   type EndpointResult,
@@ -11,6 +10,8 @@ import {
   type StepUpReason,
 } from '@teltlk/protocol';
 import { ApiError, StepUpCancelled } from './api-error.js';
+import type { EndpointOf, Route } from './route.js';
+import { routes } from './routes.js';
 
 /** Request timeout of the product's HTTP client (spec §9). */
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -23,10 +24,10 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 const STEP_UP_ASKS_MAX = 3;
 
 /** The calls that make the proof itself: a refusal of theirs cannot wait on a proof. */
-const PROVING: ReadonlySet<Endpoint> = new Set([
-  securityEndpoints.stepUpStatus,
-  securityEndpoints.sendStepUpCode,
-  securityEndpoints.stepUp,
+const PROVING: ReadonlySet<Route> = new Set([
+  routes.security.stepUpStatus,
+  routes.security.sendStepUpCode,
+  routes.security.stepUp,
 ]);
 
 /** A call the server refused until the session proves who it is, as the app is asked about it. */
@@ -82,11 +83,12 @@ export type CallArgs<E extends Endpoint> =
 
 /**
  * Client of the REST API under /api/v1, built from the protocol's endpoint declarations:
- * `api.call(groupEndpoints.update, { params: { id }, body })`. The caller names the
- * declaration itself rather than a method of an object derived from ENDPOINT_GROUPS, so
- * a screen's bundle holds only the declarations it calls, "go to definition" lands on
- * the declaration, and there is no list of methods beside the contract to keep in step
- * with it. The input and the result are the declaration's types; no caller picks one.
+ * `api.call(routes.groups.update, { params: { id }, body })`. One `call` taking a route,
+ * rather than a method for each endpoint, leaves no list of methods beside the contract
+ * to keep in step with it; the route table (routes.ts) is written from the declarations
+ * and a test holds it to them. A route is the declaration without its schemas, so the
+ * browser does not download zod to call the API, and the declaration's type rides along:
+ * the input and the result are the declaration's, and no caller picks one.
  */
 export class ApiClient {
   private readonly baseUrl: string;
@@ -107,14 +109,17 @@ export class ApiClient {
    * call is made again once the person has proven it is them; the server refuses before
    * doing anything, so the second call is the first that acts.
    */
-  async call<E extends Endpoint>(endpoint: E, ...args: CallArgs<E>): Promise<EndpointResult<E>> {
+  async call<R extends Route>(
+    route: R,
+    ...args: CallArgs<EndpointOf<R>>
+  ): Promise<EndpointResult<EndpointOf<R>>> {
     const [input, options = {}] = args;
     const parts: CallParts = input ?? {};
-    const path = `${pathOf(endpoint.path, paramsOf(parts.params))}${queryOf(parts.query)}`;
-    const mayAsk = options.stepUp !== false && !PROVING.has(endpoint);
+    const path = `${pathOf(route.path, paramsOf(parts.params))}${queryOf(parts.query)}`;
+    const mayAsk = options.stepUp !== false && !PROVING.has(route);
     for (let asked = 0; ; asked += 1) {
       try {
-        return (await this.send(endpoint, path, parts.body, options)) as EndpointResult<E>;
+        return (await this.send(route, path, parts.body, options)) as EndpointResult<EndpointOf<R>>;
       } catch (error) {
         const ask = this.options.onStepUpRequired;
         if (
@@ -127,7 +132,7 @@ export class ApiClient {
           throw error;
         }
         const reason: StepUpReason = error.params?.reason === 'hold' ? 'hold' : 'stale';
-        if (!(await ask({ reason, method: endpoint.method, path }))) {
+        if (!(await ask({ reason, method: route.method, path }))) {
           throw new StepUpCancelled(error);
         }
       }
@@ -135,7 +140,7 @@ export class ApiClient {
   }
 
   private async send(
-    endpoint: Endpoint,
+    route: Route,
     path: string,
     body: unknown,
     options: CallOptions,
@@ -165,7 +170,7 @@ export class ApiClient {
     let response: Response;
     try {
       response = await this.fetchImpl(`${this.baseUrl}/api/v1${path}`, {
-        method: endpoint.method,
+        method: route.method,
         headers,
         body: payload,
         signal,
@@ -175,7 +180,7 @@ export class ApiClient {
     }
 
     if (!response.ok) throw await this.toError(response);
-    if (endpoint.result === 'bytes') {
+    if (route.result === 'bytes') {
       try {
         return await response.blob();
       } catch {

@@ -1,28 +1,22 @@
-import {
-  contactEndpoints,
-  groupEndpoints,
-  mediaEndpoints,
-  userEndpoints,
-  type Group,
-  type Me,
-  type MyGroup,
-} from '@teltlk/protocol';
+import type { Group, groupEndpoints, Me, MyGroup } from '@teltlk/protocol';
 import { describe, expectTypeOf, it } from 'vitest';
 import { ApiClient } from './api-client.js';
+import type { EndpointOf, Route } from './route.js';
+import { routes } from './routes.js';
 
 /** Never called: the calls below are checked by the compiler, not run. */
 function _typed(api: ApiClient) {
   return {
-    me: () => api.call(userEndpoints.me),
-    update: () => api.call(groupEndpoints.update, { params: { id: 'g1' }, body: { name: 'n' } }),
-    list: () => api.call(groupEndpoints.list),
-    block: () => api.call(contactEndpoints.block, { params: { id: 'u2' } }),
+    me: () => api.call(routes.users.me),
+    update: () => api.call(routes.groups.update, { params: { id: 'g1' }, body: { name: 'n' } }),
+    list: () => api.call(routes.groups.list),
+    block: () => api.call(routes.contacts.block, { params: { id: 'u2' } }),
     object: () =>
-      api.call(mediaEndpoints.object, {
+      api.call(routes.media.object, {
         params: { id: 'm1', variant: 'thumb' },
         query: { e: '1', s: 's' },
       }),
-    avatar: () => api.call(userEndpoints.setAvatar, { body: new FormData() }),
+    avatar: () => api.call(routes.users.setAvatar, { body: new FormData() }),
   };
 }
 
@@ -37,22 +31,35 @@ describe('the types of a call', () => {
     expectTypeOf<Awaited<ReturnType<Calls['avatar']>>>().toEqualTypeOf<Me>();
   });
 
+  it('carry the declaration in the route, and refuse a route that differs from it', () => {
+    expectTypeOf<EndpointOf<typeof routes.groups.update>>().toEqualTypeOf<
+      typeof groupEndpoints.update
+    >();
+    const wrong: Route<typeof groupEndpoints.update> = {
+      // @ts-expect-error the declaration's method is PATCH
+      method: 'POST',
+      path: '/groups/:id',
+      result: 'json',
+    };
+    return wrong;
+  });
+
   it('refuse an input the declaration does not take', () => {
     const api = new ApiClient({ getToken: () => null });
     // Each call sits in a function that is never run: only the compiler reads them.
     return [
       // @ts-expect-error a body of the wrong shape
-      () => api.call(groupEndpoints.update, { params: { id: 'g1' }, body: { name: 5 } }),
+      () => api.call(routes.groups.update, { params: { id: 'g1' }, body: { name: 5 } }),
       // @ts-expect-error the params are missing
-      () => api.call(groupEndpoints.update, { body: { name: 'n' } }),
+      () => api.call(routes.groups.update, { body: { name: 'n' } }),
       // @ts-expect-error a body where the endpoint takes none
-      () => api.call(userEndpoints.me, { body: { nickname: 'x' } }),
+      () => api.call(routes.users.me, { body: { nickname: 'x' } }),
       // @ts-expect-error JSON where the endpoint takes a form
-      () => api.call(userEndpoints.setAvatar, { body: { file: 'x' } }),
+      () => api.call(routes.users.setAvatar, { body: { file: 'x' } }),
       // @ts-expect-error no input at all where params are needed
-      () => api.call(contactEndpoints.block),
+      () => api.call(routes.contacts.block),
       // @ts-expect-error a result of another type than the declared one
-      (): Promise<string> => api.call(userEndpoints.me),
+      (): Promise<string> => api.call(routes.users.me),
     ];
   });
 });

@@ -6,3 +6,5 @@ export {
   type StepUpAsk,
 } from './api-client.js';
 export { ApiError, StepUpCancelled } from './api-error.js';
+export type { EndpointOf, ResultKind, Route, RoutesOf } from './route.js';
+export { routes } from './routes.js';

@@ -10,9 +10,8 @@ import {
   type ServerFrame,
   type UpdateConversationBody,
   type UserEvent,
-  messageEndpoints,
 } from '@teltlk/protocol';
-import { ApiError, type ApiClient } from '@teltlk/client';
+import { routes, ApiError, type ApiClient } from '@teltlk/client';
 import type * as ContentCheckModule from './content-check.js';
 import { Connection, type EndReason } from './connection.js';
 import { Emitter } from './emitter.js';
@@ -321,7 +320,7 @@ export class ImEngine implements HandleHost {
   }
 
   async updateConversation(conversationId: string, patch: UpdateConversationBody): Promise<void> {
-    const conversation = await this.api.call(messageEndpoints.update, {
+    const conversation = await this.api.call(routes.messages.update, {
       params: { id: conversationId },
       body: patch,
     });
@@ -329,14 +328,14 @@ export class ImEngine implements HandleHost {
   }
 
   async clearHistory(conversationId: string): Promise<void> {
-    const conversation = await this.api.call(messageEndpoints.clear, {
+    const conversation = await this.api.call(routes.messages.clear, {
       params: { id: conversationId },
     });
     await this.writer.serial((store) => this.writer.putConversations(store, [conversation]));
   }
 
   async setBurn(conversationId: string, seconds: number): Promise<void> {
-    const notice = await this.api.call(messageEndpoints.setBurn, {
+    const notice = await this.api.call(routes.messages.setBurn, {
       params: { id: conversationId },
       body: { seconds },
     });
@@ -374,7 +373,7 @@ export class ImEngine implements HandleHost {
     conversationIds: readonly string[],
   ): Promise<void> {
     for (const target of conversationIds) {
-      const message = await this.api.call(messageEndpoints.send, {
+      const message = await this.api.call(routes.messages.send, {
         body: {
           conversationId: target,
           clientMsgId: newClientMsgId(),
@@ -552,7 +551,7 @@ export class ImEngine implements HandleHost {
 
   /** @internal */
   async revoke(conversationId: string, seq: number): Promise<void> {
-    const notice = await this.api.call(messageEndpoints.revoke, {
+    const notice = await this.api.call(routes.messages.revoke, {
       params: { id: conversationId, seq },
     });
     await this.applyAnswer(conversationId, notice);
@@ -560,7 +559,7 @@ export class ImEngine implements HandleHost {
 
   /** @internal Gives our own text new words; the notice applies here at once. */
   async edit(conversationId: string, seq: number, text: string): Promise<void> {
-    const notice = await this.api.call(messageEndpoints.edit, {
+    const notice = await this.api.call(routes.messages.edit, {
       params: { id: conversationId, seq },
       body: { text },
     });
@@ -578,12 +577,12 @@ export class ImEngine implements HandleHost {
     cursor?: string;
     limit?: number;
   }): Promise<SearchMessagesResult> {
-    return this.api.call(messageEndpoints.search, { query });
+    return this.api.call(routes.messages.search, { query });
   }
 
   /** @internal */
   async hide(conversationId: string, seq: number): Promise<void> {
-    await this.api.call(messageEndpoints.hide, { params: { id: conversationId, seq } });
+    await this.api.call(routes.messages.hide, { params: { id: conversationId, seq } });
     await this.writer.serial((store) => this.writer.applyHidden(store, conversationId, seq));
   }
 
@@ -609,7 +608,7 @@ export class ImEngine implements HandleHost {
         // it (REST) and fetch the new burn times.
         if (!burning && this.connection.send({ t: 'read', conversationId, seq })) return;
         // No socket: try REST; if that fails too the read goes on the next connect.
-        await this.api.call(messageEndpoints.read, {
+        await this.api.call(routes.messages.read, {
           params: { id: conversationId },
           body: { seq },
         });

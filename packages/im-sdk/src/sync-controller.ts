@@ -1,4 +1,5 @@
-import { eventEndpoints, PULL_LIMIT_MAX, type ClientFrame } from '@teltlk/protocol';
+import { routes } from '@teltlk/client';
+import { PULL_LIMIT_MAX, type ClientFrame } from '@teltlk/protocol';
 import type { ApiClient } from '@teltlk/client';
 import { backoffDelay } from './connection.js';
 import type { Emitter } from './emitter.js';
@@ -152,7 +153,7 @@ export class SyncController {
    * older events (years of friend requests) are not replayed: start after the newest.
    */
   private async skipOldEvents(): Promise<void> {
-    const page = await this.deps.api.call(eventEndpoints.page, {
+    const page = await this.deps.api.call(routes.events.page, {
       query: { after: 0, limit: 1 },
     });
     await this.writer.serial(async (store) => {

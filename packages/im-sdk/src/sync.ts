@@ -1,6 +1,5 @@
+import { routes } from '@teltlk/client';
 import {
-  eventEndpoints,
-  messageEndpoints,
   PULL_LIMIT_MAX,
   SYNC_CONVERSATIONS_LIMIT_MAX,
   type Conversation,
@@ -44,7 +43,7 @@ export async function pullConversations(
   let cursor: string | null = null;
   let syncedAt = Number.POSITIVE_INFINITY;
   do {
-    const page: ConversationSyncResult = await api.call(messageEndpoints.syncConversations, {
+    const page: ConversationSyncResult = await api.call(routes.messages.syncConversations, {
       query: { since, cursor: cursor ?? undefined, limit: CONVERSATION_PAGE },
     });
     await apply(page.conversations);
@@ -61,7 +60,7 @@ export async function pullEventPages(
   apply: (events: UserEvent[]) => Promise<void>,
 ): Promise<void> {
   for (;;) {
-    const page = await api.call(eventEndpoints.page, {
+    const page = await api.call(routes.events.page, {
       query: { after: last(), limit: PULL_LIMIT_MAX },
     });
     await apply(page.events);
@@ -74,7 +73,7 @@ export async function pullNewestPage(
   conversationId: string,
   limit: number,
 ): Promise<MessagePage> {
-  const page = await api.call(messageEndpoints.page, {
+  const page = await api.call(routes.messages.page, {
     params: { id: conversationId },
     query: { limit },
   });
@@ -87,7 +86,7 @@ export async function pullAfter(
   after: number,
   limit: number,
 ): Promise<MessagePage> {
-  const page = await api.call(messageEndpoints.page, {
+  const page = await api.call(routes.messages.page, {
     params: { id: conversationId },
     query: { after, limit },
   });
@@ -100,7 +99,7 @@ export async function pullOlderPage(
   before: number,
   limit: number,
 ): Promise<MessagePage> {
-  const page = await api.call(messageEndpoints.page, {
+  const page = await api.call(routes.messages.page, {
     params: { id: conversationId },
     query: { before, limit },
   });

@@ -1,10 +1,5 @@
-import {
-  translationEndpoints,
-  TRANSLATE_SEQS_MAX,
-  type Translation,
-  type TranslationInfoResult,
-} from '@teltlk/protocol';
-import { ApiError, type ApiClient } from '@teltlk/client';
+import { TRANSLATE_SEQS_MAX, type Translation, type TranslationInfoResult } from '@teltlk/protocol';
+import { routes, ApiError, type ApiClient } from '@teltlk/client';
 import type { LocalStore, StoredConversation, StoredMessage } from './store.js';
 import { isNewerTranslation, needsTranslation, translationTarget } from './translation.js';
 
@@ -228,7 +223,7 @@ export class TranslationSync {
     retry: boolean,
   ): Promise<void> {
     try {
-      const result = await this.options.api.call(translationEndpoints.translate, {
+      const result = await this.options.api.call(routes.translation.translate, {
         body: { conversationId, seqs, lang, ...(retry ? { retry: true } : {}) },
       });
       const answered = new Set(result.translations.map((translation) => translation.seq));
@@ -286,7 +281,7 @@ export class TranslationSync {
     if (this.serverInfo || this.infoLoading) return;
     this.infoLoading = true;
     try {
-      const info = await this.options.api.call(translationEndpoints.info);
+      const info = await this.options.api.call(routes.translation.info);
       if (this.stopped) return;
       this.serverInfo = info;
       this.options.onInfo();

@@ -1,5 +1,6 @@
 import { ApiError, type MediaUploader } from '@teltlk/im-sdk';
-import { UPLOADS_PATH, type UploadedMedia, mediaEndpoints } from '@teltlk/protocol';
+import { routes } from '@teltlk/client';
+import { UPLOADS_PATH, type UploadedMedia } from '@teltlk/protocol';
 import { useAuthStore } from '../app/auth-store';
 import { api } from './client';
 
@@ -23,7 +24,7 @@ export const mediaUploader: MediaUploader = {
   async upload(job, events, signal) {
     if (job.url) {
       const stored = await api
-        .call(mediaEndpoints.media, { params: { id: mediaIdOf(job.url) } })
+        .call(routes.media.media, { params: { id: mediaIdOf(job.url) } })
         .catch(() => null);
       if (stored) return stored;
     }

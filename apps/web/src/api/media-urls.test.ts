@@ -1,5 +1,6 @@
 import { ApiError, backoffDelay } from '@teltlk/im-sdk';
-import { mediaEndpoints, type MediaUrlsResult } from '@teltlk/protocol';
+import { routes } from '@teltlk/client';
+import type { MediaUrlsResult } from '@teltlk/protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 const mediaUrls = vi.fn<(ids: string[]) => Promise<MediaUrlsResult>>();
@@ -7,7 +8,7 @@ const mediaUrls = vi.fn<(ids: string[]) => Promise<MediaUrlsResult>>();
 vi.mock('./client', () => ({
   api: {
     call: (endpoint: unknown, input: { body: { ids: string[] } }) =>
-      endpoint === mediaEndpoints.urls
+      endpoint === routes.media.urls
         ? mediaUrls(input.body.ids)
         : Promise.reject(new Error('an unexpected call')),
   },

@@ -1,4 +1,4 @@
-import { pushEndpoints } from '@teltlk/protocol';
+import { routes } from '@teltlk/client';
 import { api } from './client';
 
 /**
@@ -50,12 +50,12 @@ export async function syncPush(
   const current = await worker.pushManager.getSubscription();
   if (!enabled) {
     if (current) {
-      await api.call(pushEndpoints.unsubscribe, {}, options);
+      await api.call(routes.push.unsubscribe, {}, options);
       await current.unsubscribe();
     }
     return 'off';
   }
-  const { publicKey } = await api.call(pushEndpoints.key);
+  const { publicKey } = await api.call(routes.push.key);
   const subscription =
     current ??
     (await worker.pushManager.subscribe({
@@ -64,7 +64,7 @@ export async function syncPush(
     }));
   const json = subscription.toJSON();
   await api.call(
-    pushEndpoints.subscribe,
+    routes.push.subscribe,
     {
       body: {
         endpoint: subscription.endpoint,

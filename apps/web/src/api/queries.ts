@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { mediaEndpoints, metaEndpoints, sessionEndpoints, userEndpoints } from '@teltlk/protocol';
+import { routes } from '@teltlk/client';
 import { useAuthStore } from '../app/auth-store';
 import { api } from './client';
 import { queryKeys } from './query-keys';
@@ -11,7 +11,7 @@ function useSignedIn(): boolean {
 export function useMe() {
   return useQuery({
     queryKey: queryKeys.me(),
-    queryFn: () => api.call(userEndpoints.me),
+    queryFn: () => api.call(routes.users.me),
     enabled: useSignedIn(),
   });
 }
@@ -19,7 +19,7 @@ export function useMe() {
 export function useSettings() {
   return useQuery({
     queryKey: queryKeys.settings(),
-    queryFn: () => api.call(userEndpoints.settings),
+    queryFn: () => api.call(routes.users.settings),
     enabled: useSignedIn(),
   });
 }
@@ -27,7 +27,7 @@ export function useSettings() {
 export function useSessions() {
   return useQuery({
     queryKey: queryKeys.sessions(),
-    queryFn: () => api.call(sessionEndpoints.list),
+    queryFn: () => api.call(routes.sessions.list),
     enabled: useSignedIn(),
   });
 }
@@ -36,7 +36,7 @@ export function useSessions() {
 export function useCountryCodes() {
   return useQuery({
     queryKey: queryKeys.countries(),
-    queryFn: () => api.call(metaEndpoints.countries),
+    queryFn: () => api.call(routes.meta.countries),
     staleTime: Infinity,
     gcTime: Infinity,
   });
@@ -46,7 +46,7 @@ export function useCountryCodes() {
 export function useMediaLimits() {
   return useQuery({
     queryKey: queryKeys.mediaLimits(),
-    queryFn: () => api.call(mediaEndpoints.limits),
+    queryFn: () => api.call(routes.media.limits),
     enabled: useSignedIn(),
     staleTime: 60 * 60 * 1000,
   });

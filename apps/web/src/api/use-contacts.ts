@@ -1,11 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  contactEndpoints,
-  groupEndpoints,
-  type BlockListResult,
-  type FriendListResult,
-  type UserProfile,
-} from '@teltlk/protocol';
+import { routes } from '@teltlk/client';
+import type { BlockListResult, FriendListResult, UserProfile } from '@teltlk/protocol';
 import { api } from './client';
 import { queryKeys } from './query-keys';
 import { useAuthStore } from '../app/auth-store';
@@ -20,7 +15,7 @@ function useSignedIn(): boolean {
 export function useFriendRequests(options: { refetchOnMount?: 'always' } = {}) {
   return useQuery({
     queryKey: queryKeys.friendRequests(),
-    queryFn: () => api.call(contactEndpoints.friendRequests),
+    queryFn: () => api.call(routes.contacts.friendRequests),
     enabled: useSignedIn(),
     ...options,
   });
@@ -29,7 +24,7 @@ export function useFriendRequests(options: { refetchOnMount?: 'always' } = {}) {
 export function useFriends() {
   return useQuery({
     queryKey: queryKeys.friends(),
-    queryFn: () => api.call(contactEndpoints.friends),
+    queryFn: () => api.call(routes.contacts.friends),
     enabled: useSignedIn(),
   });
 }
@@ -37,7 +32,7 @@ export function useFriends() {
 export function useBlocks() {
   return useQuery({
     queryKey: queryKeys.blocks(),
-    queryFn: () => api.call(contactEndpoints.blocks),
+    queryFn: () => api.call(routes.contacts.blocks),
     enabled: useSignedIn(),
   });
 }
@@ -45,7 +40,7 @@ export function useBlocks() {
 export function useOfficialAccounts() {
   return useQuery({
     queryKey: queryKeys.officialAccounts(),
-    queryFn: () => api.call(contactEndpoints.officialAccounts),
+    queryFn: () => api.call(routes.contacts.officialAccounts),
     enabled: useSignedIn(),
   });
 }
@@ -54,7 +49,7 @@ export function useOfficialAccounts() {
 export function usePerson(userId: string | null) {
   return useQuery({
     queryKey: queryKeys.person(userId ?? ''),
-    queryFn: () => api.call(contactEndpoints.profile, { params: { id: userId ?? '' } }),
+    queryFn: () => api.call(routes.contacts.profile, { params: { id: userId ?? '' } }),
     enabled: useSignedIn() && userId !== null,
   });
 }
@@ -71,11 +66,11 @@ export function useSendFriendRequest() {
     /** `groupId`: made from that group's member list, where its private chat applies. */
     mutationFn: ({ groupId, ...body }: { userId: string; greeting?: string; groupId?: string }) =>
       groupId
-        ? api.call(groupEndpoints.requestFriend, {
+        ? api.call(routes.groups.requestFriend, {
             params: { id: groupId, userId: body.userId },
             body: { greeting: body.greeting },
           })
-        : api.call(contactEndpoints.sendFriendRequest, { body }),
+        : api.call(routes.contacts.sendFriendRequest, { body }),
     onSuccess: (request) => storeRequest(queryClient, request),
   });
 }
@@ -85,10 +80,9 @@ export function useAnswerFriendRequest() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, accept }: { id: string; accept: boolean }) =>
-      api.call(
-        accept ? contactEndpoints.acceptFriendRequest : contactEndpoints.rejectFriendRequest,
-        { params: { id } },
-      ),
+      api.call(accept ? routes.contacts.acceptFriendRequest : routes.contacts.rejectFriendRequest, {
+        params: { id },
+      }),
     onSuccess: (request) => {
       storeRequest(queryClient, request);
       if (request.status === 'agreed') {
@@ -103,7 +97,7 @@ export function useUpdateRemark() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ userId, remark }: { userId: string; remark: string | null }) =>
-      api.call(contactEndpoints.updateFriend, { params: { id: userId }, body: { remark } }),
+      api.call(routes.contacts.updateFriend, { params: { id: userId }, body: { remark } }),
     onSuccess: (friend) => {
       queryClient.setQueryData<FriendListResult>(queryKeys.friends(), (list) =>
         list ? applyFriendEvent(list, { type: 'friendUpdated', friend }) : list,
@@ -119,7 +113,7 @@ export function useDeleteFriend() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (userId: string) =>
-      api.call(contactEndpoints.deleteFriend, { params: { id: userId } }),
+      api.call(routes.contacts.deleteFriend, { params: { id: userId } }),
     onSuccess: (_result, userId) => {
       queryClient.setQueryData<FriendListResult>(queryKeys.friends(), (list) =>
         list ? applyFriendEvent(list, { type: 'friendRemoved', userId }) : list,
@@ -134,7 +128,7 @@ export function useSetBlocked() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ userId, block }: { userId: string; block: boolean }) =>
-      api.call(block ? contactEndpoints.block : contactEndpoints.unblock, {
+      api.call(block ? routes.contacts.block : routes.contacts.unblock, {
         params: { id: userId },
       }),
     onSuccess: (_result, { userId, block }) => {

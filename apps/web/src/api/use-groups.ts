@@ -5,13 +5,8 @@ import {
   useQueryClient,
   type QueryClient,
 } from '@tanstack/react-query';
-import {
-  groupEndpoints,
-  type MyGroup,
-  type UpdateGroupBody,
-  type UpdateMyGroupBody,
-  type UserEvent,
-} from '@teltlk/protocol';
+import { routes } from '@teltlk/client';
+import type { MyGroup, UpdateGroupBody, UpdateMyGroupBody, UserEvent } from '@teltlk/protocol';
 import { useMemo } from 'react';
 import { api } from './client';
 import { fileForm } from './file-form';
@@ -49,7 +44,7 @@ function useSignedIn(): boolean {
 export function useMyGroups() {
   return useQuery({
     queryKey: groupKeys.list(),
-    queryFn: () => api.call(groupEndpoints.list).then((result) => result.groups),
+    queryFn: () => api.call(routes.groups.list).then((result) => result.groups),
     enabled: useSignedIn(),
   });
 }
@@ -66,7 +61,7 @@ export function useGroupRemarks(): ReadonlyMap<string, string | null> {
 export function useGroup(groupId: string | null) {
   return useQuery({
     queryKey: groupKeys.group(groupId ?? ''),
-    queryFn: () => api.call(groupEndpoints.get, { params: { id: groupId ?? '' } }),
+    queryFn: () => api.call(routes.groups.get, { params: { id: groupId ?? '' } }),
     enabled: useSignedIn() && groupId !== null,
     // Leaving or removal answers 404/403: asking again will not change that.
     retry: false,
@@ -78,7 +73,7 @@ export function useGroupMembers(groupId: string, q: string, enabled = true) {
   return useInfiniteQuery({
     queryKey: groupKeys.members(groupId, q),
     queryFn: ({ pageParam }) =>
-      api.call(groupEndpoints.members, {
+      api.call(routes.groups.members, {
         params: { id: groupId },
         query: { q: q || undefined, cursor: pageParam ?? undefined },
       }),
@@ -91,7 +86,7 @@ export function useGroupMembers(groupId: string, q: string, enabled = true) {
 export function useGroupApplications() {
   return useQuery({
     queryKey: groupKeys.applications(),
-    queryFn: () => api.call(groupEndpoints.applications),
+    queryFn: () => api.call(routes.groups.applications),
     enabled: useSignedIn(),
     refetchOnMount: 'always',
   });
@@ -138,7 +133,7 @@ export function useUpdateGroup(groupId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: UpdateGroupBody) =>
-      api.call(groupEndpoints.update, { params: { id: groupId }, body }),
+      api.call(routes.groups.update, { params: { id: groupId }, body }),
     onSuccess: (group) => {
       const mine = queryClient.getQueryData<MyGroup>(groupKeys.group(groupId));
       if (mine) storeGroup(queryClient, { ...mine, ...group });
@@ -151,7 +146,7 @@ export function useUploadGroupAvatar(groupId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (file: File) =>
-      api.call(groupEndpoints.setAvatar, { params: { id: groupId }, body: fileForm(file) }),
+      api.call(routes.groups.setAvatar, { params: { id: groupId }, body: fileForm(file) }),
     onSuccess: (group) => {
       const mine = queryClient.getQueryData<MyGroup>(groupKeys.group(groupId));
       if (mine) storeGroup(queryClient, { ...mine, ...group });
@@ -164,7 +159,7 @@ export function useUpdateMyGroup(groupId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: UpdateMyGroupBody) =>
-      api.call(groupEndpoints.updateMine, { params: { id: groupId }, body }),
+      api.call(routes.groups.updateMine, { params: { id: groupId }, body }),
     onSuccess: (group) => {
       storeGroup(queryClient, group);
       void queryClient.invalidateQueries({ queryKey: groupKeys.allMembers(groupId) });

@@ -1,5 +1,6 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { growthEndpoints, type MiningStatus, type RankingBoard } from '@teltlk/protocol';
+import { routes } from '@teltlk/client';
+import type { MiningStatus, RankingBoard } from '@teltlk/protocol';
 import { useSignedIn } from '../app/guards';
 import { api } from './client';
 
@@ -18,7 +19,7 @@ export const growthKeys = {
 export function useMining() {
   return useQuery({
     queryKey: growthKeys.mining(),
-    queryFn: () => api.call(growthEndpoints.mining),
+    queryFn: () => api.call(routes.growth.mining),
     enabled: useSignedIn(),
     refetchInterval: (query) => {
       const data: MiningStatus | undefined = query.state.data;
@@ -33,7 +34,7 @@ export function useMining() {
 export function useCoin() {
   return useQuery({
     queryKey: growthKeys.coin(),
-    queryFn: () => api.call(growthEndpoints.coin),
+    queryFn: () => api.call(routes.growth.coin),
     enabled: useSignedIn(),
   });
 }
@@ -42,7 +43,7 @@ export function useCoinHistory(pageSize = 20) {
   return useInfiniteQuery({
     queryKey: growthKeys.history(),
     queryFn: ({ pageParam }) =>
-      api.call(growthEndpoints.coinHistory, {
+      api.call(routes.growth.coinHistory, {
         query: { cursor: pageParam ?? undefined, limit: pageSize },
       }),
     initialPageParam: null as string | null,
@@ -54,7 +55,7 @@ export function useCoinHistory(pageSize = 20) {
 export function useTeam() {
   return useQuery({
     queryKey: growthKeys.team(),
-    queryFn: () => api.call(growthEndpoints.team),
+    queryFn: () => api.call(routes.growth.team),
     enabled: useSignedIn(),
   });
 }
@@ -63,7 +64,7 @@ export function useTeamMembers(pageSize = 20) {
   return useInfiniteQuery({
     queryKey: growthKeys.members(),
     queryFn: ({ pageParam }) =>
-      api.call(growthEndpoints.members, {
+      api.call(routes.growth.members, {
         query: { cursor: pageParam ?? undefined, limit: pageSize },
       }),
     initialPageParam: null as string | null,
@@ -75,7 +76,7 @@ export function useTeamMembers(pageSize = 20) {
 export function useRanking(board: RankingBoard, period: 'current' | 'previous') {
   return useQuery({
     queryKey: growthKeys.ranking(board, period),
-    queryFn: () => api.call(growthEndpoints.ranking, { params: { board }, query: { period } }),
+    queryFn: () => api.call(routes.growth.ranking, { params: { board }, query: { period } }),
     enabled: useSignedIn(),
   });
 }

@@ -1,5 +1,6 @@
 import { useQueries } from '@tanstack/react-query';
-import { contactEndpoints, type GroupMember, type UserProfile } from '@teltlk/protocol';
+import { routes } from '@teltlk/client';
+import type { GroupMember, UserProfile } from '@teltlk/protocol';
 import { useMemo, useRef } from 'react';
 import { api } from './client';
 import { queryKeys } from './query-keys';
@@ -52,7 +53,7 @@ export function useGroupPeople(
   const profiles = useQueries({
     queries: missing.map((id) => ({
       queryKey: queryKeys.person(id),
-      queryFn: () => api.call(contactEndpoints.profile, { params: { id } }),
+      queryFn: () => api.call(routes.contacts.profile, { params: { id } }),
       staleTime: 5 * 60_000,
       enabled: members.isFetched || groupId === null,
     })),

@@ -1,10 +1,6 @@
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  nftEndpoints,
-  paymentEndpoints,
-  walletEndpoints,
-  type PaymentRecord,
-} from '@teltlk/protocol';
+import { routes } from '@teltlk/client';
+import type { PaymentRecord } from '@teltlk/protocol';
 import { api } from './client';
 import { useSignedIn } from '../app/guards';
 
@@ -20,7 +16,7 @@ export const walletKeys = {
 export function useWallet() {
   return useQuery({
     queryKey: walletKeys.wallet(),
-    queryFn: () => api.call(walletEndpoints.wallet),
+    queryFn: () => api.call(routes.wallet.wallet),
     enabled: useSignedIn(),
   });
 }
@@ -28,7 +24,7 @@ export function useWallet() {
 export function useWalletRules() {
   return useQuery({
     queryKey: walletKeys.rules(),
-    queryFn: () => api.call(paymentEndpoints.rules),
+    queryFn: () => api.call(routes.payments.rules),
     enabled: useSignedIn(),
   });
 }
@@ -37,7 +33,7 @@ export function useWalletRules() {
 export function useNfts() {
   return useQuery({
     queryKey: walletKeys.nfts(),
-    queryFn: () => api.call(nftEndpoints.held),
+    queryFn: () => api.call(routes.nfts.held),
     enabled: useSignedIn(),
   });
 }
@@ -47,7 +43,7 @@ export function useWalletPayments(kind: PaymentRecord['kind'] | null, pageSize =
   return useInfiniteQuery({
     queryKey: [...walletKeys.payments(kind), pageSize],
     queryFn: ({ pageParam }) =>
-      api.call(paymentEndpoints.payments, {
+      api.call(routes.payments.payments, {
         query: { kind: kind ?? undefined, cursor: pageParam ?? undefined, limit: pageSize },
       }),
     initialPageParam: null as string | null,

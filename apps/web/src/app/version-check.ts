@@ -1,4 +1,5 @@
-import { APP_VERSION, metaEndpoints } from '@teltlk/protocol';
+import { routes } from '@teltlk/client';
+import { APP_VERSION } from '@teltlk/protocol';
 import { api } from '../api/client';
 import { paths } from './paths';
 import { standingOf } from './versions';
@@ -15,7 +16,7 @@ const EVERY_MS = 30 * 60_000;
 export function startVersionChecks(go: (path: string) => void): () => void {
   const check = async () => {
     try {
-      const standing = standingOf(APP_VERSION, await api.call(metaEndpoints.version));
+      const standing = standingOf(APP_VERSION, await api.call(routes.meta.version));
       if ((standing === 'maintenance' || standing === 'required') && !onUpgradePage()) {
         go(paths.upgradation);
       }

@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { ApiError } from '@teltlk/im-sdk';
-import { authEndpoints, type Channel, type CodePurpose } from '@teltlk/protocol';
+import { routes } from '@teltlk/client';
+import type { Channel, CodePurpose } from '@teltlk/protocol';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
@@ -40,7 +41,7 @@ export function CodeSection({
   const secondsLeft = useCountdown(record?.resendAt ?? null);
 
   const resend = useMutation({
-    mutationFn: () => api.call(authEndpoints.sendCode, { body: { purpose, channel, destination } }),
+    mutationFn: () => api.call(routes.auth.sendCode, { body: { purpose, channel, destination } }),
     onSuccess: (result) => {
       setRecord(recordSent(sessionStorage, key, Date.now(), result.resendAfter));
       showToast(t('code.sent'), { icon: 'success' });

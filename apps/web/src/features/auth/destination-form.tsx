@@ -1,11 +1,11 @@
 import { useMutation } from '@tanstack/react-query';
 import { ApiError } from '@teltlk/im-sdk';
+import { routes } from '@teltlk/client';
 import {
   destinationSchemaFor,
   type Channel,
   type CodePurpose,
   type SendCodeResult,
-  authEndpoints,
 } from '@teltlk/protocol';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -75,7 +75,7 @@ export function DestinationForm({
 
   const send = useMutation({
     mutationFn: (body: { channel: Channel; destination: string }) =>
-      api.call(authEndpoints.sendCode, { body: { purpose, ...body } }),
+      api.call(routes.auth.sendCode, { body: { purpose, ...body } }),
   });
 
   const goToCode = (

@@ -1,12 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '@teltlk/im-sdk';
-import {
-  deviceLoginEndpoints,
-  securityEndpoints,
-  type DeviceLoginDecision,
-  type DeviceLoginView,
-  type StepUpStatus,
-} from '@teltlk/protocol';
+import { routes } from '@teltlk/client';
+import type { DeviceLoginDecision, DeviceLoginView, StepUpStatus } from '@teltlk/protocol';
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -109,7 +104,7 @@ function DeviceDecision({ ticket }: { ticket: DeviceLoginView }) {
   const queryClient = useQueryClient();
   const status = useQuery({
     queryKey: queryKeys.stepUp(),
-    queryFn: () => api.call(securityEndpoints.stepUpStatus),
+    queryFn: () => api.call(routes.security.stepUpStatus),
   });
   const [decided, setDecided] = useState<Decided | null>(
     ticket.state === 'pending' ? null : { state: ticket.state },
@@ -125,7 +120,7 @@ function DeviceDecision({ ticket }: { ticket: DeviceLoginView }) {
   }>({});
   const decide = useMutation({
     mutationFn: (decision: DeviceLoginDecision) =>
-      api.call(deviceLoginEndpoints.decide, { params: { id: ticket.id }, body: decision }),
+      api.call(routes.deviceLogins.decide, { params: { id: ticket.id }, body: decision }),
     onSuccess: (result) => {
       setDecided({ state: result.state });
       // The session list now holds the new device.
@@ -287,7 +282,7 @@ function TicketById({ id }: { id: string }) {
   const text = useMessageText();
   const ticket = useQuery({
     queryKey: queryKeys.deviceLogin(id),
-    queryFn: () => api.call(deviceLoginEndpoints.view, { params: { id } }),
+    queryFn: () => api.call(routes.deviceLogins.view, { params: { id } }),
     retry: (count, error) => !(error instanceof ApiError) && count < 2,
     staleTime: Infinity,
   });
@@ -352,7 +347,7 @@ export function VerificationPage() {
   const text = useMessageText();
   const [code, setCode] = useState('');
   const find = useMutation({
-    mutationFn: (typed: string) => api.call(deviceLoginEndpoints.lookup, { body: { code: typed } }),
+    mutationFn: (typed: string) => api.call(routes.deviceLogins.lookup, { body: { code: typed } }),
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();

@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import { passwordSchema, authEndpoints } from '@teltlk/protocol';
+import { routes } from '@teltlk/client';
+import { passwordSchema } from '@teltlk/protocol';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -28,8 +29,7 @@ function ResetPassword({ target }: { target: DestinationParams }) {
   const [errors, setErrors] = useState<FormErrors<Field>>({ fields: {}, general: null });
 
   const reset = useMutation({
-    mutationFn: () =>
-      api.call(authEndpoints.resetPassword, { body: { code, password, ...target } }),
+    mutationFn: () => api.call(routes.auth.resetPassword, { body: { code, password, ...target } }),
     onSuccess: () => {
       showToast(t('forget.done'), { icon: 'success', duration: 2500 });
       void navigate(paths.root, { replace: true });

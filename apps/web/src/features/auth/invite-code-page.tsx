@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { ApiError } from '@teltlk/im-sdk';
-import { inviteCodeSchema, type AuthResult, authEndpoints, piEndpoints } from '@teltlk/protocol';
+import { routes } from '@teltlk/client';
+import { inviteCodeSchema, type AuthResult } from '@teltlk/protocol';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -58,8 +59,8 @@ export function InviteCodePage() {
         uiLanguage: currentUiLanguage(),
       };
       return draft.pi
-        ? api.call(piEndpoints.register, { body: { ticket: draft.pi.ticket, ...fields } })
-        : api.call(authEndpoints.register, {
+        ? api.call(routes.pi.register, { body: { ticket: draft.pi.ticket, ...fields } })
+        : api.call(routes.auth.register, {
             body: { ticket: draft.ticket ?? '', password: draft.password, ...fields },
           });
     },

@@ -1,5 +1,5 @@
-import { ApiClient } from '@teltlk/client';
-import { authEndpoints, type AuthResult, type UiLanguage } from '@teltlk/protocol';
+import { routes, ApiClient } from '@teltlk/client';
+import type { AuthResult, UiLanguage } from '@teltlk/protocol';
 import { intlLocale } from '../../i18n/language';
 import { toFormErrors, type FormErrors } from '../../ui/error-message';
 import { normaliseAccount } from './account';
@@ -18,7 +18,7 @@ export function signInWithPassword(
   language: UiLanguage,
 ): Promise<AuthResult> {
   const guest = new ApiClient({ getToken: () => null, getLanguage: () => intlLocale(language) });
-  return guest.call(authEndpoints.login, {
+  return guest.call(routes.auth.login, {
     body: { account: normaliseAccount(account), password },
   });
 }

@@ -1,4 +1,5 @@
-import { deviceLoginEndpoints, type DeviceLoginCreated } from '@teltlk/protocol';
+import { routes } from '@teltlk/client';
+import type { DeviceLoginCreated } from '@teltlk/protocol';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -46,7 +47,7 @@ export function PcDevicePage() {
   const load = useCallback(async () => {
     setView({ state: 'loading' });
     try {
-      const ticket = await api.call(deviceLoginEndpoints.create);
+      const ticket = await api.call(routes.deviceLogins.create);
       // Counted on this device's clock from the server's answer, whatever the clocks say.
       setView({ state: 'showing', ticket, endsAt: Date.now() + (ticket.expiresAt - ticket.now) });
     } catch {

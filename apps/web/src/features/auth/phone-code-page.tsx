@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { authEndpoints, piEndpoints } from '@teltlk/protocol';
+import { routes } from '@teltlk/client';
 import { api } from '../../api/client';
 import { handOverIncomplete } from '../../api/pi';
 import { paths } from '../../app/paths';
@@ -26,10 +26,10 @@ function LoginWithCode({ target, bindPi }: { target: DestinationParams; bindPi: 
       fallback="login"
       redeem={(code) =>
         piTicket
-          ? api.call(piEndpoints.bind, {
+          ? api.call(routes.pi.bind, {
               body: { proof: 'code', ticket: piTicket, code, ...target },
             })
-          : api.call(authEndpoints.loginWithCode, { body: { code, ...target } })
+          : api.call(routes.auth.loginWithCode, { body: { code, ...target } })
       }
       onRedeemed={async (result) => {
         await applyAuth(result);

@@ -1,10 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import {
-  nicknameSchema,
-  NICKNAME_MAX_LENGTH,
-  passwordInputSchema,
-  piEndpoints,
-} from '@teltlk/protocol';
+import { routes } from '@teltlk/client';
+import { nicknameSchema, NICKNAME_MAX_LENGTH, passwordInputSchema } from '@teltlk/protocol';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate } from 'react-router';
@@ -82,7 +78,7 @@ export function BindAccountPage() {
 
   const bind = useMutation({
     mutationFn: () =>
-      api.call(piEndpoints.bind, { body: { proof: 'password', ticket, account, password } }),
+      api.call(routes.pi.bind, { body: { proof: 'password', ticket, account, password } }),
     onSuccess: async (result) => {
       await applyAuth(result);
       draft.reset();

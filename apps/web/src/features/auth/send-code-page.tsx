@@ -3,7 +3,7 @@ import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
-import { authEndpoints, securityEndpoints } from '@teltlk/protocol';
+import { routes } from '@teltlk/client';
 import { api } from '../../api/client';
 import { useMe } from '../../api/queries';
 import { queryKeys } from '../../api/query-keys';
@@ -30,7 +30,7 @@ function VerifyRegistrationCode({ target }: { target: DestinationParams }) {
       submitLabel={t('code.submit')}
       fallback="register"
       redeem={(code) =>
-        api.call(authEndpoints.verifyCode, { body: { purpose: 'register', code, ...target } })
+        api.call(routes.auth.verifyCode, { body: { purpose: 'register', code, ...target } })
       }
       onRedeemed={({ ticket }) => {
         update({ ...target, ticket });
@@ -72,12 +72,12 @@ function VerifyAddedAddress({ target }: { target: DestinationParams }) {
       fallback="modify"
       redeem={async (code) => {
         ticket.current ??= (
-          await api.call(authEndpoints.verifyCode, {
+          await api.call(routes.auth.verifyCode, {
             body: { purpose: 'register', code, ...target },
           })
         ).ticket;
         try {
-          return await api.call(securityEndpoints.setAddress, { body: { ticket: ticket.current } });
+          return await api.call(routes.security.setAddress, { body: { ticket: ticket.current } });
         } catch (failure) {
           if (!(failure instanceof StepUpCancelled)) ticket.current = null;
           throw failure;

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { GROUP_READERS_DETAIL_MAX, groupEndpoints } from '@teltlk/protocol';
+import { routes } from '@teltlk/client';
+import { GROUP_READERS_DETAIL_MAX } from '@teltlk/protocol';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
@@ -26,7 +27,7 @@ export function GroupReadState({
   const [open, setOpen] = useState(false);
   const reads = useQuery({
     queryKey: [...groupKeys.reads(groupId, seq), version],
-    queryFn: () => api.call(groupEndpoints.reads, { params: { id: groupId, seq } }),
+    queryFn: () => api.call(routes.groups.reads, { params: { id: groupId, seq } }),
     staleTime: 10_000,
   });
   if (!reads.data) return null;

@@ -1,11 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '@teltlk/im-sdk';
-import {
-  ENVELOPE_SHARES_MAX,
-  fromUnits,
-  type EnvelopeView,
-  moneyEndpoints,
-} from '@teltlk/protocol';
+import { routes } from '@teltlk/client';
+import { ENVELOPE_SHARES_MAX, fromUnits, type EnvelopeView } from '@teltlk/protocol';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -47,11 +43,11 @@ export function EnvelopeSheet({
   const queryClient = useQueryClient();
   const view = useQuery({
     queryKey: envelopeKey(envelopeId),
-    queryFn: () => api.call(moneyEndpoints.envelope, { params: { id: envelopeId } }),
+    queryFn: () => api.call(routes.money.envelope, { params: { id: envelopeId } }),
     enabled: visible,
   });
   const opening = useMutation({
-    mutationFn: () => api.call(moneyEndpoints.openEnvelope, { params: { id: envelopeId } }),
+    mutationFn: () => api.call(routes.money.openEnvelope, { params: { id: envelopeId } }),
     onSuccess: (result) => {
       queryClient.setQueryData(envelopeKey(envelopeId), result);
       void queryClient.invalidateQueries({ queryKey: walletKeys.all() });
@@ -154,10 +150,10 @@ export function MoneySheet({
   const send = useMutation({
     mutationFn: (password: string) =>
       kind === 'transfer'
-        ? api.call(moneyEndpoints.transfer, {
+        ? api.call(routes.money.transfer, {
             body: { conversationId, clientMsgId, amount: amount.trim(), note, password },
           })
-        : api.call(moneyEndpoints.sendEnvelope, {
+        : api.call(routes.money.sendEnvelope, {
             body: {
               conversationId,
               clientMsgId,

@@ -1,5 +1,6 @@
 import { ApiError } from '@teltlk/im-sdk';
-import { findLanguage, translationEndpoints } from '@teltlk/protocol';
+import { routes } from '@teltlk/client';
+import { findLanguage } from '@teltlk/protocol';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
@@ -45,7 +46,7 @@ async function translateDraft(
   source: TranslationSource,
 ): Promise<string> {
   if (source === 'server')
-    return (await api.call(translationEndpoints.preview, { body: { text, to } })).text;
+    return (await api.call(routes.translation.preview, { body: { text, to } })).text;
   if (from === to) return text;
   const device = source === 'device' ? deviceTranslator() : null;
   const result = device && from !== null ? await device.translate(text, from, to) : null;

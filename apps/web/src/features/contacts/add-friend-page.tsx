@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { userSearchQuery, type Me, contactEndpoints } from '@teltlk/protocol';
+import { routes } from '@teltlk/client';
+import { userSearchQuery, type Me } from '@teltlk/protocol';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -34,7 +35,7 @@ function AddFriendScreen({ headerConfirm }: { headerConfirm: boolean }) {
 
   const search = useMutation({
     mutationFn: (q: string) =>
-      api.call(contactEndpoints.searchUsers, { query: { q } }).then((result) => result.user),
+      api.call(routes.contacts.searchUsers, { query: { q } }).then((result) => result.user),
     onSuccess: (user) => {
       // The profile page shows the found user at once, without asking again.
       queryClient.setQueryData(queryKeys.person(user.id), user);

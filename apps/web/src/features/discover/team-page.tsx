@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { growthEndpoints, type TeamMember } from '@teltlk/protocol';
+import { routes } from '@teltlk/client';
+import type { TeamMember } from '@teltlk/protocol';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api } from '../../api/client';
@@ -105,7 +106,7 @@ function MemberRow({ member }: { member: TeamMember }) {
   const locale = useUiLocale();
   const queryClient = useQueryClient();
   const nudge = useMutation({
-    mutationFn: () => api.call(growthEndpoints.nudge, { params: { id: member.user.id } }),
+    mutationFn: () => api.call(routes.growth.nudge, { params: { id: member.user.id } }),
     onSuccess: () => {
       showToast(t('team.nudged'), { icon: 'success' });
       void queryClient.invalidateQueries({ queryKey: growthKeys.members() });

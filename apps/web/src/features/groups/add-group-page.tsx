@@ -1,10 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { routes } from '@teltlk/client';
 import {
   GROUP_APPLICATION_MESSAGE_MAX_LENGTH,
   groupNoSchema,
   type GroupSummary,
   groupConversationId,
-  groupEndpoints,
 } from '@teltlk/protocol';
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -48,7 +48,7 @@ export function AddGroupPage() {
     if (invalid) return;
     setSearching(true);
     try {
-      setFound((await api.call(groupEndpoints.search, { query: { no: value.trim() } })).group);
+      setFound((await api.call(routes.groups.search, { query: { no: value.trim() } })).group);
     } catch (failure) {
       const errors = toFormErrors(failure, {
         fields: ['no'],
@@ -70,7 +70,7 @@ export function AddGroupPage() {
     setJoining(true);
     try {
       const typed = message.trim();
-      const { status } = await api.call(groupEndpoints.join, {
+      const { status } = await api.call(routes.groups.join, {
         params: { id: group.id },
         body: typed ? { message: typed } : {},
       });

@@ -1,10 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { routes } from '@teltlk/client';
 import {
   GROUP_INVITE_MAX,
   GROUP_NAME_MAX_LENGTH,
   groupNameSchema,
   groupConversationId,
-  groupEndpoints,
 } from '@teltlk/protocol';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -68,7 +68,7 @@ function CreateGroupForm() {
     if (invalid || chosen.length === 0 || busy) return;
     setBusy(true);
     try {
-      const group = await api.call(groupEndpoints.create, {
+      const group = await api.call(routes.groups.create, {
         body: { ...(name.trim() ? { name: name.trim() } : {}), memberIds: chosen },
       });
       queryClient.setQueryData(groupKeys.group(group.id), group);

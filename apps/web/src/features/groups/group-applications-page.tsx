@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { groupEndpoints, type GroupApplication } from '@teltlk/protocol';
+import { routes } from '@teltlk/client';
+import type { GroupApplication } from '@teltlk/protocol';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
@@ -41,7 +42,7 @@ function ApplicationRow({
   const answer = async (accept: boolean) => {
     setBusy(accept ? 'accept' : 'reject');
     try {
-      await api.call(accept ? groupEndpoints.acceptApplication : groupEndpoints.rejectApplication, {
+      await api.call(accept ? routes.groups.acceptApplication : routes.groups.rejectApplication, {
         params: { id: application.id },
       });
     } catch (error) {

@@ -1,11 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { routes } from '@teltlk/client';
 import {
   GROUP_MESSAGE_KINDS,
   groupConversationId,
   type GroupMessageKind,
   type MyGroup,
   type UpdateGroupBody,
-  groupEndpoints,
 } from '@teltlk/protocol';
 import { UserAddOutline } from 'antd-mobile-icons';
 import { useId, useState } from 'react';
@@ -129,7 +129,7 @@ function GroupSettings({ group, selfId }: { group: MyGroup; selfId: string }) {
     if (!confirmed || leaving) return;
     setLeaving(true);
     try {
-      await api.call(dismiss ? groupEndpoints.dismiss : groupEndpoints.quit, {
+      await api.call(dismiss ? routes.groups.dismiss : routes.groups.quit, {
         params: { id: group.id },
       });
       queryClient.removeQueries({ queryKey: groupKeys.group(group.id) });
@@ -406,7 +406,7 @@ function InvitePopup({
     change.mutate(
       () =>
         api
-          .call(groupEndpoints.invite, { params: { id: group.id }, body: { userIds: chosen } })
+          .call(routes.groups.invite, { params: { id: group.id }, body: { userIds: chosen } })
           .then((result) => result.added),
       {
         onSuccess: (added) => {

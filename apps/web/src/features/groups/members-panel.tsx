@@ -2,12 +2,12 @@ import { ActionSheet } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { routes } from '@teltlk/client';
 import {
   GROUP_MUTE_DURATIONS,
   singleConversationId,
   type GroupMember,
   type MyGroup,
-  groupEndpoints,
 } from '@teltlk/protocol';
 import { api } from '../../api/client';
 import { paths, withQuery } from '../../app/paths';
@@ -61,14 +61,14 @@ export function MembersPanel({ group, selfId }: { group: MyGroup; selfId: string
         return;
       case 'makeAdmin':
         return run(() =>
-          api.call(groupEndpoints.setRole, {
+          api.call(routes.groups.setRole, {
             params: { id: group.id, userId },
             body: { role: 'admin' },
           }),
         );
       case 'removeAdmin':
         return run(() =>
-          api.call(groupEndpoints.setRole, {
+          api.call(routes.groups.setRole, {
             params: { id: group.id, userId },
             body: { role: 'member' },
           }),
@@ -77,18 +77,18 @@ export function MembersPanel({ group, selfId }: { group: MyGroup; selfId: string
         return setMuting(member);
       case 'unmute':
         return run(() =>
-          api.call(groupEndpoints.mute, { params: { id: group.id, userId }, body: { seconds: 0 } }),
+          api.call(routes.groups.mute, { params: { id: group.id, userId }, body: { seconds: 0 } }),
         );
       case 'transfer':
         if (await confirmModal(t('groups.transfer'), t('groups.transferConfirm', { name }))) {
           run(() =>
-            api.call(groupEndpoints.transfer, { params: { id: group.id }, body: { userId } }),
+            api.call(routes.groups.transfer, { params: { id: group.id }, body: { userId } }),
           );
         }
         return;
       case 'remove':
         if (await confirmModal(t('groups.removeMember'), t('groups.removeConfirm', { name }))) {
-          run(() => api.call(groupEndpoints.remove, { params: { id: group.id, userId } }));
+          run(() => api.call(routes.groups.remove, { params: { id: group.id, userId } }));
         }
         return;
     }
@@ -187,7 +187,7 @@ export function MembersPanel({ group, selfId }: { group: MyGroup; selfId: string
             const userId = muting?.user.id;
             if (userId)
               run(() =>
-                api.call(groupEndpoints.mute, {
+                api.call(routes.groups.mute, {
                   params: { id: group.id, userId },
                   body: { seconds },
                 }),

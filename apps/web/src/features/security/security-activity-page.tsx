@@ -1,5 +1,6 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { securityEndpoints, type SecurityActivity } from '@teltlk/protocol';
+import { routes } from '@teltlk/client';
+import type { SecurityActivity } from '@teltlk/protocol';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
@@ -23,7 +24,7 @@ export function useSecurityActivity() {
   return useInfiniteQuery({
     queryKey: queryKeys.securityActivity(),
     queryFn: ({ pageParam }) =>
-      api.call(securityEndpoints.activity, {
+      api.call(routes.security.activity, {
         query: { cursor: pageParam ?? undefined, limit: PAGE_SIZE },
       }),
     initialPageParam: null as string | null,

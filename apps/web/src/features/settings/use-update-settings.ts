@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { userEndpoints, type Settings, type UpdateSettingsBody } from '@teltlk/protocol';
+import { routes } from '@teltlk/client';
+import type { Settings, UpdateSettingsBody } from '@teltlk/protocol';
 import { api } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
 import { toastModifyFailure } from '../../ui/failure-toast';
@@ -11,7 +12,7 @@ export function useUpdateSettings() {
   const key = queryKeys.settings();
   return useMutation({
     mutationFn: (patch: UpdateSettingsBody) =>
-      api.call(userEndpoints.updateSettings, { body: patch }),
+      api.call(routes.users.updateSettings, { body: patch }),
     onMutate: async (patch) => {
       await queryClient.cancelQueries({ queryKey: key });
       const previous = queryClient.getQueryData<Settings>(key);

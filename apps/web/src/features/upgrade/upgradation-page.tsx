@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { APP_VERSION, metaEndpoints } from '@teltlk/protocol';
+import { routes } from '@teltlk/client';
+import { APP_VERSION } from '@teltlk/protocol';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -38,7 +39,7 @@ export function UpgradationPage() {
   const [updating, setUpdating] = useState(false);
   const version = useQuery({
     queryKey: ['meta', 'version'],
-    queryFn: () => api.call(metaEndpoints.version),
+    queryFn: () => api.call(routes.meta.version),
   });
   const standing = version.data ? standingOf(APP_VERSION, version.data) : null;
   const update = () => {

@@ -1,13 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  passwordSchema,
-  type Me,
-  type SessionInfo,
-  piEndpoints,
-  securityEndpoints,
-  sessionEndpoints,
-  userEndpoints,
-} from '@teltlk/protocol';
+import { routes } from '@teltlk/client';
+import { passwordSchema, type Me, type SessionInfo } from '@teltlk/protocol';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -51,7 +44,7 @@ function ChangePasswordForm() {
 
   const change = useMutation({
     mutationFn: () =>
-      api.call(userEndpoints.changePassword, { body: { currentPassword, newPassword } }),
+      api.call(routes.users.changePassword, { body: { currentPassword, newPassword } }),
     onSuccess: () => {
       showToast(t('security.passwordChanged'), { icon: 'success' });
       setCurrentPassword('');
@@ -146,7 +139,7 @@ function SessionItem({ session, now }: { session: SessionInfo; now: number }) {
   });
 
   const revoke = useMutation({
-    mutationFn: () => api.call(sessionEndpoints.signOut, { params: { id: session.id } }),
+    mutationFn: () => api.call(routes.sessions.signOut, { params: { id: session.id } }),
     onSuccess: () => {
       showToast(t('security.revoked'), { icon: 'success' });
       void queryClient.invalidateQueries({ queryKey: queryKeys.sessions() });
@@ -235,7 +228,7 @@ function PiSection({ me }: { me: Me }) {
 
   const bind = useMutation({
     mutationFn: async () => {
-      return api.call(piEndpoints.bindSignedIn, {
+      return api.call(routes.pi.bindSignedIn, {
         body: { accessToken: await piAccessToken(client!) },
       });
     },
@@ -247,7 +240,7 @@ function PiSection({ me }: { me: Me }) {
     onError: (failure) => toastModifyFailure(failure),
   });
   const unbind = useMutation({
-    mutationFn: () => api.call(piEndpoints.unbind),
+    mutationFn: () => api.call(routes.pi.unbind),
     onSuccess: (next) => {
       updated(next);
       client?.forget();
@@ -316,7 +309,7 @@ function HoldNotice() {
   const queryClient = useQueryClient();
   const status = useQuery({
     queryKey: queryKeys.stepUp(),
-    queryFn: () => api.call(securityEndpoints.stepUpStatus),
+    queryFn: () => api.call(routes.security.stepUpStatus),
   });
   const heldUntil = status.data?.heldUntil ?? null;
   if (heldUntil === null || heldUntil <= Date.now()) return null;

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '@teltlk/im-sdk';
-import { teltlkIdSchema, type Me, userEndpoints } from '@teltlk/protocol';
+import { routes } from '@teltlk/client';
+import { teltlkIdSchema, type Me } from '@teltlk/protocol';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
@@ -33,7 +34,7 @@ function ProfileRows({ me }: { me: Me }) {
   const avatarInputId = useId();
 
   const uploadAvatar = useMutation({
-    mutationFn: (file: File) => api.call(userEndpoints.setAvatar, { body: fileForm(file) }),
+    mutationFn: (file: File) => api.call(routes.users.setAvatar, { body: fileForm(file) }),
     onMutate: () => showLoading(t('profile.uploading')),
     onSuccess: (updated) => {
       hideLoading();
@@ -47,8 +48,7 @@ function ProfileRows({ me }: { me: Me }) {
   });
 
   const changeTeltlkId = useMutation({
-    mutationFn: (teltlkId: string) =>
-      api.call(userEndpoints.changeTeltlkId, { body: { teltlkId } }),
+    mutationFn: (teltlkId: string) => api.call(routes.users.changeTeltlkId, { body: { teltlkId } }),
     onSuccess: (updated) => {
       queryClient.setQueryData(queryKeys.me(), updated);
       showToast(t('common.saved'), { icon: 'success' });

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '@teltlk/im-sdk';
-import { singleConversationId, type NftItemView, nftEndpoints } from '@teltlk/protocol';
+import { routes } from '@teltlk/client';
+import { singleConversationId, type NftItemView } from '@teltlk/protocol';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -100,7 +101,7 @@ function NftSheet({
   const queryClient = useQueryClient();
   const item = useQuery({
     queryKey: walletKeys.nft(itemId),
-    queryFn: () => api.call(nftEndpoints.item, { params: { id: itemId } }),
+    queryFn: () => api.call(routes.nfts.item, { params: { id: itemId } }),
     initialData: initial,
     retry: (count, failure) => !(failure instanceof ApiError && failure.status < 500) && count < 2,
   });
@@ -110,7 +111,7 @@ function NftSheet({
   const [clientMsgId] = useState(() => `nft-${crypto.randomUUID()}`);
   const give = useMutation({
     mutationFn: ({ friend, password }: { friend: Friend; password: string }) =>
-      api.call(nftEndpoints.send, {
+      api.call(routes.nfts.send, {
         params: { id: itemId },
         body: {
           conversationId: singleConversationId(selfId ?? '', friend.id),

@@ -1,12 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { ApiError } from '@teltlk/im-sdk';
-import {
-  fromUnits,
-  type PaymentRecord,
-  type RechargeOrder,
-  paymentEndpoints,
-  piEndpoints,
-} from '@teltlk/protocol';
+import { routes } from '@teltlk/client';
+import { fromUnits, type PaymentRecord, type RechargeOrder } from '@teltlk/protocol';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -214,10 +209,10 @@ function RechargeSheet({ visible, onClose }: { visible: boolean; onClose: () => 
       // Payments Pi still holds unfinished are settled first, as Pi asks.
       await client.authenticate(PI_SIGN_IN_SCOPES, (payment) => {
         void api
-          .call(piEndpoints.resolveIncompletePayment, { body: { paymentId: payment.identifier } })
+          .call(routes.pi.resolveIncompletePayment, { body: { paymentId: payment.identifier } })
           .then(refresh);
       });
-      const order: RechargeOrder = await api.call(paymentEndpoints.recharge, {
+      const order: RechargeOrder = await api.call(routes.payments.recharge, {
         body: { amount: typed },
       });
       showToast(t('wallet.rechargeStarted'));
@@ -225,23 +220,21 @@ function RechargeSheet({ visible, onClose }: { visible: boolean; onClose: () => 
         void client
           .createPayment(order.payment, {
             onReadyForServerApproval: (paymentId) => {
-              void api
-                .call(paymentEndpoints.approveRecharge, { body: { paymentId } })
-                .catch(reject);
+              void api.call(routes.payments.approveRecharge, { body: { paymentId } }).catch(reject);
             },
             onReadyForServerCompletion: (paymentId, txid) => {
               api
-                .call(paymentEndpoints.completeRecharge, { body: { paymentId, txid } })
+                .call(routes.payments.completeRecharge, { body: { paymentId, txid } })
                 .then(() => resolve(), reject);
             },
             onCancel: (paymentId) => {
               void api
-                .call(paymentEndpoints.cancelRecharge, { body: { paymentId } })
+                .call(routes.payments.cancelRecharge, { body: { paymentId } })
                 .finally(() => reject(new RechargeCancelled()));
             },
             onError: (failure, payment) => {
               const settle = payment
-                ? api.call(paymentEndpoints.cancelRecharge, {
+                ? api.call(routes.payments.cancelRecharge, {
                     body: { paymentId: payment.identifier },
                   })
                 : Promise.resolve();
@@ -332,7 +325,7 @@ function WithdrawSheet({
   const [error, setError] = useState<Message | null>(null);
   const send = useMutation({
     mutationFn: (password: string) =>
-      api.call(paymentEndpoints.withdraw, {
+      api.call(routes.payments.withdraw, {
         body: { amount: fromUnits(units ?? 0, 'PI'), password },
       }),
     onSuccess: (record) => {

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { walletEndpoints, type WalletResult } from '@teltlk/protocol';
+import { routes } from '@teltlk/client';
+import type { WalletResult } from '@teltlk/protocol';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -110,7 +111,7 @@ export function CreateWalletPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const create = useMutation({
-    mutationFn: () => api.call(walletEndpoints.create),
+    mutationFn: () => api.call(routes.wallet.create),
     onSuccess: (wallet) => {
       queryClient.setQueryData(walletKeys.wallet(), wallet);
       showToast(t('wallet.created'), { icon: 'success' });
