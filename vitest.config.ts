@@ -7,6 +7,7 @@ const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 /** Workspace packages resolve to their TypeScript sources, so tests need no build. */
 export const workspaceAlias = {
   '@teltlk/protocol': source('./packages/protocol/src/index.ts'),
+  '@teltlk/client': source('./packages/client/src/index.ts'),
   '@teltlk/im-sdk': source('./packages/im-sdk/src/index.ts'),
   '@teltlk/test-kit': source('./packages/test-kit/src/index.ts'),
   '@teltlk/pi-sdk/hosted': source('./packages/pi-sdk/src/hosted.ts'),
@@ -37,6 +38,10 @@ export default defineConfig({
           name: 'pi',
           include: ['packages/pi-sdk/src/**/*.test.ts', 'packages/pi-sandbox/src/**/*.test.ts'],
         },
+      },
+      {
+        extends: true,
+        test: { name: 'client', include: ['packages/client/src/**/*.test.ts'] },
       },
       {
         extends: true,

@@ -13,6 +13,7 @@ export const BUILD_INPUTS = [
   'package-lock.json',
   'tsconfig.base.json',
   'packages/protocol',
+  'packages/client',
   'packages/im-sdk',
   'packages/pi-sdk',
   'packages/pi-sandbox',

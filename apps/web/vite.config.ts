@@ -25,6 +25,7 @@ export default defineConfig({
   resolve: {
     alias: {
       '@teltlk/protocol': source('../../packages/protocol/src/index.ts'),
+      '@teltlk/client': source('../../packages/client/src/index.ts'),
       '@teltlk/im-sdk': source('../../packages/im-sdk/src/index.ts'),
       '@teltlk/pi-sdk': source('../../packages/pi-sdk/src/index.ts'),
     },

@@ -1,5 +1,5 @@
 import { sendableContentSchema, type SendableContent } from '@teltlk/protocol';
-import { ApiError } from './api-error.js';
+import { ApiError } from '@teltlk/client';
 
 /**
  * Checks what a person sends against the protocol's schema before it is stored for

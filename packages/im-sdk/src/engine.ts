@@ -11,9 +11,8 @@ import {
   type UpdateConversationBody,
   type UserEvent,
 } from '@teltlk/protocol';
-import type { ApiClient } from './api-client.js';
+import { routes, ApiError, type ApiClient } from '@teltlk/client';
 import type * as ContentCheckModule from './content-check.js';
-import { ApiError } from './api-error.js';
 import { Connection, type EndReason } from './connection.js';
 import { Emitter } from './emitter.js';
 import { newClientMsgId, OutboxSender } from './outbox.js';
@@ -321,17 +320,25 @@ export class ImEngine implements HandleHost {
   }
 
   async updateConversation(conversationId: string, patch: UpdateConversationBody): Promise<void> {
-    const conversation = await this.api.updateConversation(conversationId, patch);
+    const conversation = await this.api.call(routes.messages.update, {
+      params: { id: conversationId },
+      body: patch,
+    });
     await this.writer.serial((store) => this.writer.putConversations(store, [conversation]));
   }
 
   async clearHistory(conversationId: string): Promise<void> {
-    const conversation = await this.api.clearConversation(conversationId);
+    const conversation = await this.api.call(routes.messages.clear, {
+      params: { id: conversationId },
+    });
     await this.writer.serial((store) => this.writer.putConversations(store, [conversation]));
   }
 
   async setBurn(conversationId: string, seconds: number): Promise<void> {
-    const notice = await this.api.setBurn(conversationId, seconds);
+    const notice = await this.api.call(routes.messages.setBurn, {
+      params: { id: conversationId },
+      body: { seconds },
+    });
     await this.applyAnswer(conversationId, notice);
   }
 
@@ -366,10 +373,12 @@ export class ImEngine implements HandleHost {
     conversationIds: readonly string[],
   ): Promise<void> {
     for (const target of conversationIds) {
-      const message = await this.api.sendMessage({
-        conversationId: target,
-        clientMsgId: newClientMsgId(),
-        content: { kind: 'merged', source: { conversationId, seqs: [...seqs] } },
+      const message = await this.api.call(routes.messages.send, {
+        body: {
+          conversationId: target,
+          clientMsgId: newClientMsgId(),
+          content: { kind: 'merged', source: { conversationId, seqs: [...seqs] } },
+        },
       });
       await this.applyAnswer(target, message);
     }
@@ -542,13 +551,18 @@ export class ImEngine implements HandleHost {
 
   /** @internal */
   async revoke(conversationId: string, seq: number): Promise<void> {
-    const notice = await this.api.revokeMessage(conversationId, seq);
+    const notice = await this.api.call(routes.messages.revoke, {
+      params: { id: conversationId, seq },
+    });
     await this.applyAnswer(conversationId, notice);
   }
 
   /** @internal Gives our own text new words; the notice applies here at once. */
   async edit(conversationId: string, seq: number, text: string): Promise<void> {
-    const notice = await this.api.editMessage(conversationId, seq, text);
+    const notice = await this.api.call(routes.messages.edit, {
+      params: { id: conversationId, seq },
+      body: { text },
+    });
     await this.applyAnswer(conversationId, notice);
   }
 
@@ -563,12 +577,12 @@ export class ImEngine implements HandleHost {
     cursor?: string;
     limit?: number;
   }): Promise<SearchMessagesResult> {
-    return this.api.searchMessages(query);
+    return this.api.call(routes.messages.search, { query });
   }
 
   /** @internal */
   async hide(conversationId: string, seq: number): Promise<void> {
-    await this.api.hideMessage(conversationId, seq);
+    await this.api.call(routes.messages.hide, { params: { id: conversationId, seq } });
     await this.writer.serial((store) => this.writer.applyHidden(store, conversationId, seq));
   }
 
@@ -594,7 +608,10 @@ export class ImEngine implements HandleHost {
         // it (REST) and fetch the new burn times.
         if (!burning && this.connection.send({ t: 'read', conversationId, seq })) return;
         // No socket: try REST; if that fails too the read goes on the next connect.
-        await this.api.markRead(conversationId, seq);
+        await this.api.call(routes.messages.read, {
+          params: { id: conversationId },
+          body: { seq },
+        });
         if (burning) await this.syncer.refreshBurn(conversationId, previous);
         await this.writer.serial(async (store) => {
           const current = this.writer.conversations.get(conversationId);

@@ -1,11 +1,5 @@
-export {
-  ApiClient,
-  type ApiClientOptions,
-  type Method,
-  type RequestOptions,
-  type StepUpAsk,
-} from './api-client.js';
-export { ApiError, StepUpCancelled } from './api-error.js';
+// The errors the engine's calls fail with are the REST client's.
+export { ApiError, StepUpCancelled } from '@teltlk/client';
 export { backoffDelay } from './connection.js';
 export {
   ImEngine,

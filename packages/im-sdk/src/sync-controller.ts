@@ -1,5 +1,6 @@
+import { routes } from '@teltlk/client';
 import { PULL_LIMIT_MAX, type ClientFrame } from '@teltlk/protocol';
-import type { ApiClient } from './api-client.js';
+import type { ApiClient } from '@teltlk/client';
 import { backoffDelay } from './connection.js';
 import type { Emitter } from './emitter.js';
 import { PAGE_SIZE } from './handle.js';
@@ -152,7 +153,9 @@ export class SyncController {
    * older events (years of friend requests) are not replayed: start after the newest.
    */
   private async skipOldEvents(): Promise<void> {
-    const page = await this.deps.api.syncEvents({ after: 0, limit: 1 });
+    const page = await this.deps.api.call(routes.events.page, {
+      query: { after: 0, limit: 1 },
+    });
     await this.writer.serial(async (store) => {
       if (this.writer.lastEventSeq >= page.lastSeq) return;
       this.writer.lastEventSeq = page.lastSeq;

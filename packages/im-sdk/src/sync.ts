@@ -1,11 +1,13 @@
+import { routes } from '@teltlk/client';
 import {
   PULL_LIMIT_MAX,
   SYNC_CONVERSATIONS_LIMIT_MAX,
   type Conversation,
+  type ConversationSyncResult,
   type Message,
   type UserEvent,
 } from '@teltlk/protocol';
-import type { ApiClient } from './api-client.js';
+import type { ApiClient } from '@teltlk/client';
 
 /** Conversations one sync call asks for. */
 export const CONVERSATION_PAGE = Math.min(500, SYNC_CONVERSATIONS_LIMIT_MAX);
@@ -41,7 +43,9 @@ export async function pullConversations(
   let cursor: string | null = null;
   let syncedAt = Number.POSITIVE_INFINITY;
   do {
-    const page = await api.syncConversations({ since, cursor, limit: CONVERSATION_PAGE });
+    const page: ConversationSyncResult = await api.call(routes.messages.syncConversations, {
+      query: { since, cursor: cursor ?? undefined, limit: CONVERSATION_PAGE },
+    });
     await apply(page.conversations);
     syncedAt = Math.min(syncedAt, page.syncedAt);
     cursor = page.nextCursor;
@@ -56,7 +60,9 @@ export async function pullEventPages(
   apply: (events: UserEvent[]) => Promise<void>,
 ): Promise<void> {
   for (;;) {
-    const page = await api.syncEvents({ after: last(), limit: PULL_LIMIT_MAX });
+    const page = await api.call(routes.events.page, {
+      query: { after: last(), limit: PULL_LIMIT_MAX },
+    });
     await apply(page.events);
     if (!page.hasMore || page.events.length === 0) return;
   }
@@ -67,7 +73,10 @@ export async function pullNewestPage(
   conversationId: string,
   limit: number,
 ): Promise<MessagePage> {
-  const page = await api.messages(conversationId, { limit });
+  const page = await api.call(routes.messages.page, {
+    params: { id: conversationId },
+    query: { limit },
+  });
   return bounded(page.messages, page.hasMore);
 }
 
@@ -77,7 +86,10 @@ export async function pullAfter(
   after: number,
   limit: number,
 ): Promise<MessagePage> {
-  const page = await api.messages(conversationId, { after, limit });
+  const page = await api.call(routes.messages.page, {
+    params: { id: conversationId },
+    query: { after, limit },
+  });
   return bounded(page.messages, page.hasMore);
 }
 
@@ -87,6 +99,9 @@ export async function pullOlderPage(
   before: number,
   limit: number,
 ): Promise<MessagePage> {
-  const page = await api.messages(conversationId, { before, limit });
+  const page = await api.call(routes.messages.page, {
+    params: { id: conversationId },
+    query: { before, limit },
+  });
   return bounded(page.messages, page.hasMore);
 }

@@ -1,6 +1,6 @@
 import { IDBKeyRange } from 'fake-indexeddb';
 import type { Conversation, Message, MessageContent, Translation } from '@teltlk/protocol';
-import { ApiClient } from './api-client.js';
+import { ApiClient } from '@teltlk/client';
 import { ImEngine, type EngineOptions } from './engine.js';
 import type { FakeServer } from './fake-server.js';
 import { FakeWebSocket } from './fake-socket.js';

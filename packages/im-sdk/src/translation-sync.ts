@@ -1,6 +1,5 @@
 import { TRANSLATE_SEQS_MAX, type Translation, type TranslationInfoResult } from '@teltlk/protocol';
-import type { ApiClient } from './api-client.js';
-import { ApiError } from './api-error.js';
+import { routes, ApiError, type ApiClient } from '@teltlk/client';
 import type { LocalStore, StoredConversation, StoredMessage } from './store.js';
 import { isNewerTranslation, needsTranslation, translationTarget } from './translation.js';
 
@@ -224,11 +223,8 @@ export class TranslationSync {
     retry: boolean,
   ): Promise<void> {
     try {
-      const result = await this.options.api.translate({
-        conversationId,
-        seqs,
-        lang,
-        ...(retry ? { retry: true } : {}),
+      const result = await this.options.api.call(routes.translation.translate, {
+        body: { conversationId, seqs, lang, ...(retry ? { retry: true } : {}) },
       });
       const answered = new Set(result.translations.map((translation) => translation.seq));
       for (const seq of seqs) {
@@ -285,7 +281,7 @@ export class TranslationSync {
     if (this.serverInfo || this.infoLoading) return;
     this.infoLoading = true;
     try {
-      const info = await this.options.api.translationInfo();
+      const info = await this.options.api.call(routes.translation.info);
       if (this.stopped) return;
       this.serverInfo = info;
       this.options.onInfo();

@@ -1,7 +1,7 @@
 import { IDBFactory } from 'fake-indexeddb';
 import type { UploadedMedia } from '@teltlk/protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError } from './api-error.js';
+import { ApiError } from '@teltlk/client';
 import type { ImEngine } from './engine.js';
 import { PENDING_MEDIA_ID } from './engine.js';
 import { FakeServer } from './fake-server.js';

@@ -1,5 +1,5 @@
 import type { MediaKind, UploadedMedia } from '@teltlk/protocol';
-import { ApiError } from './api-error.js';
+import { ApiError } from '@teltlk/client';
 import { backoffDelay } from './connection.js';
 import type { LocalStore, OutboxEntry } from './store.js';
 

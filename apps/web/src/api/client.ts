@@ -1,4 +1,4 @@
-import { ApiClient } from '@teltlk/im-sdk';
+import { ApiClient } from '@teltlk/client';
 import { useAuthStore } from '../app/auth-store';
 import { paths } from '../app/paths';
 import { currentUiLanguage } from '../i18n/index';

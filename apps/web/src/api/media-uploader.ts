@@ -1,4 +1,5 @@
 import { ApiError, type MediaUploader } from '@teltlk/im-sdk';
+import { routes } from '@teltlk/client';
 import { UPLOADS_PATH, type UploadedMedia } from '@teltlk/protocol';
 import { useAuthStore } from '../app/auth-store';
 import { api } from './client';
@@ -22,7 +23,9 @@ function mediaIdOf(url: string): string {
 export const mediaUploader: MediaUploader = {
   async upload(job, events, signal) {
     if (job.url) {
-      const stored = await api.media(mediaIdOf(job.url)).catch(() => null);
+      const stored = await api
+        .call(routes.media.media, { params: { id: mediaIdOf(job.url) } })
+        .catch(() => null);
       if (stored) return stored;
     }
     const { Upload } = await import('tus-js-client');

@@ -1,9 +1,18 @@
 import { ApiError, backoffDelay } from '@teltlk/im-sdk';
+import { routes } from '@teltlk/client';
 import type { MediaUrlsResult } from '@teltlk/protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 const mediaUrls = vi.fn<(ids: string[]) => Promise<MediaUrlsResult>>();
-vi.mock('./client', () => ({ api: { mediaUrls: (ids: string[]) => mediaUrls(ids) } }));
+// The client's calls of other endpoints are no part of these tests: they fail loudly.
+vi.mock('./client', () => ({
+  api: {
+    call: (endpoint: unknown, input: { body: { ids: string[] } }) =>
+      endpoint === routes.media.urls
+        ? mediaUrls(input.body.ids)
+        : Promise.reject(new Error('an unexpected call')),
+  },
+}));
 
 const { forgetMediaAddresses, knownMediaAddress, wantMediaAddress } = await import('./media-urls');
 

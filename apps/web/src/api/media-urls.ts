@@ -1,4 +1,5 @@
 import { backoffDelay } from '@teltlk/im-sdk';
+import { routes } from '@teltlk/client';
 import { MEDIA_URLS_MAX, type MediaUrlsResult } from '@teltlk/protocol';
 import { useEffect, useSyncExternalStore } from 'react';
 import { api } from './client';
@@ -37,7 +38,7 @@ function flush(): void {
     const batch = ids.slice(start, start + MEDIA_URLS_MAX);
     for (const id of batch) asking.add(id);
     api
-      .mediaUrls(batch)
+      .call(routes.media.urls, { body: { ids: batch } })
       .then(({ urls }) => {
         failures = 0;
         const given = new Map(urls.map((address) => [address.id, address]));

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { PiClient, type PiPayment, type PiScope } from '@teltlk/pi-sdk';
+import { routes } from '@teltlk/client';
 import type { PiConfig } from '@teltlk/protocol';
 import { api } from './client';
 import { IncompletePayments } from './pi-incomplete';
@@ -12,7 +13,7 @@ export const PI_SIGN_IN_SCOPES: PiScope[] = ['username', 'payments'];
 export function usePiConfig() {
   return useQuery({
     queryKey: queryKeys.piConfig(),
-    queryFn: () => api.piConfig(),
+    queryFn: () => api.call(routes.pi.config),
     staleTime: Number.POSITIVE_INFINITY,
   });
 }
@@ -54,7 +55,7 @@ export async function piAccessToken(client: PiClient): Promise<string> {
 /** Unfinished payments found at sign-in, on their way to the server. */
 const incomplete = new IncompletePayments(
   () => sessionStorage,
-  (id) => api.reportIncompletePiPayment(id),
+  (paymentId) => api.call(routes.pi.resolveIncompletePayment, { body: { paymentId } }),
 );
 
 /**

@@ -1,3 +1,4 @@
+import { routes } from '@teltlk/client';
 import { api } from './client';
 
 /**
@@ -49,12 +50,12 @@ export async function syncPush(
   const current = await worker.pushManager.getSubscription();
   if (!enabled) {
     if (current) {
-      await api.unsubscribePush(options);
+      await api.call(routes.push.unsubscribe, {}, options);
       await current.unsubscribe();
     }
     return 'off';
   }
-  const { publicKey } = await api.pushKey();
+  const { publicKey } = await api.call(routes.push.key);
   const subscription =
     current ??
     (await worker.pushManager.subscribe({
@@ -62,10 +63,13 @@ export async function syncPush(
       applicationServerKey: keyBytes(publicKey),
     }));
   const json = subscription.toJSON();
-  await api.subscribePush(
+  await api.call(
+    routes.push.subscribe,
     {
-      endpoint: subscription.endpoint,
-      keys: { p256dh: json.keys?.p256dh ?? '', auth: json.keys?.auth ?? '' },
+      body: {
+        endpoint: subscription.endpoint,
+        keys: { p256dh: json.keys?.p256dh ?? '', auth: json.keys?.auth ?? '' },
+      },
     },
     options,
   );

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { routes } from '@teltlk/client';
 import { useAuthStore } from '../app/auth-store';
 import { api } from './client';
 import { queryKeys } from './query-keys';
@@ -8,13 +9,17 @@ function useSignedIn(): boolean {
 }
 
 export function useMe() {
-  return useQuery({ queryKey: queryKeys.me(), queryFn: () => api.me(), enabled: useSignedIn() });
+  return useQuery({
+    queryKey: queryKeys.me(),
+    queryFn: () => api.call(routes.users.me),
+    enabled: useSignedIn(),
+  });
 }
 
 export function useSettings() {
   return useQuery({
     queryKey: queryKeys.settings(),
-    queryFn: () => api.settings(),
+    queryFn: () => api.call(routes.users.settings),
     enabled: useSignedIn(),
   });
 }
@@ -22,7 +27,7 @@ export function useSettings() {
 export function useSessions() {
   return useQuery({
     queryKey: queryKeys.sessions(),
-    queryFn: () => api.sessions(),
+    queryFn: () => api.call(routes.sessions.list),
     enabled: useSignedIn(),
   });
 }
@@ -31,7 +36,7 @@ export function useSessions() {
 export function useCountryCodes() {
   return useQuery({
     queryKey: queryKeys.countries(),
-    queryFn: () => api.countries(),
+    queryFn: () => api.call(routes.meta.countries),
     staleTime: Infinity,
     gcTime: Infinity,
   });
@@ -41,7 +46,7 @@ export function useCountryCodes() {
 export function useMediaLimits() {
   return useQuery({
     queryKey: queryKeys.mediaLimits(),
-    queryFn: () => api.mediaLimits(),
+    queryFn: () => api.call(routes.media.limits),
     enabled: useSignedIn(),
     staleTime: 60 * 60 * 1000,
   });

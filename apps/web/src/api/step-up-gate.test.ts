@@ -1,4 +1,4 @@
-import { ApiClient, StepUpCancelled } from '@teltlk/im-sdk';
+import { routes, ApiClient, StepUpCancelled } from '@teltlk/client';
 import { describe, expect, it, vi } from 'vitest';
 import { isMoneyCall, joinRequests, requestOf, StepUpGate } from './step-up-gate';
 
@@ -121,8 +121,10 @@ describe('the API client through the gate', () => {
   it('retries both of two calls refused together once the one sheet is settled', async () => {
     const gate = new StepUpGate();
     const { client, fetch } = clientOf(gate, [refused(), refused()]);
-    const withdrawal = client.withdraw({ amount: '2', password: '123456' });
-    const unbinding = client.unbindPi();
+    const withdrawal = client.call(routes.payments.withdraw, {
+      body: { amount: '2', password: '123456' },
+    });
+    const unbinding = client.call(routes.pi.unbind);
     await vi.waitFor(() => expect(gate.getSnapshot()).toEqual({ reason: 'hold', money: false }));
     gate.settle(true);
     await expect(withdrawal).resolves.toEqual({ id: 'p1' });
@@ -133,7 +135,9 @@ describe('the API client through the gate', () => {
   it('fails the call quietly when the sheet is closed', async () => {
     const gate = new StepUpGate();
     const { client, fetch } = clientOf(gate, [refused()]);
-    const withdrawal = client.withdraw({ amount: '2', password: '123456' });
+    const withdrawal = client.call(routes.payments.withdraw, {
+      body: { amount: '2', password: '123456' },
+    });
     await vi.waitFor(() => expect(gate.getSnapshot()).toEqual({ reason: 'hold', money: true }));
     gate.settle(false);
     await expect(withdrawal).rejects.toBeInstanceOf(StepUpCancelled);

@@ -1,4 +1,5 @@
-import type { Method, StepUpAsk } from '@teltlk/im-sdk';
+import type { StepUpAsk } from '@teltlk/client';
+import type { HttpMethod } from '@teltlk/protocol';
 import type { StepUpReason } from '@teltlk/protocol';
 
 /** What the step-up sheet is opened for. */
@@ -23,7 +24,7 @@ const MONEY_CALLS: readonly RegExp[] = [
   /^POST \/wallet\/password\/change$/,
 ];
 
-export function isMoneyCall(method: Method, path: string): boolean {
+export function isMoneyCall(method: HttpMethod, path: string): boolean {
   const call = `${method} ${path.split('?')[0]}`;
   return MONEY_CALLS.some((pattern) => pattern.test(call));
 }

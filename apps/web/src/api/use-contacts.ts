@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { routes } from '@teltlk/client';
 import type { BlockListResult, FriendListResult, UserProfile } from '@teltlk/protocol';
 import { api } from './client';
 import { queryKeys } from './query-keys';
@@ -14,7 +15,7 @@ function useSignedIn(): boolean {
 export function useFriendRequests(options: { refetchOnMount?: 'always' } = {}) {
   return useQuery({
     queryKey: queryKeys.friendRequests(),
-    queryFn: () => api.friendRequests(),
+    queryFn: () => api.call(routes.contacts.friendRequests),
     enabled: useSignedIn(),
     ...options,
   });
@@ -23,7 +24,7 @@ export function useFriendRequests(options: { refetchOnMount?: 'always' } = {}) {
 export function useFriends() {
   return useQuery({
     queryKey: queryKeys.friends(),
-    queryFn: () => api.friends(),
+    queryFn: () => api.call(routes.contacts.friends),
     enabled: useSignedIn(),
   });
 }
@@ -31,7 +32,7 @@ export function useFriends() {
 export function useBlocks() {
   return useQuery({
     queryKey: queryKeys.blocks(),
-    queryFn: () => api.blocks(),
+    queryFn: () => api.call(routes.contacts.blocks),
     enabled: useSignedIn(),
   });
 }
@@ -39,7 +40,7 @@ export function useBlocks() {
 export function useOfficialAccounts() {
   return useQuery({
     queryKey: queryKeys.officialAccounts(),
-    queryFn: () => api.officialAccounts(),
+    queryFn: () => api.call(routes.contacts.officialAccounts),
     enabled: useSignedIn(),
   });
 }
@@ -48,7 +49,7 @@ export function useOfficialAccounts() {
 export function usePerson(userId: string | null) {
   return useQuery({
     queryKey: queryKeys.person(userId ?? ''),
-    queryFn: () => api.user(userId ?? ''),
+    queryFn: () => api.call(routes.contacts.profile, { params: { id: userId ?? '' } }),
     enabled: useSignedIn() && userId !== null,
   });
 }
@@ -65,8 +66,11 @@ export function useSendFriendRequest() {
     /** `groupId`: made from that group's member list, where its private chat applies. */
     mutationFn: ({ groupId, ...body }: { userId: string; greeting?: string; groupId?: string }) =>
       groupId
-        ? api.requestFriendInGroup(groupId, body.userId, { greeting: body.greeting })
-        : api.sendFriendRequest(body),
+        ? api.call(routes.groups.requestFriend, {
+            params: { id: groupId, userId: body.userId },
+            body: { greeting: body.greeting },
+          })
+        : api.call(routes.contacts.sendFriendRequest, { body }),
     onSuccess: (request) => storeRequest(queryClient, request),
   });
 }
@@ -76,7 +80,9 @@ export function useAnswerFriendRequest() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, accept }: { id: string; accept: boolean }) =>
-      accept ? api.acceptFriendRequest(id) : api.rejectFriendRequest(id),
+      api.call(accept ? routes.contacts.acceptFriendRequest : routes.contacts.rejectFriendRequest, {
+        params: { id },
+      }),
     onSuccess: (request) => {
       storeRequest(queryClient, request);
       if (request.status === 'agreed') {
@@ -91,7 +97,7 @@ export function useUpdateRemark() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ userId, remark }: { userId: string; remark: string | null }) =>
-      api.updateFriend(userId, { remark }),
+      api.call(routes.contacts.updateFriend, { params: { id: userId }, body: { remark } }),
     onSuccess: (friend) => {
       queryClient.setQueryData<FriendListResult>(queryKeys.friends(), (list) =>
         list ? applyFriendEvent(list, { type: 'friendUpdated', friend }) : list,
@@ -106,7 +112,8 @@ export function useUpdateRemark() {
 export function useDeleteFriend() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (userId: string) => api.deleteFriend(userId),
+    mutationFn: (userId: string) =>
+      api.call(routes.contacts.deleteFriend, { params: { id: userId } }),
     onSuccess: (_result, userId) => {
       queryClient.setQueryData<FriendListResult>(queryKeys.friends(), (list) =>
         list ? applyFriendEvent(list, { type: 'friendRemoved', userId }) : list,
@@ -121,7 +128,9 @@ export function useSetBlocked() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ userId, block }: { userId: string; block: boolean }) =>
-      block ? api.block(userId) : api.unblock(userId),
+      api.call(block ? routes.contacts.block : routes.contacts.unblock, {
+        params: { id: userId },
+      }),
     onSuccess: (_result, { userId, block }) => {
       queryClient.setQueryData<UserProfile>(queryKeys.person(userId), (person) =>
         person ? { ...person, blocked: block } : person,

@@ -5,9 +5,11 @@ import {
   useQueryClient,
   type QueryClient,
 } from '@tanstack/react-query';
+import { routes } from '@teltlk/client';
 import type { MyGroup, UpdateGroupBody, UpdateMyGroupBody, UserEvent } from '@teltlk/protocol';
 import { useMemo } from 'react';
 import { api } from './client';
+import { fileForm } from './file-form';
 import { useAuthStore } from '../app/auth-store';
 import { useUserEvents } from '../app/user-events';
 
@@ -42,7 +44,7 @@ function useSignedIn(): boolean {
 export function useMyGroups() {
   return useQuery({
     queryKey: groupKeys.list(),
-    queryFn: () => api.myGroups(),
+    queryFn: () => api.call(routes.groups.list).then((result) => result.groups),
     enabled: useSignedIn(),
   });
 }
@@ -59,7 +61,7 @@ export function useGroupRemarks(): ReadonlyMap<string, string | null> {
 export function useGroup(groupId: string | null) {
   return useQuery({
     queryKey: groupKeys.group(groupId ?? ''),
-    queryFn: () => api.group(groupId ?? ''),
+    queryFn: () => api.call(routes.groups.get, { params: { id: groupId ?? '' } }),
     enabled: useSignedIn() && groupId !== null,
     // Leaving or removal answers 404/403: asking again will not change that.
     retry: false,
@@ -70,7 +72,11 @@ export function useGroup(groupId: string | null) {
 export function useGroupMembers(groupId: string, q: string, enabled = true) {
   return useInfiniteQuery({
     queryKey: groupKeys.members(groupId, q),
-    queryFn: ({ pageParam }) => api.groupMembers(groupId, { q: q || undefined, cursor: pageParam }),
+    queryFn: ({ pageParam }) =>
+      api.call(routes.groups.members, {
+        params: { id: groupId },
+        query: { q: q || undefined, cursor: pageParam ?? undefined },
+      }),
     initialPageParam: null as string | null,
     getNextPageParam: (page) => page.nextCursor,
     enabled: useSignedIn() && enabled,
@@ -80,7 +86,7 @@ export function useGroupMembers(groupId: string, q: string, enabled = true) {
 export function useGroupApplications() {
   return useQuery({
     queryKey: groupKeys.applications(),
-    queryFn: () => api.groupApplications(),
+    queryFn: () => api.call(routes.groups.applications),
     enabled: useSignedIn(),
     refetchOnMount: 'always',
   });
@@ -126,7 +132,8 @@ function storeGroup(queryClient: QueryClient, group: MyGroup): void {
 export function useUpdateGroup(groupId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: UpdateGroupBody) => api.updateGroup(groupId, body),
+    mutationFn: (body: UpdateGroupBody) =>
+      api.call(routes.groups.update, { params: { id: groupId }, body }),
     onSuccess: (group) => {
       const mine = queryClient.getQueryData<MyGroup>(groupKeys.group(groupId));
       if (mine) storeGroup(queryClient, { ...mine, ...group });
@@ -138,7 +145,8 @@ export function useUpdateGroup(groupId: string) {
 export function useUploadGroupAvatar(groupId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (file: File) => api.uploadGroupAvatar(groupId, file, file.name),
+    mutationFn: (file: File) =>
+      api.call(routes.groups.setAvatar, { params: { id: groupId }, body: fileForm(file) }),
     onSuccess: (group) => {
       const mine = queryClient.getQueryData<MyGroup>(groupKeys.group(groupId));
       if (mine) storeGroup(queryClient, { ...mine, ...group });
@@ -150,7 +158,8 @@ export function useUploadGroupAvatar(groupId: string) {
 export function useUpdateMyGroup(groupId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: UpdateMyGroupBody) => api.updateMyGroup(groupId, body),
+    mutationFn: (body: UpdateMyGroupBody) =>
+      api.call(routes.groups.updateMine, { params: { id: groupId }, body }),
     onSuccess: (group) => {
       storeGroup(queryClient, group);
       void queryClient.invalidateQueries({ queryKey: groupKeys.allMembers(groupId) });

@@ -1,4 +1,5 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { routes } from '@teltlk/client';
 import type { MiningStatus, RankingBoard } from '@teltlk/protocol';
 import { useSignedIn } from '../app/guards';
 import { api } from './client';
@@ -18,7 +19,7 @@ export const growthKeys = {
 export function useMining() {
   return useQuery({
     queryKey: growthKeys.mining(),
-    queryFn: () => api.mining(),
+    queryFn: () => api.call(routes.growth.mining),
     enabled: useSignedIn(),
     refetchInterval: (query) => {
       const data: MiningStatus | undefined = query.state.data;
@@ -33,7 +34,7 @@ export function useMining() {
 export function useCoin() {
   return useQuery({
     queryKey: growthKeys.coin(),
-    queryFn: () => api.coin(),
+    queryFn: () => api.call(routes.growth.coin),
     enabled: useSignedIn(),
   });
 }
@@ -41,7 +42,10 @@ export function useCoin() {
 export function useCoinHistory(pageSize = 20) {
   return useInfiniteQuery({
     queryKey: growthKeys.history(),
-    queryFn: ({ pageParam }) => api.coinHistory({ cursor: pageParam, limit: pageSize }),
+    queryFn: ({ pageParam }) =>
+      api.call(routes.growth.coinHistory, {
+        query: { cursor: pageParam ?? undefined, limit: pageSize },
+      }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next,
     enabled: useSignedIn(),
@@ -51,7 +55,7 @@ export function useCoinHistory(pageSize = 20) {
 export function useTeam() {
   return useQuery({
     queryKey: growthKeys.team(),
-    queryFn: () => api.team(),
+    queryFn: () => api.call(routes.growth.team),
     enabled: useSignedIn(),
   });
 }
@@ -59,7 +63,10 @@ export function useTeam() {
 export function useTeamMembers(pageSize = 20) {
   return useInfiniteQuery({
     queryKey: growthKeys.members(),
-    queryFn: ({ pageParam }) => api.teamMembers({ cursor: pageParam, limit: pageSize }),
+    queryFn: ({ pageParam }) =>
+      api.call(routes.growth.members, {
+        query: { cursor: pageParam ?? undefined, limit: pageSize },
+      }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next,
     enabled: useSignedIn(),
@@ -69,7 +76,7 @@ export function useTeamMembers(pageSize = 20) {
 export function useRanking(board: RankingBoard, period: 'current' | 'previous') {
   return useQuery({
     queryKey: growthKeys.ranking(board, period),
-    queryFn: () => api.ranking(board, period),
+    queryFn: () => api.call(routes.growth.ranking, { params: { board }, query: { period } }),
     enabled: useSignedIn(),
   });
 }

@@ -1,4 +1,5 @@
 import { useQueries } from '@tanstack/react-query';
+import { routes } from '@teltlk/client';
 import type { GroupMember, UserProfile } from '@teltlk/protocol';
 import { useMemo, useRef } from 'react';
 import { api } from './client';
@@ -52,7 +53,7 @@ export function useGroupPeople(
   const profiles = useQueries({
     queries: missing.map((id) => ({
       queryKey: queryKeys.person(id),
-      queryFn: () => api.user(id),
+      queryFn: () => api.call(routes.contacts.profile, { params: { id } }),
       staleTime: 5 * 60_000,
       enabled: members.isFetched || groupId === null,
     })),

@@ -1,4 +1,5 @@
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
+import { routes } from '@teltlk/client';
 import type { PaymentRecord } from '@teltlk/protocol';
 import { api } from './client';
 import { useSignedIn } from '../app/guards';
@@ -15,7 +16,7 @@ export const walletKeys = {
 export function useWallet() {
   return useQuery({
     queryKey: walletKeys.wallet(),
-    queryFn: () => api.wallet(),
+    queryFn: () => api.call(routes.wallet.wallet),
     enabled: useSignedIn(),
   });
 }
@@ -23,7 +24,7 @@ export function useWallet() {
 export function useWalletRules() {
   return useQuery({
     queryKey: walletKeys.rules(),
-    queryFn: () => api.walletRules(),
+    queryFn: () => api.call(routes.payments.rules),
     enabled: useSignedIn(),
   });
 }
@@ -32,7 +33,7 @@ export function useWalletRules() {
 export function useNfts() {
   return useQuery({
     queryKey: walletKeys.nfts(),
-    queryFn: () => api.nfts(),
+    queryFn: () => api.call(routes.nfts.held),
     enabled: useSignedIn(),
   });
 }
@@ -42,7 +43,9 @@ export function useWalletPayments(kind: PaymentRecord['kind'] | null, pageSize =
   return useInfiniteQuery({
     queryKey: [...walletKeys.payments(kind), pageSize],
     queryFn: ({ pageParam }) =>
-      api.walletPayments({ kind: kind ?? undefined, cursor: pageParam, limit: pageSize }),
+      api.call(routes.payments.payments, {
+        query: { kind: kind ?? undefined, cursor: pageParam ?? undefined, limit: pageSize },
+      }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next,
     enabled: useSignedIn(),

@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { routes } from '@teltlk/client';
 import { api } from '../api/client';
 import { forgetMediaAddresses } from '../api/media-urls';
 import { useAuthStore } from './auth-store';
@@ -21,7 +22,7 @@ export function useLogout() {
         // A cache that cannot be deleted now (blocked by another tab) is no reason to stay.
       });
       try {
-        await api.logout();
+        await api.call(routes.sessions.logout);
       } catch {
         // Signed out here either way; an unreachable server lets the token expire on its own.
       }

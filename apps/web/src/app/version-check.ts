@@ -1,3 +1,4 @@
+import { routes } from '@teltlk/client';
 import { APP_VERSION } from '@teltlk/protocol';
 import { api } from '../api/client';
 import { paths } from './paths';
@@ -15,7 +16,7 @@ const EVERY_MS = 30 * 60_000;
 export function startVersionChecks(go: (path: string) => void): () => void {
   const check = async () => {
     try {
-      const standing = standingOf(APP_VERSION, await api.version());
+      const standing = standingOf(APP_VERSION, await api.call(routes.meta.version));
       if ((standing === 'maintenance' || standing === 'required') && !onUpgradePage()) {
         go(paths.upgradation);
       }

@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { ApiError } from '@teltlk/im-sdk';
+import { routes } from '@teltlk/client';
 import type { Channel, CodePurpose } from '@teltlk/protocol';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -40,7 +41,7 @@ export function CodeSection({
   const secondsLeft = useCountdown(record?.resendAt ?? null);
 
   const resend = useMutation({
-    mutationFn: () => api.sendCode({ purpose, channel, destination }),
+    mutationFn: () => api.call(routes.auth.sendCode, { body: { purpose, channel, destination } }),
     onSuccess: (result) => {
       setRecord(recordSent(sessionStorage, key, Date.now(), result.resendAfter));
       showToast(t('code.sent'), { icon: 'success' });

@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { ApiError } from '@teltlk/im-sdk';
+import { routes } from '@teltlk/client';
 import {
   destinationSchemaFor,
   type Channel,
@@ -74,7 +75,7 @@ export function DestinationForm({
 
   const send = useMutation({
     mutationFn: (body: { channel: Channel; destination: string }) =>
-      api.sendCode({ purpose, ...body }),
+      api.call(routes.auth.sendCode, { body: { purpose, ...body } }),
   });
 
   const goToCode = (

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '@teltlk/im-sdk';
+import { routes } from '@teltlk/client';
 import type { DeviceLoginDecision, DeviceLoginView, StepUpStatus } from '@teltlk/protocol';
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -103,7 +104,7 @@ function DeviceDecision({ ticket }: { ticket: DeviceLoginView }) {
   const queryClient = useQueryClient();
   const status = useQuery({
     queryKey: queryKeys.stepUp(),
-    queryFn: () => api.stepUpStatus(),
+    queryFn: () => api.call(routes.security.stepUpStatus),
   });
   const [decided, setDecided] = useState<Decided | null>(
     ticket.state === 'pending' ? null : { state: ticket.state },
@@ -118,7 +119,8 @@ function DeviceDecision({ ticket }: { ticket: DeviceLoginView }) {
     general?: Message;
   }>({});
   const decide = useMutation({
-    mutationFn: (decision: DeviceLoginDecision) => api.decideDeviceLogin(ticket.id, decision),
+    mutationFn: (decision: DeviceLoginDecision) =>
+      api.call(routes.deviceLogins.decide, { params: { id: ticket.id }, body: decision }),
     onSuccess: (result) => {
       setDecided({ state: result.state });
       // The session list now holds the new device.
@@ -280,7 +282,7 @@ function TicketById({ id }: { id: string }) {
   const text = useMessageText();
   const ticket = useQuery({
     queryKey: queryKeys.deviceLogin(id),
-    queryFn: () => api.deviceLogin(id),
+    queryFn: () => api.call(routes.deviceLogins.view, { params: { id } }),
     retry: (count, error) => !(error instanceof ApiError) && count < 2,
     staleTime: Infinity,
   });
@@ -345,7 +347,7 @@ export function VerificationPage() {
   const text = useMessageText();
   const [code, setCode] = useState('');
   const find = useMutation({
-    mutationFn: (typed: string) => api.findDeviceLogin({ code: typed }),
+    mutationFn: (typed: string) => api.call(routes.deviceLogins.lookup, { body: { code: typed } }),
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();

@@ -1,4 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
+import { routes } from '@teltlk/client';
 import { passwordSchema } from '@teltlk/protocol';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -28,7 +29,7 @@ function ResetPassword({ target }: { target: DestinationParams }) {
   const [errors, setErrors] = useState<FormErrors<Field>>({ fields: {}, general: null });
 
   const reset = useMutation({
-    mutationFn: () => api.resetPassword({ code, password, ...target }),
+    mutationFn: () => api.call(routes.auth.resetPassword, { body: { code, password, ...target } }),
     onSuccess: () => {
       showToast(t('forget.done'), { icon: 'success', duration: 2500 });
       void navigate(paths.root, { replace: true });

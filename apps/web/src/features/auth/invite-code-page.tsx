@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { ApiError } from '@teltlk/im-sdk';
+import { routes } from '@teltlk/client';
 import { inviteCodeSchema, type AuthResult } from '@teltlk/protocol';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -58,8 +59,10 @@ export function InviteCodePage() {
         uiLanguage: currentUiLanguage(),
       };
       return draft.pi
-        ? api.piRegister({ ticket: draft.pi.ticket, ...fields })
-        : api.register({ ticket: draft.ticket ?? '', password: draft.password, ...fields });
+        ? api.call(routes.pi.register, { body: { ticket: draft.pi.ticket, ...fields } })
+        : api.call(routes.auth.register, {
+            body: { ticket: draft.ticket ?? '', password: draft.password, ...fields },
+          });
     },
     onSuccess: async (result: AuthResult) => {
       // Signed in first, so the step guard does not see an empty draft and send the

@@ -1,4 +1,4 @@
-import { ApiClient } from '@teltlk/im-sdk';
+import { routes, ApiClient } from '@teltlk/client';
 import type { AuthResult, UiLanguage } from '@teltlk/protocol';
 import { intlLocale } from '../../i18n/language';
 import { toFormErrors, type FormErrors } from '../../ui/error-message';
@@ -18,7 +18,9 @@ export function signInWithPassword(
   language: UiLanguage,
 ): Promise<AuthResult> {
   const guest = new ApiClient({ getToken: () => null, getLanguage: () => intlLocale(language) });
-  return guest.login({ account: normaliseAccount(account), password });
+  return guest.call(routes.auth.login, {
+    body: { account: normaliseAccount(account), password },
+  });
 }
 
 export function loginErrors(failure: unknown): FormErrors<LoginField> {

@@ -1,3 +1,4 @@
+import { routes } from '@teltlk/client';
 import type { DeviceLoginCreated } from '@teltlk/protocol';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -46,7 +47,7 @@ export function PcDevicePage() {
   const load = useCallback(async () => {
     setView({ state: 'loading' });
     try {
-      const ticket = await api.createDeviceLogin();
+      const ticket = await api.call(routes.deviceLogins.create);
       // Counted on this device's clock from the server's answer, whatever the clocks say.
       setView({ state: 'showing', ticket, endsAt: Date.now() + (ticket.expiresAt - ticket.now) });
     } catch {

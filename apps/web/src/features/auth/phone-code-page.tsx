@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
+import { routes } from '@teltlk/client';
 import { api } from '../../api/client';
 import { handOverIncomplete } from '../../api/pi';
 import { paths } from '../../app/paths';
@@ -25,8 +26,10 @@ function LoginWithCode({ target, bindPi }: { target: DestinationParams; bindPi: 
       fallback="login"
       redeem={(code) =>
         piTicket
-          ? api.piBind({ proof: 'code', ticket: piTicket, code, ...target })
-          : api.loginWithCode({ code, ...target })
+          ? api.call(routes.pi.bind, {
+              body: { proof: 'code', ticket: piTicket, code, ...target },
+            })
+          : api.call(routes.auth.loginWithCode, { body: { code, ...target } })
       }
       onRedeemed={async (result) => {
         await applyAuth(result);

@@ -1,4 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
+import { routes } from '@teltlk/client';
 import { nicknameSchema, NICKNAME_MAX_LENGTH, passwordInputSchema } from '@teltlk/protocol';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -76,7 +77,8 @@ export function BindAccountPage() {
   const ticket = draft.pi?.ticket ?? '';
 
   const bind = useMutation({
-    mutationFn: () => api.piBind({ proof: 'password', ticket, account, password }),
+    mutationFn: () =>
+      api.call(routes.pi.bind, { body: { proof: 'password', ticket, account, password } }),
     onSuccess: async (result) => {
       await applyAuth(result);
       draft.reset();

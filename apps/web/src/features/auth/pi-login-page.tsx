@@ -4,6 +4,7 @@ import { PiSdkError } from '@teltlk/pi-sdk';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { routes } from '@teltlk/client';
 import { api } from '../../api/client';
 import { handOverIncomplete, piAccessToken, usePiClient } from '../../api/pi';
 import { paths } from '../../app/paths';
@@ -42,7 +43,7 @@ export function PiLoginPage() {
 
   const signIn = useMutation({
     mutationFn: async () => {
-      return api.piLogin({ accessToken: await piAccessToken(client!) });
+      return api.call(routes.pi.login, { body: { accessToken: await piAccessToken(client!) } });
     },
     onSuccess: async (result) => {
       if (result.status === 'signedIn') {

@@ -3,6 +3,7 @@ import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import { routes } from '@teltlk/client';
 import { api } from '../../api/client';
 import { useMe } from '../../api/queries';
 import { queryKeys } from '../../api/query-keys';
@@ -28,7 +29,9 @@ function VerifyRegistrationCode({ target }: { target: DestinationParams }) {
       title={t('code.title')}
       submitLabel={t('code.submit')}
       fallback="register"
-      redeem={(code) => api.verifyCode({ purpose: 'register', code, ...target })}
+      redeem={(code) =>
+        api.call(routes.auth.verifyCode, { body: { purpose: 'register', code, ...target } })
+      }
       onRedeemed={({ ticket }) => {
         update({ ...target, ticket });
         void navigate(paths.registerAccount);
@@ -68,9 +71,13 @@ function VerifyAddedAddress({ target }: { target: DestinationParams }) {
       submitLabel={t('code.submit')}
       fallback="modify"
       redeem={async (code) => {
-        ticket.current ??= (await api.verifyCode({ purpose: 'register', code, ...target })).ticket;
+        ticket.current ??= (
+          await api.call(routes.auth.verifyCode, {
+            body: { purpose: 'register', code, ...target },
+          })
+        ).ticket;
         try {
-          return await api.addPhone({ ticket: ticket.current });
+          return await api.call(routes.security.setAddress, { body: { ticket: ticket.current } });
         } catch (failure) {
           if (!(failure instanceof StepUpCancelled)) ticket.current = null;
           throw failure;

@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { routes } from '@teltlk/client';
 import {
   STICKERS,
   type FaceContent,
@@ -77,7 +78,7 @@ export function StickerBubble({ content }: { content: FaceContent }) {
 export function useFavourites(enabled: boolean) {
   return useQuery({
     queryKey: queryKeys.favourites(),
-    queryFn: () => api.favourites(),
+    queryFn: () => api.call(routes.favourites.favourites),
     enabled,
     staleTime: 60_000,
   });
@@ -88,7 +89,7 @@ export function useAddFavourite() {
   const { t } = useTranslation();
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (mediaId: string) => api.addFavourite(mediaId),
+    mutationFn: (mediaId: string) => api.call(routes.favourites.add, { body: { mediaId } }),
     onSuccess: (result: FavouritesResult) => {
       client.setQueryData(queryKeys.favourites(), result);
       showToast(t('chat.stickerAdded'), { icon: 'success' });
@@ -115,7 +116,7 @@ export function FacePanel({ id, open, onEmoji, onSticker }: FacePanelProps) {
   const favourites = useFavourites(open && shown === 'favourites');
   const client = useQueryClient();
   const remove = useMutation({
-    mutationFn: (mediaId: string) => api.removeFavourite(mediaId),
+    mutationFn: (mediaId: string) => api.call(routes.favourites.remove, { params: { mediaId } }),
     onSuccess: (result: FavouritesResult) => client.setQueryData(queryKeys.favourites(), result),
     onError: (error) => toastFailure(error),
   });

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { routes } from '@teltlk/client';
 import { GROUP_READERS_DETAIL_MAX } from '@teltlk/protocol';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -26,7 +27,7 @@ export function GroupReadState({
   const [open, setOpen] = useState(false);
   const reads = useQuery({
     queryKey: [...groupKeys.reads(groupId, seq), version],
-    queryFn: () => api.messageReads(groupId, seq),
+    queryFn: () => api.call(routes.groups.reads, { params: { id: groupId, seq } }),
     staleTime: 10_000,
   });
   if (!reads.data) return null;

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '@teltlk/im-sdk';
+import { routes } from '@teltlk/client';
 import { ENVELOPE_SHARES_MAX, fromUnits, type EnvelopeView } from '@teltlk/protocol';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -42,11 +43,11 @@ export function EnvelopeSheet({
   const queryClient = useQueryClient();
   const view = useQuery({
     queryKey: envelopeKey(envelopeId),
-    queryFn: () => api.envelope(envelopeId),
+    queryFn: () => api.call(routes.money.envelope, { params: { id: envelopeId } }),
     enabled: visible,
   });
   const opening = useMutation({
-    mutationFn: () => api.openEnvelope(envelopeId),
+    mutationFn: () => api.call(routes.money.openEnvelope, { params: { id: envelopeId } }),
     onSuccess: (result) => {
       queryClient.setQueryData(envelopeKey(envelopeId), result);
       void queryClient.invalidateQueries({ queryKey: walletKeys.all() });
@@ -149,15 +150,19 @@ export function MoneySheet({
   const send = useMutation({
     mutationFn: (password: string) =>
       kind === 'transfer'
-        ? api.sendTransfer({ conversationId, clientMsgId, amount: amount.trim(), note, password })
-        : api.sendEnvelope({
-            conversationId,
-            clientMsgId,
-            total: amount.trim(),
-            count: Number(count),
-            split,
-            greeting: note,
-            password,
+        ? api.call(routes.money.transfer, {
+            body: { conversationId, clientMsgId, amount: amount.trim(), note, password },
+          })
+        : api.call(routes.money.sendEnvelope, {
+            body: {
+              conversationId,
+              clientMsgId,
+              total: amount.trim(),
+              count: Number(count),
+              split,
+              greeting: note,
+              password,
+            },
           }),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: walletKeys.all() });

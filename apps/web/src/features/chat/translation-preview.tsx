@@ -1,4 +1,5 @@
 import { ApiError } from '@teltlk/im-sdk';
+import { routes } from '@teltlk/client';
 import { findLanguage } from '@teltlk/protocol';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -44,7 +45,8 @@ async function translateDraft(
   from: string | null,
   source: TranslationSource,
 ): Promise<string> {
-  if (source === 'server') return (await api.previewTranslation({ text, to })).text;
+  if (source === 'server')
+    return (await api.call(routes.translation.preview, { body: { text, to } })).text;
   if (from === to) return text;
   const device = source === 'device' ? deviceTranslator() : null;
   const result = device && from !== null ? await device.translate(text, from, to) : null;

@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { routes } from '@teltlk/client';
 import { userSearchQuery, type Me } from '@teltlk/protocol';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -34,7 +35,8 @@ function AddFriendScreen({ headerConfirm }: { headerConfirm: boolean }) {
   const [error, setError] = useState<Message | null>(null);
 
   const search = useMutation({
-    mutationFn: (q: string) => api.searchUser(q),
+    mutationFn: (q: string) =>
+      api.call(routes.contacts.searchUsers, { query: { q } }).then((result) => result.user),
     onSuccess: (user) => {
       // The profile page shows the found user at once, without asking again.
       queryClient.setQueryData(queryKeys.person(user.id), user);

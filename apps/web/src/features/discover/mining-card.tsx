@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { routes } from '@teltlk/client';
 import type { MiningStatus } from '@teltlk/protocol';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
@@ -22,7 +23,7 @@ export function MiningCard() {
   const queryClient = useQueryClient();
   const put = (status: MiningStatus) => queryClient.setQueryData(growthKeys.mining(), status);
   const checkIn = useMutation({
-    mutationFn: () => api.checkIn(),
+    mutationFn: () => api.call(routes.growth.checkIn),
     onSuccess: (status) => {
       put(status);
       showToast(t('discover.checkedIn'), { icon: 'success' });
@@ -30,7 +31,7 @@ export function MiningCard() {
     onError: (error) => toastFailure(error),
   });
   const reminders = useMutation({
-    mutationFn: (on: boolean) => api.setMiningReminders(on),
+    mutationFn: (on: boolean) => api.call(routes.growth.setReminders, { body: { on } }),
     onSuccess: put,
     onError: (error) => reminderFailed(error, t('discover.reminderFailed')),
   });
@@ -159,7 +160,8 @@ function AdBooster({
       const pi = client!;
       if (!(await pi.isAdReady('rewarded'))) await pi.requestAd('rewarded');
       const shown = await pi.showAd('rewarded');
-      if (shown.result === 'AD_REWARDED' && shown.adId) return api.miningAd(shown.adId);
+      if (shown.result === 'AD_REWARDED' && shown.adId)
+        return api.call(routes.growth.adBoost, { body: { adId: shown.adId } });
       return shown.result;
     },
     onSuccess: (outcome) => {

@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { routes } from '@teltlk/client';
 import type { TeamMember } from '@teltlk/protocol';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -105,7 +106,7 @@ function MemberRow({ member }: { member: TeamMember }) {
   const locale = useUiLocale();
   const queryClient = useQueryClient();
   const nudge = useMutation({
-    mutationFn: () => api.nudge(member.user.id),
+    mutationFn: () => api.call(routes.growth.nudge, { params: { id: member.user.id } }),
     onSuccess: () => {
       showToast(t('team.nudged'), { icon: 'success' });
       void queryClient.invalidateQueries({ queryKey: growthKeys.members() });

@@ -1,4 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { routes } from '@teltlk/client';
 import {
   GROUP_APPLICATION_MESSAGE_MAX_LENGTH,
   groupNoSchema,
@@ -49,7 +50,7 @@ export function AddGroupPage() {
     if (invalid) return;
     setSearching(true);
     try {
-      setFound(await api.searchGroup(value.trim()));
+      setFound((await api.call(routes.groups.search, { query: { no: value.trim() } })).group);
     } catch (failure) {
       const errors = toFormErrors(failure, {
         fields: ['no'],
@@ -70,7 +71,11 @@ export function AddGroupPage() {
   const join = async (group: GroupSummary) => {
     setJoining(true);
     try {
-      const status = await api.joinGroup(group.id, message.trim() || undefined);
+      const typed = message.trim();
+      const { status } = await api.call(routes.groups.join, {
+        params: { id: group.id },
+        body: typed ? { message: typed } : {},
+      });
       void queryClient.invalidateQueries({ queryKey: groupKeys.all() });
       void navigate(withQuery(paths.groupTip, { groupId: group.id, status, name: group.name }), {
         replace: true,

@@ -1,4 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { routes } from '@teltlk/client';
 import {
   GROUP_INVITE_MAX,
   GROUP_NAME_MAX_LENGTH,
@@ -67,9 +68,8 @@ function CreateGroupForm() {
     if (invalid || chosen.length === 0 || busy) return;
     setBusy(true);
     try {
-      const group = await api.createGroup({
-        ...(name.trim() ? { name: name.trim() } : {}),
-        memberIds: chosen,
+      const group = await api.call(routes.groups.create, {
+        body: { ...(name.trim() ? { name: name.trim() } : {}), memberIds: chosen },
       });
       queryClient.setQueryData(groupKeys.group(group.id), group);
       void queryClient.invalidateQueries({ queryKey: groupKeys.list() });

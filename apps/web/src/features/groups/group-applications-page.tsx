@@ -1,4 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { routes } from '@teltlk/client';
 import type { GroupApplication } from '@teltlk/protocol';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -42,7 +43,9 @@ function ApplicationRow({
   const answer = async (accept: boolean) => {
     setBusy(accept ? 'accept' : 'reject');
     try {
-      await api.answerGroupApplication(application.id, accept);
+      await api.call(accept ? routes.groups.acceptApplication : routes.groups.rejectApplication, {
+        params: { id: application.id },
+      });
     } catch (error) {
       toastFailure(error);
     } finally {

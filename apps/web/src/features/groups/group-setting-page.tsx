@@ -1,4 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { routes } from '@teltlk/client';
 import {
   GROUP_MESSAGE_KINDS,
   groupConversationId,
@@ -132,7 +133,9 @@ function GroupSettings({ group, selfId }: { group: MyGroup; selfId: string }) {
     if (!confirmed || leaving) return;
     setLeaving(true);
     try {
-      await (dismiss ? api.dismissGroup(group.id) : api.quitGroup(group.id));
+      await api.call(dismiss ? routes.groups.dismiss : routes.groups.quit, {
+        params: { id: group.id },
+      });
       queryClient.removeQueries({ queryKey: groupKeys.group(group.id) });
       void queryClient.invalidateQueries({ queryKey: groupKeys.list() });
       void navigate(paths.home, { replace: true });
@@ -404,17 +407,23 @@ function InvitePopup({
   const change = useMemberChange(group.id);
   const [chosen, setChosen] = useState<string[]>([]);
   const send = () =>
-    change.mutate(() => api.inviteToGroup(group.id, chosen), {
-      onSuccess: (added) => {
-        showToast(
-          typeof added === 'number' && added > 0
-            ? t('groups.invited', { count: added })
-            : t('groups.inviteNone'),
-        );
-        onClose();
+    change.mutate(
+      () =>
+        api
+          .call(routes.groups.invite, { params: { id: group.id }, body: { userIds: chosen } })
+          .then((result) => result.added),
+      {
+        onSuccess: (added) => {
+          showToast(
+            typeof added === 'number' && added > 0
+              ? t('groups.invited', { count: added })
+              : t('groups.inviteNone'),
+          );
+          onClose();
+        },
+        onError: toastModifyFailure,
       },
-      onError: toastModifyFailure,
-    });
+    );
   return (
     <Sheet
       visible={visible}

@@ -1,13 +1,14 @@
+import { ActionSheet } from 'antd-mobile';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { routes } from '@teltlk/client';
 import {
   GROUP_MUTE_DURATIONS,
   singleConversationId,
   type GroupMember,
   type MyGroup,
 } from '@teltlk/protocol';
-import { ActionSheet } from 'antd-mobile';
-import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
 import { api } from '../../api/client';
 import { paths, withQuery } from '../../app/paths';
 import { Avatar } from '../../ui/avatar';
@@ -60,21 +61,35 @@ export function MembersPanel({ group, selfId }: { group: MyGroup; selfId: string
         void navigate(withQuery(paths.seeMeans, { userId, groupId: group.id }));
         return;
       case 'makeAdmin':
-        return run(() => api.setGroupRole(group.id, userId, 'admin'));
+        return run(() =>
+          api.call(routes.groups.setRole, {
+            params: { id: group.id, userId },
+            body: { role: 'admin' },
+          }),
+        );
       case 'removeAdmin':
-        return run(() => api.setGroupRole(group.id, userId, 'member'));
+        return run(() =>
+          api.call(routes.groups.setRole, {
+            params: { id: group.id, userId },
+            body: { role: 'member' },
+          }),
+        );
       case 'mute':
         return setMuting(member);
       case 'unmute':
-        return run(() => api.muteGroupMember(group.id, userId, 0));
+        return run(() =>
+          api.call(routes.groups.mute, { params: { id: group.id, userId }, body: { seconds: 0 } }),
+        );
       case 'transfer':
         if (await confirmModal(t('groups.transfer'), t('groups.transferConfirm', { name }))) {
-          run(() => api.transferGroup(group.id, userId));
+          run(() =>
+            api.call(routes.groups.transfer, { params: { id: group.id }, body: { userId } }),
+          );
         }
         return;
       case 'remove':
         if (await confirmModal(t('groups.removeMember'), t('groups.removeConfirm', { name }))) {
-          run(() => api.removeGroupMember(group.id, userId));
+          run(() => api.call(routes.groups.remove, { params: { id: group.id, userId } }));
         }
         return;
     }
@@ -171,7 +186,13 @@ export function MembersPanel({ group, selfId }: { group: MyGroup; selfId: string
           text: formatDuration(seconds, locale),
           onClick: () => {
             const userId = muting?.user.id;
-            if (userId) run(() => api.muteGroupMember(group.id, userId, seconds));
+            if (userId)
+              run(() =>
+                api.call(routes.groups.mute, {
+                  params: { id: group.id, userId },
+                  body: { seconds },
+                }),
+              );
           },
         }))}
         onAction={() => setMuting(null)}

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '@teltlk/im-sdk';
+import { routes } from '@teltlk/client';
 import type { AddressUndoView } from '@teltlk/protocol';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
@@ -26,7 +27,7 @@ function OpenChange({ token, change }: { token: string; change: AddressUndoView 
   const queryClient = useQueryClient();
   const signedIn = useSignedIn();
   const undo = useMutation({
-    mutationFn: () => api.undoAddressChange(token),
+    mutationFn: () => api.call(routes.security.undoAddress, { body: { token } }),
     onSuccess: () => {
       // Every session of the account has ended, this browser's too if it was one of them:
       // asking who is signed in finds out, and signs out here if so.
@@ -81,7 +82,7 @@ export function AddressUndoPage() {
   const token = search.get('token') ?? '';
   const change = useQuery({
     queryKey: ['address-undo', token],
-    queryFn: () => api.addressUndo(token),
+    queryFn: () => api.call(routes.security.addressUndoView, { params: { token } }),
     enabled: token !== '',
     retry: (count, error) => !(error instanceof ApiError) && count < 2,
     staleTime: Infinity,

@@ -1,4 +1,5 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
+import { routes } from '@teltlk/client';
 import type { SecurityActivity } from '@teltlk/protocol';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -23,7 +24,10 @@ const PAGE_SIZE = 20;
 export function useSecurityActivity() {
   return useInfiniteQuery({
     queryKey: queryKeys.securityActivity(),
-    queryFn: ({ pageParam }) => api.securityActivity({ cursor: pageParam, limit: PAGE_SIZE }),
+    queryFn: ({ pageParam }) =>
+      api.call(routes.security.activity, {
+        query: { cursor: pageParam ?? undefined, limit: PAGE_SIZE },
+      }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next,
     enabled: useSignedIn(),

@@ -1,4 +1,5 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { routes } from '@teltlk/client';
 import type { SecurityActivity } from '@teltlk/protocol';
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { useLocation } from 'react-router';
@@ -18,7 +19,7 @@ const SecurityNoticeBanner = lazy(() =>
 async function currentSessionId(queryClient: QueryClient): Promise<string | null> {
   const list = await queryClient.ensureQueryData({
     queryKey: queryKeys.sessions(),
-    queryFn: () => api.sessions(),
+    queryFn: () => api.call(routes.sessions.list),
   });
   return list.sessions.find((session) => session.current)?.id ?? null;
 }

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '@teltlk/im-sdk';
+import { routes } from '@teltlk/client';
 import type { Channel, StepUpBody, StepUpStatus } from '@teltlk/protocol';
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -33,7 +34,7 @@ interface ProofProps {
 /** Checks a proof at the step-up endpoint; the mutation each method form runs. */
 function useProof(onProven: () => void) {
   return useMutation({
-    mutationFn: (body: StepUpBody) => api.stepUp(body),
+    mutationFn: (body: StepUpBody) => api.call(routes.security.stepUp, { body }),
     onSuccess: onProven,
   });
 }
@@ -116,7 +117,7 @@ function CodeProof({ prove, status }: ProofProps & { status: StepUpStatus }) {
   const [busy, setBusy] = useState(false);
   const secondsLeft = useCountdown(sent?.channel === channel ? sent.resendAt : null);
   const send = useMutation({
-    mutationFn: () => api.sendStepUpCode({ channel }),
+    mutationFn: () => api.call(routes.security.sendStepUpCode, { body: { channel } }),
     onSuccess: (result) => {
       setSent({ channel, sentTo: result.sentTo, resendAt: Date.now() + result.resendAfter * 1000 });
       showToast(t('code.sent'), { icon: 'success' });
@@ -375,7 +376,7 @@ export function StepUpSheet({
   const queryClient = useQueryClient();
   const status = useQuery({
     queryKey: queryKeys.stepUp(),
-    queryFn: () => api.stepUpStatus(),
+    queryFn: () => api.call(routes.security.stepUpStatus),
     // Asked afresh at each opening: the proof may have been made in another tab meanwhile,
     // or have run out since.
     staleTime: 0,

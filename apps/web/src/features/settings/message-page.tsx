@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { routes } from '@teltlk/client';
 import type { Settings } from '@teltlk/protocol';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
@@ -36,7 +37,7 @@ function ThisDevice({ settings }: { settings: Settings }) {
     mutationFn: async () => {
       // A device allowed but not subscribed yet (first visit after allowing) subscribes now.
       if ((await pushState()) === 'off') refresh(await syncPush(true));
-      await api.testPush();
+      await api.call(routes.push.test);
     },
     onSuccess: () => showToast(t('messageSettings.testSent'), { icon: 'success' }),
     onError: (failure) => toastFailure(failure),

@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { routes } from '@teltlk/client';
 import type { Settings, UpdateSettingsBody } from '@teltlk/protocol';
 import { api } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
@@ -10,7 +11,8 @@ export function useUpdateSettings() {
   const queryClient = useQueryClient();
   const key = queryKeys.settings();
   return useMutation({
-    mutationFn: (patch: UpdateSettingsBody) => api.updateSettings(patch),
+    mutationFn: (patch: UpdateSettingsBody) =>
+      api.call(routes.users.updateSettings, { body: patch }),
     onMutate: async (patch) => {
       await queryClient.cancelQueries({ queryKey: key });
       const previous = queryClient.getQueryData<Settings>(key);

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { routes } from '@teltlk/client';
 import { APP_VERSION } from '@teltlk/protocol';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -36,7 +37,10 @@ export function UpgradationPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [updating, setUpdating] = useState(false);
-  const version = useQuery({ queryKey: ['meta', 'version'], queryFn: () => api.version() });
+  const version = useQuery({
+    queryKey: ['meta', 'version'],
+    queryFn: () => api.call(routes.meta.version),
+  });
   const standing = version.data ? standingOf(APP_VERSION, version.data) : null;
   const update = () => {
     setUpdating(true);

@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { routes } from '@teltlk/client';
 import { passwordSchema, type Me, type SessionInfo } from '@teltlk/protocol';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -44,7 +45,8 @@ function ChangePasswordForm() {
   const [errors, setErrors] = useState<FormErrors<PasswordField>>({ fields: {}, general: null });
 
   const change = useMutation({
-    mutationFn: () => api.changePassword({ currentPassword, newPassword }),
+    mutationFn: () =>
+      api.call(routes.users.changePassword, { body: { currentPassword, newPassword } }),
     onSuccess: () => {
       showToast(t('security.passwordChanged'), { icon: 'success' });
       setCurrentPassword('');
@@ -139,7 +141,7 @@ function SessionItem({ session, now }: { session: SessionInfo; now: number }) {
   });
 
   const revoke = useMutation({
-    mutationFn: () => api.revokeSession(session.id),
+    mutationFn: () => api.call(routes.sessions.signOut, { params: { id: session.id } }),
     onSuccess: () => {
       showToast(t('security.revoked'), { icon: 'success' });
       void queryClient.invalidateQueries({ queryKey: queryKeys.sessions() });
@@ -228,7 +230,9 @@ function PiSection({ me }: { me: Me }) {
 
   const bind = useMutation({
     mutationFn: async () => {
-      return api.bindPi({ accessToken: await piAccessToken(client!) });
+      return api.call(routes.pi.bindSignedIn, {
+        body: { accessToken: await piAccessToken(client!) },
+      });
     },
     onSuccess: (next) => {
       updated(next);
@@ -238,7 +242,7 @@ function PiSection({ me }: { me: Me }) {
     onError: (failure) => toastModifyFailure(failure),
   });
   const unbind = useMutation({
-    mutationFn: () => api.unbindPi(),
+    mutationFn: () => api.call(routes.pi.unbind),
     onSuccess: (next) => {
       updated(next);
       client?.forget();
@@ -305,7 +309,10 @@ function HoldNotice() {
   const { t: ts } = useSecurityTexts();
   const locale = useUiLocale();
   const queryClient = useQueryClient();
-  const status = useQuery({ queryKey: queryKeys.stepUp(), queryFn: () => api.stepUpStatus() });
+  const status = useQuery({
+    queryKey: queryKeys.stepUp(),
+    queryFn: () => api.call(routes.security.stepUpStatus),
+  });
   const heldUntil = status.data?.heldUntil ?? null;
   if (heldUntil === null || heldUntil <= Date.now()) return null;
   return (

@@ -1,9 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '@teltlk/im-sdk';
+import { routes } from '@teltlk/client';
 import { teltlkIdSchema, type Me } from '@teltlk/protocol';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
+import { fileForm } from '../../api/file-form';
 import { useMe } from '../../api/queries';
 import { queryKeys } from '../../api/query-keys';
 import { paths } from '../../app/paths';
@@ -33,7 +35,7 @@ function ProfileRows({ me }: { me: Me }) {
   const avatarInputId = useId();
 
   const uploadAvatar = useMutation({
-    mutationFn: (file: File) => api.uploadAvatar(file, file.name),
+    mutationFn: (file: File) => api.call(routes.users.setAvatar, { body: fileForm(file) }),
     onMutate: () => showLoading(t('profile.uploading')),
     onSuccess: (updated) => {
       hideLoading();
@@ -47,7 +49,7 @@ function ProfileRows({ me }: { me: Me }) {
   });
 
   const changeTeltlkId = useMutation({
-    mutationFn: (teltlkId: string) => api.changeTeltlkId({ teltlkId }),
+    mutationFn: (teltlkId: string) => api.call(routes.users.changeTeltlkId, { body: { teltlkId } }),
     onSuccess: (updated) => {
       queryClient.setQueryData(queryKeys.me(), updated);
       showToast(t('common.saved'), { icon: 'success' });

@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { routes } from '@teltlk/client';
 import type { UpdateProfileBody } from '@teltlk/protocol';
 import { api } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
@@ -7,7 +8,7 @@ import { queryKeys } from '../../api/query-keys';
 export function useUpdateProfile() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: UpdateProfileBody) => api.updateProfile(body),
+    mutationFn: (body: UpdateProfileBody) => api.call(routes.users.updateProfile, { body }),
     onSuccess: (me) => queryClient.setQueryData(queryKeys.me(), me),
   });
 }

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '@teltlk/im-sdk';
+import { routes } from '@teltlk/client';
 import { singleConversationId, type NftItemView } from '@teltlk/protocol';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -100,7 +101,7 @@ function NftSheet({
   const queryClient = useQueryClient();
   const item = useQuery({
     queryKey: walletKeys.nft(itemId),
-    queryFn: () => api.nft(itemId),
+    queryFn: () => api.call(routes.nfts.item, { params: { id: itemId } }),
     initialData: initial,
     retry: (count, failure) => !(failure instanceof ApiError && failure.status < 500) && count < 2,
   });
@@ -110,10 +111,13 @@ function NftSheet({
   const [clientMsgId] = useState(() => `nft-${crypto.randomUUID()}`);
   const give = useMutation({
     mutationFn: ({ friend, password }: { friend: Friend; password: string }) =>
-      api.sendNft(itemId, {
-        conversationId: singleConversationId(selfId ?? '', friend.id),
-        clientMsgId,
-        password,
+      api.call(routes.nfts.send, {
+        params: { id: itemId },
+        body: {
+          conversationId: singleConversationId(selfId ?? '', friend.id),
+          clientMsgId,
+          password,
+        },
       }),
     onSuccess: (_message, { friend }) => {
       void queryClient.invalidateQueries({ queryKey: walletKeys.nfts() });

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '@teltlk/im-sdk';
+import { routes } from '@teltlk/client';
 import { CODE_TTL_SECONDS, type Channel, type WalletResult } from '@teltlk/protocol';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -55,9 +56,14 @@ export function PaymentPasswordPage() {
   const save = useMutation({
     mutationFn: (password: string) => {
       if (mode === 'change')
-        return api.changePaymentPassword({ currentPassword: current, password });
-      if (mode === 'forget') return api.resetPaymentPassword({ channel: channel!, code, password });
-      return api.setPaymentPassword(password);
+        return api.call(routes.wallet.changePassword, {
+          body: { currentPassword: current, password },
+        });
+      if (mode === 'forget')
+        return api.call(routes.wallet.resetPassword, {
+          body: { channel: channel!, code, password },
+        });
+      return api.call(routes.wallet.setPassword, { body: { password } });
     },
     onSuccess: done,
     onError: (failure) => {
@@ -168,7 +174,7 @@ function CodeStep({
   const chosen = channel ?? channels[0] ?? null;
   const [sentTo, setSentTo] = useState<string | null>(null);
   const send = useMutation({
-    mutationFn: (via: Channel) => api.sendWalletCode({ channel: via }),
+    mutationFn: (via: Channel) => api.call(routes.wallet.sendResetCode, { body: { channel: via } }),
     onSuccess: (result, via) => {
       onChannel(via);
       setSentTo(result.sentTo);

@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { ApiError } from '@teltlk/im-sdk';
+import { routes } from '@teltlk/client';
 import { fromUnits, type PaymentRecord, type RechargeOrder } from '@teltlk/protocol';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -207,24 +208,36 @@ function RechargeSheet({ visible, onClose }: { visible: boolean; onClose: () => 
       if (!client) throw new Error('Pi is not ready');
       // Payments Pi still holds unfinished are settled first, as Pi asks.
       await client.authenticate(PI_SIGN_IN_SCOPES, (payment) => {
-        void api.reportIncompletePiPayment(payment.identifier).then(refresh);
+        void api
+          .call(routes.pi.resolveIncompletePayment, { body: { paymentId: payment.identifier } })
+          .then(refresh);
       });
-      const order: RechargeOrder = await api.orderRecharge(typed);
+      const order: RechargeOrder = await api.call(routes.payments.recharge, {
+        body: { amount: typed },
+      });
       showToast(t('wallet.rechargeStarted'));
       await new Promise<void>((resolve, reject) => {
         void client
           .createPayment(order.payment, {
             onReadyForServerApproval: (paymentId) => {
-              void api.approveRecharge(paymentId).catch(reject);
+              void api.call(routes.payments.approveRecharge, { body: { paymentId } }).catch(reject);
             },
             onReadyForServerCompletion: (paymentId, txid) => {
-              api.completeRecharge(paymentId, txid).then(() => resolve(), reject);
+              api
+                .call(routes.payments.completeRecharge, { body: { paymentId, txid } })
+                .then(() => resolve(), reject);
             },
             onCancel: (paymentId) => {
-              void api.cancelRecharge(paymentId).finally(() => reject(new RechargeCancelled()));
+              void api
+                .call(routes.payments.cancelRecharge, { body: { paymentId } })
+                .finally(() => reject(new RechargeCancelled()));
             },
             onError: (failure, payment) => {
-              const settle = payment ? api.cancelRecharge(payment.identifier) : Promise.resolve();
+              const settle = payment
+                ? api.call(routes.payments.cancelRecharge, {
+                    body: { paymentId: payment.identifier },
+                  })
+                : Promise.resolve();
               void settle.finally(() => reject(failure));
             },
           })
@@ -312,7 +325,9 @@ function WithdrawSheet({
   const [error, setError] = useState<Message | null>(null);
   const send = useMutation({
     mutationFn: (password: string) =>
-      api.withdraw({ amount: fromUnits(units ?? 0, 'PI'), password }),
+      api.call(routes.payments.withdraw, {
+        body: { amount: fromUnits(units ?? 0, 'PI'), password },
+      }),
     onSuccess: (record) => {
       void refresh();
       showToast(

@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { routes } from '@teltlk/client';
 import type { WalletResult } from '@teltlk/protocol';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -110,7 +111,7 @@ export function CreateWalletPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const create = useMutation({
-    mutationFn: () => api.createWallet(),
+    mutationFn: () => api.call(routes.wallet.create),
     onSuccess: (wallet) => {
       queryClient.setQueryData(walletKeys.wallet(), wallet);
       showToast(t('wallet.created'), { icon: 'success' });
