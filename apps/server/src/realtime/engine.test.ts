@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
 // The client engine's types speak the browser's IndexedDB and WebSocket.
-import { ApiClient, ImEngine, type EngineEvents, type LocalMessage } from '@teltlk/im-sdk';
+import { ApiClient } from '@teltlk/client';
+import { ImEngine, type EngineEvents, type LocalMessage } from '@teltlk/im-sdk';
 import { singleConversationId, type FriendRequest } from '@teltlk/protocol';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
