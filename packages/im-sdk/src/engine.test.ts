@@ -58,7 +58,7 @@ const seqs = (handle: ConversationHandle) =>
 async function goOffline(engine: ImEngine): Promise<void> {
   server.up = false;
   FakeSocket.last.drop();
-  await vi.waitFor(() => expect(engine.getSnapshot().connection).not.toBe('connected'));
+  await vi.waitFor(() => expect(['offline', 'connecting']).toContain(engine.getSnapshot().status));
 }
 
 async function restart(engine: ImEngine): Promise<ImEngine> {
@@ -82,7 +82,7 @@ describe('ImEngine', () => {
     const events = record(makeEngine(), 'syncStart');
     const engine = engines[0]!;
     await engine.start();
-    expect(engine.getSnapshot().ready).toBe(true);
+    expect(engine.getSnapshot().status).not.toBe('starting');
     await vi.waitFor(() => expect(engine.getSnapshot().conversations).toHaveLength(1));
     expect(events).toHaveLength(1);
     expect(engine.getSnapshot().conversations[0]).toMatchObject({
@@ -199,7 +199,7 @@ describe('ImEngine', () => {
     server.up = false;
     await engine.start();
     // The cache, before any network.
-    expect(engine.getSnapshot()).toMatchObject({ ready: true });
+    expect(engine.getSnapshot().status).not.toBe('starting');
     expect(engine.getSnapshot().conversations[0]).toMatchObject({
       id: CONV,
       draft: 'half written',
@@ -321,7 +321,7 @@ describe('ImEngine', () => {
       vi.useRealTimers();
     }
     expect(FakeSocket.instances).toHaveLength(1);
-    expect(engine.getSnapshot().connection).toBe('disconnected');
+    expect(engine.getSnapshot().status).toBe('offline');
   });
 
   it('reconnects and catches up by sync after being cut off as a slow consumer', async () => {
@@ -340,7 +340,7 @@ describe('ImEngine', () => {
     server.append({ kind: 'text', text: 'two' }, { push: false });
     await vi.waitFor(() => expect(texts(handle)).toEqual(['one', 'two']));
     expect(FakeSocket.last).not.toBe(first);
-    expect(engine.getSnapshot().connection).toBe('connected');
+    expect(['syncing', 'ready']).toContain(engine.getSnapshot().status);
     expect(ended.flat()).toEqual([]);
   });
 

@@ -175,16 +175,19 @@ export class ImEngine implements HandleHost {
       send: (frame) => this.connection.send(frame),
       openConversations: () => this.handles.keys(),
       stopped: () => this.stopped,
-      onSyncing: (syncing) => this.snapshots.setSyncing(syncing),
+      onSyncing: (syncing) => this.snapshots.dispatch({ type: 'syncing', syncing }),
       onSynced: () => {
-        this.snapshots.recovered('sync');
-        this.snapshots.recovered('store');
+        this.snapshots.dispatch({ type: 'recovered', kind: 'sync' });
+        this.snapshots.dispatch({ type: 'recovered', kind: 'store' });
       },
       onFailed: (error) =>
-        this.snapshots.failed({
-          kind: 'sync',
-          code: error instanceof ApiError ? error.code : 'UNKNOWN',
-          retry: () => void this.syncer.sync(),
+        this.snapshots.dispatch({
+          type: 'failed',
+          error: {
+            kind: 'sync',
+            code: error instanceof ApiError ? error.code : 'UNKNOWN',
+            retry: () => void this.syncer.sync(),
+          },
         }),
     });
     this.outbox = new OutboxSender({
@@ -217,7 +220,7 @@ export class ImEngine implements HandleHost {
     for (const draft of drafts) this.drafts.set(draft.conversationId, draft.text);
     this.uploads.start();
     await this.uploads.load();
-    this.snapshots.setReady(true);
+    this.snapshots.dispatch({ type: 'opened' });
     if (typeof window !== 'undefined') {
       window.addEventListener('online', this.onOnline);
       window.addEventListener('offline', this.onOffline);
@@ -253,7 +256,7 @@ export class ImEngine implements HandleHost {
     this.handles.clear();
     await this.writer.close();
     this.drafts.clear();
-    this.snapshots.setReady(false);
+    this.snapshots.dispatch({ type: 'closed' });
   }
 
   /**
@@ -264,7 +267,10 @@ export class ImEngine implements HandleHost {
   private readonly backgroundFailed = (error: unknown): void => {
     if (error instanceof EngineStopped || error instanceof ApiError) return;
     console.error(error);
-    this.snapshots.failed({ kind: 'store', code: 'UNKNOWN', retry: () => void this.syncer.sync() });
+    this.snapshots.dispatch({
+      type: 'failed',
+      error: { kind: 'store', code: 'UNKNOWN', retry: () => void this.syncer.sync() },
+    });
   };
 
   private readonly onOnline = () => this.connection.reconnectNow();
@@ -703,7 +709,7 @@ export class ImEngine implements HandleHost {
   // ------------------------------------------------------------------ connection
 
   private onConnectionState(state: ConnectionState): void {
-    this.snapshots.setConnection(state);
+    this.snapshots.dispatch({ type: 'connection', state });
     if (state === 'connecting') this.emitter.emit('connecting');
     if (state !== 'connected') this.outbox.reset();
     this.snapshots.changed(undefined, true);

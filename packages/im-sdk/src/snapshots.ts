@@ -1,7 +1,8 @@
 import type { TranslationInfoResult } from '@teltlk/protocol';
 import { chatList } from './reducers.js';
 import type { StoredConversation } from './store.js';
-import type { ConnectionState, EngineError, EngineSnapshot, EngineStatus } from './types.js';
+import { INITIAL_STATE, nextState, type EngineAction } from './engine-state.js';
+import type { EngineSnapshot, EngineState } from './types.js';
 
 /** What the snapshots are made from, owned by the rest of the engine. */
 export interface SnapshotSource {
@@ -19,21 +20,14 @@ export interface SnapshotSource {
  * current task, so a sync that writes a thousand rows renders once.
  */
 export class Snapshots {
+  private state: EngineState = INITIAL_STATE;
   private snapshot: EngineSnapshot = {
-    status: 'starting',
-    errors: [],
-    ready: false,
-    connection: 'disconnected',
-    syncing: false,
+    ...INITIAL_STATE,
     conversations: [],
     totalUnread: 0,
     translation: null,
   };
   private readonly listeners = new Set<() => void>();
-  private ready = false;
-  private connection: ConnectionState = 'disconnected';
-  private syncing = false;
-  private errors: readonly EngineError[] = [];
   private listDirty = false;
   private readonly dirtyConversations = new Set<string>();
   private flushScheduled = false;
@@ -52,38 +46,22 @@ export class Snapshots {
     };
   }
 
-  /** The local cache is loaded (or, false, closed): the snapshot is rebuilt at once. */
-  setReady(ready: boolean): void {
-    this.ready = ready;
-    if (!ready) {
+  /**
+   * Moves the engine's state. Opening the cache rebuilds the snapshot at once; closing
+   * it stops the burn timer and leaves the last snapshot to the stopped engine.
+   */
+  dispatch(action: EngineAction): void {
+    const next = nextState(this.state, action);
+    if (next === this.state) return;
+    this.state = next;
+    if (action.type === 'closed') {
       this.stopTimer();
-      return;
+    } else if (action.type === 'opened') {
+      this.rebuild();
+      this.notify();
+    } else {
+      this.changed(undefined, true);
     }
-    this.rebuild();
-    this.notify();
-  }
-
-  setConnection(connection: ConnectionState): void {
-    this.connection = connection;
-    this.changed(undefined, true);
-  }
-
-  setSyncing(syncing: boolean): void {
-    this.syncing = syncing;
-    this.changed(undefined, true);
-  }
-
-  /** Records a failure of background work, replacing an earlier one of its kind. */
-  failed(error: EngineError): void {
-    this.errors = [...this.errors.filter(({ kind }) => kind !== error.kind), error];
-    this.changed(undefined, true);
-  }
-
-  /** Background work of this kind succeeded: its failure is over. */
-  recovered(kind: EngineError['kind']): void {
-    if (!this.errors.some((error) => error.kind === kind)) return;
-    this.errors = this.errors.filter((error) => error.kind !== kind);
-    this.changed(undefined, true);
   }
 
   /** Marks state as changed; listeners hear once per batch, after the current task. */
@@ -121,11 +99,7 @@ export class Snapshots {
       now,
     );
     this.snapshot = {
-      status: this.status(),
-      errors: this.errors,
-      ready: this.ready,
-      connection: this.connection,
-      syncing: this.syncing,
+      ...this.state,
       conversations,
       totalUnread,
       translation: this.source.translation(),
@@ -140,13 +114,6 @@ export class Snapshots {
     if (next !== null) {
       this.burnTimer = setTimeout(() => this.changed(undefined, true), next - now + 1);
     }
-  }
-
-  private status(): EngineStatus {
-    if (!this.ready) return 'starting';
-    if (this.connection === 'disconnected') return 'offline';
-    if (this.connection === 'connecting') return 'connecting';
-    return this.syncing ? 'syncing' : 'ready';
   }
 
   private notify(): void {
