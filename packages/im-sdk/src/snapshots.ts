@@ -1,17 +1,17 @@
 import type { TranslationInfoResult } from '@teltlk/protocol';
 import { chatList } from './reducers.js';
-import type { StoredConversation } from './store.js';
+import type { LocalWriter } from './local-writer.js';
+import type { Screens } from './screens.js';
 import { INITIAL_STATE, nextState, type EngineAction } from './engine-state.js';
 import type { EngineSnapshot, EngineState } from './types.js';
 
 /** What the snapshots are made from, owned by the rest of the engine. */
 export interface SnapshotSource {
-  conversations(): Iterable<StoredConversation>;
+  /** Its copy of the conversations, and its signals of what changed. */
+  writer: Pick<LocalWriter, 'conversations' | 'signals'>;
   drafts: ReadonlyMap<string, string>;
-  translation(): TranslationInfoResult | null;
-  /** A conversation's state changed: its open screens read their window again. */
-  reloadScreens(conversationId: string): void;
-  stopped(): boolean;
+  /** Screens read their window again when their conversation changed. */
+  screens: Pick<Screens, 'reload'>;
 }
 
 /**
@@ -32,8 +32,15 @@ export class Snapshots {
   private readonly dirtyConversations = new Set<string>();
   private flushScheduled = false;
   private burnTimer: ReturnType<typeof setTimeout> | null = null;
+  private translation: TranslationInfoResult | null = null;
+  /** Stopped: changes are not taken up any more (the engine's parts are torn down). */
+  private stopped = false;
 
-  constructor(private readonly source: SnapshotSource) {}
+  constructor(private readonly source: SnapshotSource) {
+    source.writer.signals.on('changed', ({ conversationId, list }) =>
+      this.changed(conversationId, list),
+    );
+  }
 
   get current(): EngineSnapshot {
     return this.snapshot;
@@ -48,20 +55,33 @@ export class Snapshots {
 
   /**
    * Moves the engine's state. Opening the cache rebuilds the snapshot at once; closing
-   * it stops the burn timer and leaves the last snapshot to the stopped engine.
+   * it stops the burn timer, forgets the server's translation info, and leaves the last
+   * snapshot to the stopped engine.
    */
   dispatch(action: EngineAction): void {
     const next = nextState(this.state, action);
+    if (action.type === 'closed') {
+      this.state = next;
+      this.stopped = true;
+      this.translation = null;
+      this.stopTimer();
+      return;
+    }
     if (next === this.state) return;
     this.state = next;
-    if (action.type === 'closed') {
-      this.stopTimer();
-    } else if (action.type === 'opened') {
+    if (action.type === 'opened') {
+      this.stopped = false;
       this.rebuild();
       this.notify();
     } else {
       this.changed(undefined, true);
     }
+  }
+
+  /** What the server offers for translation, as it last answered. */
+  setTranslation(info: TranslationInfoResult): void {
+    this.translation = info;
+    this.changed(undefined, true);
   }
 
   /** Marks state as changed; listeners hear once per batch, after the current task. */
@@ -80,7 +100,7 @@ export class Snapshots {
 
   private flush(): void {
     this.flushScheduled = false;
-    if (this.source.stopped()) return;
+    if (this.stopped) return;
     if (this.listDirty) {
       this.listDirty = false;
       this.rebuild();
@@ -88,13 +108,13 @@ export class Snapshots {
     }
     const dirty = [...this.dirtyConversations];
     this.dirtyConversations.clear();
-    for (const id of dirty) this.source.reloadScreens(id);
+    for (const id of dirty) this.source.screens.reload(id);
   }
 
   private rebuild(): void {
     const now = Date.now();
     const { conversations, totalUnread } = chatList(
-      this.source.conversations(),
+      this.source.writer.conversations.values(),
       this.source.drafts,
       now,
     );
@@ -102,12 +122,12 @@ export class Snapshots {
       ...this.state,
       conversations,
       totalUnread,
-      translation: this.source.translation(),
+      translation: this.translation,
     };
     // A burnt last message leaves the list when its time comes.
     this.stopTimer();
     let next: number | null = null;
-    for (const conversation of this.source.conversations()) {
+    for (const conversation of this.source.writer.conversations.values()) {
       const burnAt = conversation.lastMessage?.burnAt ?? null;
       if (burnAt !== null && burnAt > now && (next === null || burnAt < next)) next = burnAt;
     }

@@ -13,7 +13,7 @@ export interface TranslationSyncOptions {
   /** Translations of a conversation changed (its screens re-read them). */
   onChange(conversationId: string): void;
   /** The server's translation info changed. */
-  onInfo(): void;
+  onInfo(info: TranslationInfoResult): void;
   /** A translation arrived or changed. */
   onTranslation(translation: Translation): void;
   /** Failures of work nobody waits for. */
@@ -288,7 +288,7 @@ export class TranslationSync {
       const info = await this.options.api.translationInfo();
       if (this.stopped) return;
       this.serverInfo = info;
-      this.options.onInfo();
+      this.options.onInfo(info);
     } finally {
       this.infoLoading = false;
     }
