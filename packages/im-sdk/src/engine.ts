@@ -1,39 +1,24 @@
-import {
-  cleanFileName,
-  isQuoteAvailable,
-  isSentContent,
-  type MessageContent,
-  type UploadedMedia,
-  type Message,
-  type SearchMessagesResult,
-  type SendableContent,
-  type ServerFrame,
-  type UpdateConversationBody,
-  type UserEvent,
+import type {
+  SearchMessagesResult,
+  SendableContent,
+  ServerFrame,
+  UpdateConversationBody,
 } from '@teltlk/protocol';
-import { routes, ApiError, type ApiClient } from '@teltlk/client';
-import type * as ContentCheckModule from './content-check.js';
+import { routes, type ApiClient } from '@teltlk/client';
 import { Connection, type EndReason } from './connection.js';
+import { ConversationActions } from './conversation-actions.js';
 import { Emitter } from './emitter.js';
-import { newClientMsgId, OutboxSender } from './outbox.js';
-import {
-  applyRead,
-  classifySeq,
-  isBurnt,
-  isShown,
-  markReadLocally,
-  sendableOf,
-  shownContent,
-  toLocal,
-  withoutQuote,
-} from './reducers.js';
-import { EngineStopped, LocalWriter } from './local-writer.js';
-import { LocalStore, type OutboxEntry, type StoredMessage } from './store.js';
-import { Snapshots } from './snapshots.js';
-import { SyncController } from './sync-controller.js';
 import { Handle, type HandleHost, type MessageWindow } from './handle.js';
+import { LocalWriter } from './local-writer.js';
+import { readWindow } from './message-window.js';
+import { Pushes } from './pushes.js';
+import { Screens } from './screens.js';
+import { loadContentCheck, SendQueue } from './send-queue.js';
+import { Snapshots } from './snapshots.js';
+import { LocalStore } from './store.js';
+import { SyncController } from './sync-controller.js';
 import { TranslationSync } from './translation-sync.js';
-import { UploadQueue, type MediaUploader, type UploadProgress } from './uploads.js';
+import type { MediaUploader, UploadProgress } from './uploads.js';
 import type {
   ConnectionState,
   ConversationHandle,
@@ -44,10 +29,8 @@ import type {
 } from './types.js';
 
 export { PAGE_SIZE } from './handle.js';
+export { PENDING_MEDIA_ID } from './pending-media.js';
 export type { MediaUploader, UploadEvents, UploadJob, UploadProgress } from './uploads.js';
-
-/** The media id a photo or file carries on this device until the server stored it. */
-export const PENDING_MEDIA_ID = '0'.repeat(20);
 
 export type {
   ConnectionState,
@@ -82,124 +65,100 @@ const END_EVENTS: Record<EndReason, keyof EngineEvents> = {
   kickedOffline: 'kickedOffline',
 };
 
-type ContentCheck = typeof ContentCheckModule;
-let contentCheck: Promise<ContentCheck> | null = null;
-
-/** The send check, fetched once; a fetch that failed (offline) is tried again next time. */
-function loadContentCheck(): Promise<ContentCheck> {
-  contentCheck ??= import('./content-check.js').catch((error: unknown) => {
-    contentCheck = null;
-    throw error;
-  });
-  return contentCheck;
+/** What the socket tells the engine; the parts built after it subscribe. */
+interface SocketSignals {
+  state: ConnectionState;
+  /** The server accepted the token. */
+  ready: void;
+  frame: ServerFrame;
 }
 
 /**
  * The client messaging engine: a local IndexedDB copy of the user's conversations and
  * messages, kept in step with the server by a resumable socket and seq-based sync.
+ *
+ * Its parts are built in the order they depend on each other, each given the parts it
+ * uses: the socket, the local writer, the snapshots, the sync, translations, the send
+ * queue, the REST actions, and what the server pushes. What flows back (the socket's
+ * frames, the writer's changes) arrives as signals the later parts subscribe to.
  */
 export class ImEngine implements HandleHost {
   private readonly emitter = new Emitter<EngineEvents>();
-  private readonly connection: Connection;
-  private readonly outbox: OutboxSender;
-  private readonly uploads: UploadQueue;
-  private readonly userId: string;
-  private readonly api: ApiClient;
-  private stopped = false;
-
+  private readonly screens = new Screens();
   private readonly drafts = new Map<string, string>();
-
-  private readonly handles = new Map<string, Set<Handle>>();
-
-  private lastOrder = 0;
-  private readonly translation: TranslationSync;
+  private readonly connection: Connection;
   private readonly writer: LocalWriter;
   private readonly snapshots: Snapshots;
   private readonly syncer: SyncController;
+  private readonly translation: TranslationSync;
+  private readonly sendQueue: SendQueue;
+  private readonly actions: ConversationActions;
+  private stopped = false;
 
   constructor(private readonly options: EngineOptions) {
-    this.userId = options.userId;
-    this.api = options.api;
-    const WebSocketImpl = options.WebSocket ?? globalThis.WebSocket;
-    this.connection = new Connection({
+    const { api, userId } = options;
+    const { emitter, screens, drafts } = this;
+    const socket = new Emitter<SocketSignals>();
+    const connection = new Connection({
       url: options.wsUrl,
       getToken: () => options.getToken(),
-      WebSocket: WebSocketImpl,
-      onState: (state) => this.onConnectionState(state),
-      onFailed: () => this.emitter.emit('connectFailed'),
-      onReady: () => this.onConnected(),
-      onFrame: (frame) => this.onFrame(frame),
-      onEnd: (reason) => this.emitter.emit(END_EVENTS[reason]),
+      WebSocket: options.WebSocket ?? globalThis.WebSocket,
+      onState: (state) => socket.emit('state', state),
+      onFailed: () => emitter.emit('connectFailed'),
+      onReady: () => socket.emit('ready'),
+      onFrame: (frame) => socket.emit('frame', frame),
+      onEnd: (reason) => emitter.emit(END_EVENTS[reason]),
     });
-    this.translation = new TranslationSync({
-      api: this.api,
-      userId: this.userId,
-      serial: (fn) => this.writer.serial(fn),
-      conversation: (conversationId) => this.writer.conversations.get(conversationId),
-      onChange: (conversationId) => this.snapshots.changed(conversationId, false),
-      onInfo: () => this.snapshots.changed(undefined, true),
-      onTranslation: (translation) => this.emitter.emit('translation', translation),
-      onBackgroundError: (error) => this.backgroundFailed(error),
-    });
-    this.snapshots = new Snapshots({
-      conversations: () => this.writer.conversations.values(),
-      drafts: this.drafts,
-      translation: () => this.translation.info,
-      reloadScreens: (conversationId) => {
-        for (const handle of this.handles.get(conversationId) ?? []) void handle.reload();
-      },
+    const writer = new LocalWriter(userId, emitter);
+    writer.signals.on('peerWrote', (conversationId) => screens.hideTyping(conversationId));
+    const snapshots = new Snapshots({ writer, drafts, screens });
+    const syncer = new SyncController({
+      api,
+      writer,
+      emitter,
+      connection,
+      screens,
+      snapshots,
       stopped: () => this.stopped,
     });
-    this.writer = new LocalWriter({
-      userId: this.userId,
-      emitter: this.emitter,
-      changed: (conversationId, list) => this.snapshots.changed(conversationId, list),
-      peerWrote: (conversationId) => {
-        for (const handle of this.handles.get(conversationId) ?? []) handle.hideTyping();
-      },
-      unknownConversation: () => {
-        if (this.connection.isReady) void this.syncer.sync();
-      },
-      gapIn: (conversationId) => {
-        if (this.handles.has(conversationId)) {
-          void this.syncer.catchUp(conversationId).catch(this.backgroundFailed);
-        }
-      },
+    const translation = new TranslationSync({
+      api,
+      userId,
+      serial: (fn) => writer.serial(fn),
+      conversation: (conversationId) => writer.conversations.get(conversationId),
+      onChange: (conversationId) => snapshots.changed(conversationId, false),
+      onInfo: (info) => snapshots.setTranslation(info),
+      onTranslation: (value) => emitter.emit('translation', value),
+      onBackgroundError: syncer.backgroundFailed,
     });
-    this.syncer = new SyncController({
-      api: this.api,
-      writer: this.writer,
-      emitter: this.emitter,
-      connected: () => this.connection.isReady,
-      send: (frame) => this.connection.send(frame),
-      openConversations: () => this.handles.keys(),
-      stopped: () => this.stopped,
-      onSyncing: (syncing) => this.snapshots.setSyncing(syncing),
-      onSynced: () => {
-        this.snapshots.recovered('sync');
-        this.snapshots.recovered('store');
-      },
-      onFailed: (error) =>
-        this.snapshots.failed({
-          kind: 'sync',
-          code: error instanceof ApiError ? error.code : 'UNKNOWN',
-          retry: () => void this.syncer.sync(),
-        }),
-    });
-    this.outbox = new OutboxSender({
-      store: () => this.writer.store,
-      send: (frame) => this.connection.send(frame),
-      onAck: (clientMsgId, message) => this.onAck(clientMsgId, message),
-      onFailed: (clientMsgId, code) => this.onSendFailed(clientMsgId, code),
-    });
-    this.uploads = new UploadQueue({
-      store: () => this.writer.store,
+    const sendQueue = new SendQueue({
+      userId,
+      writer,
+      connection,
+      snapshots,
       uploader: options.uploader ?? null,
-      online: () => this.connection.isReady,
-      onUploaded: (clientMsgId, media) => this.onUploaded(clientMsgId, media),
-      onFailed: (clientMsgId, code) => this.onUploadFailed(clientMsgId, code),
-      onBackgroundError: (error) => this.backgroundFailed(error),
+      backgroundFailed: syncer.backgroundFailed,
     });
+    const actions = new ConversationActions({ api, writer, syncer, connection, sendQueue });
+    const pushes = new Pushes({
+      userId,
+      emitter,
+      writer,
+      syncer,
+      translation,
+      screens,
+      sendQueue,
+    });
+    socket.on('state', (state) => this.onConnectionState(state));
+    socket.on('ready', () => this.onConnected());
+    socket.on('frame', (frame) => pushes.handle(frame));
+    this.connection = connection;
+    this.writer = writer;
+    this.snapshots = snapshots;
+    this.syncer = syncer;
+    this.translation = translation;
+    this.sendQueue = sendQueue;
+    this.actions = actions;
   }
 
   // ------------------------------------------------------------------ lifecycle
@@ -214,14 +173,13 @@ export class ImEngine implements HandleHost {
       IDBKeyRange: this.options.IDBKeyRange,
     });
     for (const draft of drafts) this.drafts.set(draft.conversationId, draft.text);
-    this.uploads.start();
-    await this.uploads.load();
-    this.snapshots.setReady(true);
+    await this.sendQueue.start();
+    this.snapshots.dispatch({ type: 'opened' });
     if (typeof window !== 'undefined') {
       window.addEventListener('online', this.onOnline);
       window.addEventListener('offline', this.onOffline);
     }
-    void this.writer.serial((s) => s.deleteBurnt(Date.now())).catch(this.backgroundFailed);
+    void this.writer.serial((s) => s.deleteBurnt(Date.now())).catch(this.syncer.backgroundFailed);
     this.connection.start();
   }
 
@@ -239,32 +197,19 @@ export class ImEngine implements HandleHost {
   /** Closes the socket and the database; no reconnects after. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.snapshots.dispatch({ type: 'closed' });
     this.connection.stop();
-    this.outbox.reset();
-    await this.uploads.stop();
+    await this.sendQueue.stop();
     if (typeof window !== 'undefined') {
       window.removeEventListener('online', this.onOnline);
       window.removeEventListener('offline', this.onOffline);
     }
     this.syncer.stopRetry();
     this.translation.stop();
-    for (const set of this.handles.values()) for (const handle of set) handle.dispose();
-    this.handles.clear();
+    this.screens.closeAll();
     await this.writer.close();
     this.drafts.clear();
-    this.snapshots.setReady(false);
   }
-
-  /**
-   * Background work that failed. Network and server refusals are redone by the next sync
-   * (whose own failure is shown); anything else is a failure of this device's copy (the
-   * database refused a write), logged and shown until a retry's sync succeeds.
-   */
-  private readonly backgroundFailed = (error: unknown): void => {
-    if (error instanceof EngineStopped || error instanceof ApiError) return;
-    console.error(error);
-    this.snapshots.failed({ kind: 'store', code: 'UNKNOWN', retry: () => void this.syncer.sync() });
-  };
 
   private readonly onOnline = () => this.connection.reconnectNow();
 
@@ -293,277 +238,14 @@ export class ImEngine implements HandleHost {
 
   conversation(conversationId: string): ConversationHandle {
     const handle = new Handle(this, conversationId);
-    let set = this.handles.get(conversationId);
-    if (!set) {
-      set = new Set();
-      this.handles.set(conversationId, set);
-    }
-    set.add(handle);
+    this.screens.add(handle);
     void handle.reload();
     // A conversation on screen is where sending starts: its check is fetched now, in the
     // background, so the first send does not wait for it.
     loadContentCheck().catch(() => {});
     if (this.connection.isReady)
-      void this.syncer.catchUp(conversationId).catch(this.backgroundFailed);
+      void this.syncer.catchUp(conversationId).catch(this.syncer.backgroundFailed);
     return handle;
-  }
-
-  // ------------------------------------------------------------------ public actions
-
-  /**
-   * The reader's mother tongue (from their profile), which messages are translated into
-   * wherever a conversation names no language of its own. Translations wait for it.
-   */
-  setMotherTongue(code: string | null): void {
-    if (!this.translation.setMotherTongue(code)) return;
-    for (const conversationId of this.handles.keys()) this.snapshots.changed(conversationId, false);
-  }
-
-  async updateConversation(conversationId: string, patch: UpdateConversationBody): Promise<void> {
-    const conversation = await this.api.call(routes.messages.update, {
-      params: { id: conversationId },
-      body: patch,
-    });
-    await this.writer.serial((store) => this.writer.putConversations(store, [conversation]));
-  }
-
-  async clearHistory(conversationId: string): Promise<void> {
-    const conversation = await this.api.call(routes.messages.clear, {
-      params: { id: conversationId },
-    });
-    await this.writer.serial((store) => this.writer.putConversations(store, [conversation]));
-  }
-
-  async setBurn(conversationId: string, seconds: number): Promise<void> {
-    const notice = await this.api.call(routes.messages.setBurn, {
-      params: { id: conversationId },
-      body: { seconds },
-    });
-    await this.applyAnswer(conversationId, notice);
-  }
-
-  /**
-   * Sends a copy of a message, marked forwarded, to each conversation. A chat history
-   * record goes on as it is (forwardMerged of it alone).
-   */
-  async forward(message: LocalMessage, conversationIds: string[]): Promise<void> {
-    const { content } = message;
-    if (content.kind === 'merged' && message.seq !== null) {
-      await this.forwardMerged(message.conversationId, [message.seq], conversationIds);
-      return;
-    }
-    let forwarded: SendableContent;
-    if (content.kind === 'text') forwarded = { kind: 'text', text: content.text, forwarded: true };
-    else if (isSentContent(content) && content.kind !== 'merged') {
-      forwarded = { ...content, forwarded: true };
-    } else throw new ApiError('VALIDATION_FAILED', 400);
-    for (const conversationId of conversationIds) {
-      await this.send(conversationId, forwarded);
-    }
-  }
-
-  /**
-   * Forwards messages of a conversation (their seqs) as one chat history record to each
-   * of these conversations. The server writes the record from its stored copies, so it
-   * is sent at once, not queued: offline, it fails with the reason and nothing is sent.
-   */
-  async forwardMerged(
-    conversationId: string,
-    seqs: readonly number[],
-    conversationIds: readonly string[],
-  ): Promise<void> {
-    for (const target of conversationIds) {
-      const message = await this.api.call(routes.messages.send, {
-        body: {
-          conversationId: target,
-          clientMsgId: newClientMsgId(),
-          content: { kind: 'merged', source: { conversationId, seqs: [...seqs] } },
-        },
-      });
-      await this.applyAnswer(target, message);
-    }
-  }
-
-  // ------------------------------------------------------------------ used by handles
-
-  /** @internal Stores a message for sending and queues it. */
-  async send(conversationId: string, content: SendableContent): Promise<LocalMessage> {
-    let sendable: SendableContent;
-    try {
-      sendable = (await loadContentCheck()).checkSendable(content);
-    } catch (error) {
-      if (error instanceof ApiError) throw error;
-      // The check could not be fetched (offline before it ever loaded): the message is
-      // kept and sent all the same, and the server, which checks every send, refuses it
-      // with its reason if it breaks a rule.
-      sendable = content;
-    }
-    const row = await this.queue(conversationId, sendable, async (store, createdAt) => {
-      const quote = sendable.kind === 'text' ? sendable.quote : undefined;
-      const [quoted] = quote ? await store.bySeqs(conversationId, [quote.seq]) : [];
-      return shownContent(sendable, quoted, createdAt);
-    });
-    void this.outbox.flush().catch(this.backgroundFailed);
-    return toLocal(row);
-  }
-
-  /**
-   * Stores one of our messages, shown at once as sending (`shown`: its content as this
-   * device shows it), with its outbox entry, in one transaction.
-   */
-  private async queue(
-    conversationId: string,
-    content: SendableContent,
-    shown: (store: LocalStore, createdAt: number) => Promise<MessageContent>,
-    upload?: OutboxEntry['upload'],
-  ): Promise<StoredMessage> {
-    const createdAt = Date.now();
-    const row = await this.writer.serial((store) =>
-      store.transaction('rw', store.messages, store.outbox, async () => {
-        const stored: StoredMessage = {
-          id: null,
-          conversationId,
-          seq: null,
-          clientMsgId: newClientMsgId(),
-          senderId: this.userId,
-          content: await shown(store, createdAt),
-          createdAt,
-          revokedAt: null,
-          burnAt: null,
-          lang: null,
-          status: 'sending',
-          pending: conversationId,
-          order: this.nextOrder(),
-        };
-        await store.messages.put(stored);
-        await store.outbox.add({
-          clientMsgId: stored.clientMsgId,
-          conversationId,
-          content,
-          createdAt,
-          ...(upload ? { upload } : {}),
-        });
-        return stored;
-      }),
-    );
-    this.snapshots.changed(conversationId, false);
-    return row;
-  }
-
-  /**
-   * @internal Stores a photo or file message and queues its upload; it is sent once the
-   * server has stored the media. Shown at once, with the upload's progress.
-   */
-  async sendMedia(conversationId: string, media: OutgoingMedia): Promise<LocalMessage> {
-    if (!this.options.uploader) throw new ApiError('FEATURE_UNAVAILABLE', 503);
-    const content = pendingContent(media);
-    const row = await this.queue(conversationId, content, () => Promise.resolve(content), {
-      kind: media.kind,
-      blob: media.blob,
-      name: media.name,
-      url: null,
-      metadata: uploadMetadata(media),
-      ...(media.kind === 'video' ? { poster: { blob: media.poster.blob, url: null } } : {}),
-    });
-    this.uploads.queued(
-      row.clientMsgId,
-      media.blob.size + (media.kind === 'video' ? media.poster.blob.size : 0),
-    );
-    this.uploads.flush();
-    return toLocal(row);
-  }
-
-  /** Where a photo or file of ours stands in its upload; null once uploaded (or not ours). */
-  uploadProgress(clientMsgId: string): UploadProgress | null {
-    return this.uploads.get(clientMsgId);
-  }
-
-  /** Called on every change of any upload's progress. */
-  subscribeUploads(listener: () => void): () => void {
-    return this.uploads.subscribe(listener);
-  }
-
-  pauseUpload(clientMsgId: string): Promise<void> {
-    return this.uploads.pause(clientMsgId);
-  }
-
-  resumeUpload(clientMsgId: string): Promise<void> {
-    return this.uploads.resume(clientMsgId);
-  }
-
-  /** Gives up a photo or file not sent yet: its upload stops and its message goes. */
-  async cancelUpload(clientMsgId: string): Promise<void> {
-    this.uploads.cancel(clientMsgId);
-    await this.writer.serial(async (store) => {
-      const row = await store.messages.get([this.userId, clientMsgId]);
-      if (!row || row.seq !== null) return;
-      await store.transaction('rw', store.messages, store.outbox, async () => {
-        await store.messages.delete([this.userId, clientMsgId]);
-        await store.outbox.where('clientMsgId').equals(clientMsgId).delete();
-      });
-      this.snapshots.changed(row.conversationId, false);
-    });
-  }
-
-  /** The bytes of a photo or file of ours still waiting to be sent (shown from the device). */
-  async pendingMedia(clientMsgId: string): Promise<Blob | null> {
-    const store = this.writer.store;
-    if (!store) return null;
-    const entry = await store.outbox.where('clientMsgId').equals(clientMsgId).first();
-    return entry?.upload?.blob ?? null;
-  }
-
-  /** @internal Queues a failed send again, with the same clientMsgId. */
-  retry(clientMsgId: string): void {
-    void this.writer
-      .serial(async (store) => {
-        const row = await store.messages.get([this.userId, clientMsgId]);
-        if (!row || row.seq !== null || row.status !== 'failed') return;
-        const { error: _error, ...rest } = row;
-        const again: StoredMessage = { ...rest, status: 'sending' };
-        await store.transaction('rw', store.messages, store.outbox, async () => {
-          await store.messages.put(again);
-          // Media whose upload was refused keeps its bytes in the outbox: it starts again.
-          const waiting = await store.outbox.where('clientMsgId').equals(clientMsgId).first();
-          if (waiting?.upload) {
-            const { failed: _failed, ...upload } = waiting.upload;
-            const poster = upload.poster && { ...upload.poster, url: null };
-            await store.outbox.update(waiting.id!, {
-              upload: { ...upload, url: null, ...(poster ? { poster } : {}) },
-            });
-            return;
-          }
-          await store.outbox.add({
-            clientMsgId,
-            conversationId: row.conversationId,
-            content: sendableOf(row.content),
-            createdAt: row.createdAt,
-          });
-        });
-        this.snapshots.changed(row.conversationId, false);
-      })
-      .then(() => {
-        this.uploads.flush();
-        return this.outbox.flush();
-      })
-      .catch(this.backgroundFailed);
-  }
-
-  /** @internal */
-  async revoke(conversationId: string, seq: number): Promise<void> {
-    const notice = await this.api.call(routes.messages.revoke, {
-      params: { id: conversationId, seq },
-    });
-    await this.applyAnswer(conversationId, notice);
-  }
-
-  /** @internal Gives our own text new words; the notice applies here at once. */
-  async edit(conversationId: string, seq: number, text: string): Promise<void> {
-    const notice = await this.api.call(routes.messages.edit, {
-      params: { id: conversationId, seq },
-      body: { text },
-    });
-    await this.applyAnswer(conversationId, notice);
   }
 
   /**
@@ -577,50 +259,117 @@ export class ImEngine implements HandleHost {
     cursor?: string;
     limit?: number;
   }): Promise<SearchMessagesResult> {
-    return this.api.call(routes.messages.search, { query });
+    return this.options.api.call(routes.messages.search, { query });
+  }
+
+  // ------------------------------------------------------------------ public actions
+
+  /**
+   * The reader's mother tongue (from their profile), which messages are translated into
+   * wherever a conversation names no language of its own. Translations wait for it.
+   */
+  setMotherTongue(code: string | null): void {
+    if (!this.translation.setMotherTongue(code)) return;
+    for (const conversationId of this.screens.conversationIds()) {
+      this.snapshots.changed(conversationId, false);
+    }
+  }
+
+  updateConversation(conversationId: string, patch: UpdateConversationBody): Promise<void> {
+    return this.actions.updateConversation(conversationId, patch);
+  }
+
+  clearHistory(conversationId: string): Promise<void> {
+    return this.actions.clearHistory(conversationId);
+  }
+
+  setBurn(conversationId: string, seconds: number): Promise<void> {
+    return this.actions.setBurn(conversationId, seconds);
+  }
+
+  /**
+   * Sends a copy of a message, marked forwarded, to each conversation. A chat history
+   * record goes on as it is (forwardMerged of it alone).
+   */
+  forward(message: LocalMessage, conversationIds: string[]): Promise<void> {
+    return this.actions.forward(message, conversationIds);
+  }
+
+  /**
+   * Forwards messages of a conversation (their seqs) as one chat history record to each
+   * of these conversations, at once: offline, it fails with the reason and nothing is sent.
+   */
+  forwardMerged(
+    conversationId: string,
+    seqs: readonly number[],
+    conversationIds: readonly string[],
+  ): Promise<void> {
+    return this.actions.forwardMerged(conversationId, seqs, conversationIds);
+  }
+
+  /** Where a photo or file of ours stands in its upload; null once uploaded (or not ours). */
+  uploadProgress(clientMsgId: string): UploadProgress | null {
+    return this.sendQueue.uploadProgress(clientMsgId);
+  }
+
+  /** Called on every change of any upload's progress. */
+  subscribeUploads(listener: () => void): () => void {
+    return this.sendQueue.subscribeUploads(listener);
+  }
+
+  pauseUpload(clientMsgId: string): Promise<void> {
+    return this.sendQueue.pauseUpload(clientMsgId);
+  }
+
+  resumeUpload(clientMsgId: string): Promise<void> {
+    return this.sendQueue.resumeUpload(clientMsgId);
+  }
+
+  /** Gives up a photo or file not sent yet: its upload stops and its message goes. */
+  cancelUpload(clientMsgId: string): Promise<void> {
+    return this.sendQueue.cancelUpload(clientMsgId);
+  }
+
+  /** The bytes of a photo or file of ours still waiting to be sent (shown from the device). */
+  pendingMedia(clientMsgId: string): Promise<Blob | null> {
+    return this.sendQueue.pendingMedia(clientMsgId);
+  }
+
+  // ------------------------------------------------------------------ used by handles
+
+  /** @internal Stores a message for sending and queues it. */
+  send(conversationId: string, content: SendableContent): Promise<LocalMessage> {
+    return this.sendQueue.send(conversationId, content);
+  }
+
+  /** @internal Stores a photo or file message and queues its upload. */
+  sendMedia(conversationId: string, media: OutgoingMedia): Promise<LocalMessage> {
+    return this.sendQueue.sendMedia(conversationId, media);
+  }
+
+  /** @internal Queues a failed send again, with the same clientMsgId. */
+  retry(clientMsgId: string): void {
+    this.sendQueue.retry(clientMsgId);
   }
 
   /** @internal */
-  async hide(conversationId: string, seq: number): Promise<void> {
-    await this.api.call(routes.messages.hide, { params: { id: conversationId, seq } });
-    await this.writer.serial((store) => this.writer.applyHidden(store, conversationId, seq));
+  revoke(conversationId: string, seq: number): Promise<void> {
+    return this.actions.revoke(conversationId, seq);
+  }
+
+  /** @internal Gives our own text new words; the notice applies here at once. */
+  edit(conversationId: string, seq: number, text: string): Promise<void> {
+    return this.actions.edit(conversationId, seq, text);
+  }
+
+  /** @internal */
+  hide(conversationId: string, seq: number): Promise<void> {
+    return this.actions.hide(conversationId, seq);
   }
 
   /** @internal Marks the conversation read up to its newest seq. */
   markRead(conversationId: string): void {
-    void this.writer
-      .serial(async (store) => {
-        const conversation = this.writer.conversations.get(conversationId);
-        const none = { seq: null, previous: 0, burning: false };
-        if (!conversation) return none;
-        const next = markReadLocally(conversation);
-        if (next === conversation) return none;
-        await this.writer.saveConversation(store, next);
-        return {
-          seq: next.readSeq,
-          previous: conversation.readSeq,
-          burning: conversation.burnSeconds > 0,
-        };
-      })
-      .then(async ({ seq, previous, burning }) => {
-        if (seq === null) return;
-        // With burn after reading on, the read starts burn clocks on the server: wait for
-        // it (REST) and fetch the new burn times.
-        if (!burning && this.connection.send({ t: 'read', conversationId, seq })) return;
-        // No socket: try REST; if that fails too the read goes on the next connect.
-        await this.api.call(routes.messages.read, {
-          params: { id: conversationId },
-          body: { seq },
-        });
-        if (burning) await this.syncer.refreshBurn(conversationId, previous);
-        await this.writer.serial(async (store) => {
-          const current = this.writer.conversations.get(conversationId);
-          if (current && current.pendingRead !== null && current.pendingRead <= seq) {
-            await this.writer.saveConversation(store, { ...current, pendingRead: null });
-          }
-        });
-      })
-      .catch(this.backgroundFailed);
+    this.actions.markRead(conversationId);
   }
 
   /** @internal */
@@ -639,67 +388,17 @@ export class ImEngine implements HandleHost {
         if (text) await store.drafts.put({ conversationId, text });
         else await store.drafts.delete(conversationId);
       })
-      .catch(this.backgroundFailed);
+      .catch(this.syncer.backgroundFailed);
   }
 
   /** @internal */
   detach(handle: Handle): void {
-    const set = this.handles.get(handle.conversationId);
-    set?.delete(handle);
-    if (set?.size === 0) this.handles.delete(handle.conversationId);
+    this.screens.remove(handle);
   }
 
   /** @internal Reads a handle's window from the local database. */
-  async readWindow(conversationId: string, count: number): Promise<MessageWindow> {
-    const store = this.writer.store;
-    const conversation = this.writer.conversations.get(conversationId);
-    const target = this.translation.targetOf(conversation);
-    if (!store) {
-      return {
-        messages: [],
-        hasMore: false,
-        nextBurnAt: null,
-        translationTarget: target,
-        translations: [],
-      };
-    }
-    const now = Date.now();
-    const [newest, pending] = await Promise.all([
-      store.newest(conversationId, conversation?.minSeq ?? 0, count + 1, (row) =>
-        isShown(row, now),
-      ),
-      store.pendingOf(conversationId),
-    ]);
-    const shown = newest.slice(0, count).reverse();
-    // Quotes of messages burnt since show as unavailable (they leave the device later).
-    const quoted = await store.bySeqs(conversationId, shown.flatMap(quotedSeq));
-    const burntQuoted = new Set(quoted.filter((row) => isBurnt(row, now)).map((row) => row.seq));
-    let nextBurnAt: number | null = null;
-    for (const row of [...shown, ...quoted]) {
-      if (
-        row.burnAt !== null &&
-        row.burnAt > now &&
-        (nextBurnAt === null || row.burnAt < nextBurnAt)
-      ) {
-        nextBurnAt = row.burnAt;
-      }
-    }
-    const olderOnServer = conversation ? !conversation.historyComplete : false;
-    const translations =
-      conversation?.translate && target !== null
-        ? await this.translation.shown(store, conversationId, target, shown)
-        : [];
-    return {
-      messages: [...shown, ...pending].map((row) =>
-        quotedSeq(row).some((seq) => burntQuoted.has(seq))
-          ? toLocal({ ...row, content: withoutQuote(row.content) })
-          : toLocal(row),
-      ),
-      hasMore: newest.length > count || olderOnServer,
-      nextBurnAt,
-      translationTarget: target,
-      translations,
-    };
+  readWindow(conversationId: string, count: number): Promise<MessageWindow> {
+    return readWindow(this.writer, this.translation, conversationId, count);
   }
 
   /** @internal Queues seqs to translate; the whole tick's seqs go in one request. */
@@ -720,215 +419,16 @@ export class ImEngine implements HandleHost {
   // ------------------------------------------------------------------ connection
 
   private onConnectionState(state: ConnectionState): void {
-    this.snapshots.setConnection(state);
+    this.snapshots.dispatch({ type: 'connection', state });
     if (state === 'connecting') this.emitter.emit('connecting');
-    if (state !== 'connected') this.outbox.reset();
+    if (state !== 'connected') this.sendQueue.disconnected();
     this.snapshots.changed(undefined, true);
   }
 
   private onConnected(): void {
     this.emitter.emit('connected');
     void this.syncer.sync();
-    void this.outbox.flush().catch(this.backgroundFailed);
-    this.uploads.flush();
+    this.sendQueue.flush();
     this.translation.onConnected();
   }
-
-  private onFrame(frame: ServerFrame): void {
-    switch (frame.t) {
-      case 'ack':
-        this.outbox.handleAck(frame.rid, frame.message);
-        return;
-      case 'error':
-        this.outbox.handleError(frame.rid, frame.error.code);
-        return;
-      case 'message':
-        void this.onPushedMessage(frame.message).catch(this.backgroundFailed);
-        return;
-      case 'event':
-        void this.onPushedEvent(frame.event).catch(this.backgroundFailed);
-        return;
-      case 'typing':
-        if (frame.userId === this.userId) return;
-        this.emitter.emit('typing', { conversationId: frame.conversationId, userId: frame.userId });
-        for (const handle of this.handles.get(frame.conversationId) ?? []) handle.showTyping();
-        return;
-      case 'translation':
-        void this.writer
-          .serial((store) => this.translation.store(store, [frame.translation]))
-          .catch(this.backgroundFailed);
-        return;
-      case 'read':
-        void this.writer
-          .serial(async (store) => {
-            const conversation = this.writer.conversations.get(frame.conversationId);
-            if (!conversation) return null;
-            const next = applyRead(conversation, this.userId, frame.userId, frame.seq);
-            if (next === conversation) return null;
-            await this.writer.saveConversation(store, next);
-            // The peer's read started the burn clocks of our messages it covers.
-            const burning = conversation.burnSeconds > 0 && frame.userId !== this.userId;
-            return burning ? conversation.peerReadSeq : null;
-          })
-          .then((after) => {
-            if (after !== null) return this.syncer.refreshBurn(frame.conversationId, after);
-          })
-          .catch(this.backgroundFailed);
-        return;
-      default:
-        return;
-    }
-  }
-
-  private async onAck(clientMsgId: string, message: Message): Promise<void> {
-    await this.writer.serial(async (store) => {
-      await this.writer.applyServerMessages(store, message.conversationId, [message], true);
-      await store.outbox.where('clientMsgId').equals(clientMsgId).delete();
-    });
-  }
-
-  private async onSendFailed(clientMsgId: string, code: string): Promise<void> {
-    await this.writer.serial(async (store) => {
-      const row = await store.messages.get([this.userId, clientMsgId]);
-      await store.transaction('rw', store.messages, store.outbox, async () => {
-        if (row && row.seq === null)
-          await store.messages.put({ ...row, status: 'failed', error: code });
-        await store.outbox.where('clientMsgId').equals(clientMsgId).delete();
-      });
-      if (row) this.snapshots.changed(row.conversationId, false);
-    });
-  }
-
-  private async onUploaded(clientMsgId: string, media: UploadedMedia): Promise<void> {
-    const conversationId = await this.writer.serial(async (store) => {
-      const entry = await store.outbox.where('clientMsgId').equals(clientMsgId).first();
-      const row = await store.messages.get([this.userId, clientMsgId]);
-      if (!entry || !row) return null;
-      const forwarded = 'forwarded' in entry.content ? entry.content.forwarded : undefined;
-      const content = { ...media, ...(forwarded ? { forwarded } : {}) } as SendableContent;
-      await store.transaction('rw', store.messages, store.outbox, async () => {
-        await store.outbox.update(entry.id!, { content, upload: undefined });
-        if (row.seq === null)
-          await store.messages.put({ ...row, content: content as MessageContent });
-      });
-      return row.conversationId;
-    });
-    if (conversationId) this.snapshots.changed(conversationId, false);
-    await this.outbox.flush();
-  }
-
-  private async onUploadFailed(clientMsgId: string, code: string): Promise<void> {
-    await this.writer.serial(async (store) => {
-      const row = await store.messages.get([this.userId, clientMsgId]);
-      await store.transaction('rw', store.messages, store.outbox, async () => {
-        if (row && row.seq === null)
-          await store.messages.put({ ...row, status: 'failed', error: code });
-        await store.outbox
-          .where('clientMsgId')
-          .equals(clientMsgId)
-          .modify((entry) => {
-            if (entry.upload) entry.upload.failed = code;
-          });
-      });
-      if (row) this.snapshots.changed(row.conversationId, false);
-    });
-  }
-
-  /** A message the server answered a REST call with (a notice, a record), applied here at once. */
-  private applyAnswer(conversationId: string, message: Message): Promise<void> {
-    return this.writer.serial((store) =>
-      this.writer.applyServerMessages(store, conversationId, [message], true),
-    );
-  }
-
-  private async onPushedMessage(message: Message): Promise<void> {
-    await this.writer.serial((store) =>
-      this.writer.applyServerMessages(store, message.conversationId, [message], true),
-    );
-  }
-
-  private async onPushedEvent(event: UserEvent): Promise<void> {
-    const outcome = await this.writer.serial(async (store) => {
-      const kind = classifySeq(this.writer.lastEventSeq, event.seq);
-      if (kind === 'apply') await this.writer.applyEvents(store, [event]);
-      return kind;
-    });
-    if (outcome === 'gap') await this.syncer.pullEvents();
-  }
-
-  private nextOrder(): number {
-    this.lastOrder = Math.max(Date.now(), this.lastOrder + 1);
-    return this.lastOrder;
-  }
-}
-
-/** What this device shows of media of ours until the server stored it. */
-function pendingContent(
-  media: OutgoingMedia,
-): Extract<MessageContent, { kind: OutgoingMedia['kind'] }> {
-  const size = media.blob.size;
-  const mime = media.blob.type || 'application/octet-stream';
-  switch (media.kind) {
-    case 'image':
-      return {
-        kind: 'image',
-        image: { id: PENDING_MEDIA_ID, width: media.width, height: media.height, size, mime },
-      };
-    case 'file':
-      return {
-        kind: 'file',
-        file: { id: PENDING_MEDIA_ID, name: cleanFileName(media.name), size, mime },
-      };
-    case 'voice':
-      return {
-        kind: 'voice',
-        voice: {
-          id: PENDING_MEDIA_ID,
-          durationMs: media.durationMs,
-          size,
-          mime,
-          waveform: media.waveform,
-        },
-      };
-    case 'video':
-      return {
-        kind: 'video',
-        video: {
-          id: PENDING_MEDIA_ID,
-          width: media.width,
-          height: media.height,
-          durationMs: media.durationMs,
-          size,
-          mime,
-          poster: {
-            id: PENDING_MEDIA_ID,
-            width: media.poster.width,
-            height: media.poster.height,
-            size: media.poster.blob.size,
-            mime: media.poster.blob.type || 'image/jpeg',
-          },
-        },
-      };
-  }
-}
-
-/** What the server is told of media beside its bytes: lengths, a waveform, a size. */
-function uploadMetadata(media: OutgoingMedia): Record<string, string> {
-  if (media.kind === 'voice') {
-    return { durationMs: String(Math.round(media.durationMs)), waveform: media.waveform };
-  }
-  if (media.kind === 'video') {
-    return {
-      durationMs: String(Math.round(media.durationMs)),
-      width: String(media.width),
-      height: String(media.height),
-    };
-  }
-  return {};
-}
-
-/** The seq a reply quotes while its quote still shows it, as a list of zero or one. */
-function quotedSeq(row: StoredMessage): number[] {
-  const quote = row.content.kind === 'text' ? row.content.quote : undefined;
-  return quote && isQuoteAvailable(quote) ? [quote.seq] : [];
 }

@@ -24,14 +24,15 @@ interface Member {
   translate: boolean;
   translateTo: string | null;
   updatedAt: number;
-  hiddenSeqs: Set<number>;
 }
 
 /**
  * An in-memory server of one conversation between ME and PEER, seen by ME, for the
- * engine's tests: REST through `fetch`, the socket through FakeSocket. It follows the
- * contract's rules (seq per conversation, idempotent clientMsgId, event stream) closely
- * enough to catch an engine that loses or duplicates data.
+ * engine's tests of what the real server cannot be made to do on cue: lose or replay
+ * frames, leave sends unanswered, go down, fail a sync, translate later. REST through
+ * `fetch`, the socket through FakeSocket. It follows the contract's rules (seq per
+ * conversation, idempotent clientMsgId, event stream) closely enough to catch an engine
+ * that loses or duplicates data; the rest runs against the real server (engine-sync).
  */
 export class FakeServer {
   messages: Message[] = [];
@@ -45,7 +46,6 @@ export class FakeServer {
     translate: true,
     translateTo: null,
     updatedAt: 1,
-    hiddenSeqs: new Set(),
   };
   burnSeconds = 0;
   /** Paths of REST calls, in order. */
@@ -121,24 +121,8 @@ export class FakeServer {
 
   /** A send as stored: a reply's quote filled in from the quoted message, as the server does. */
   resolved(content: SendableContent): MessageContent {
-    if (content.kind === 'merged') {
-      // A record of the messages named, as the server writes it.
-      const items = this.messages
-        .filter((message) => content.source.seqs.includes(message.seq))
-        .flatMap((message) =>
-          message.content.kind === 'text'
-            ? [
-                {
-                  senderId: message.senderId,
-                  senderName: message.senderId,
-                  createdAt: message.createdAt,
-                  content: { kind: 'text' as const, text: message.content.text },
-                },
-              ]
-            : [],
-        );
-      return { kind: 'merged', items };
-    }
+    // Records go over REST (forwardMerged), never as a socket send.
+    if (content.kind === 'merged') throw new Error('the fake server takes no records');
     if (content.kind !== 'text') return content;
     const { quote, ...rest } = content;
     if (!quote) return rest;
@@ -188,19 +172,6 @@ export class FakeServer {
     return this.append({ kind: 'revoke', targetSeq }, { senderId: target.senderId, push });
   }
 
-  /** The sender gives a text new words: the message changes and an edit notice follows. */
-  edit(targetSeq: number, text: string, push = true): Message {
-    const target = this.messages.find((message) => message.seq === targetSeq);
-    if (target?.content.kind !== 'text') throw new Error('no such text');
-    target.content = { ...target.content, text };
-    const notice = this.append(
-      { kind: 'edit', targetSeq, text },
-      { senderId: target.senderId, push },
-    );
-    target.editedAt = notice.createdAt;
-    return notice;
-  }
-
   event(data: UserEventData, push = true): UserEvent {
     const event: UserEvent = { seq: this.events.length + 1, at: this.now(), data };
     this.events.push(event);
@@ -209,7 +180,7 @@ export class FakeServer {
   }
 
   /** ME changed member state (from another device). */
-  memberChange(patch: Partial<Omit<Member, 'hiddenSeqs'>>, push = true): void {
+  memberChange(patch: Partial<Member>, push = true): void {
     Object.assign(this.member, patch, { updatedAt: this.now() });
     this.event({ type: 'conversation', conversation: this.conversation() }, push);
   }
@@ -276,9 +247,7 @@ export class FakeServer {
   }
 
   private visible(): Message[] {
-    return this.messages.filter(
-      (message) => message.seq > this.member.minSeq && !this.member.hiddenSeqs.has(message.seq),
-    );
+    return this.messages.filter((message) => message.seq > this.member.minSeq);
   }
 
   private onFrame(socket: FakeSocket, frame: ClientFrame): void {
@@ -390,26 +359,10 @@ export class FakeServer {
       this.memberChange(JSON.parse(init?.body as string) as Partial<Member>);
       return json(this.conversation());
     }
-    if (rest === '/clear') {
-      this.memberChange({ minSeq: this.maxSeq });
-      return json(this.conversation());
-    }
     if (rest === '/burn') {
       const { seconds } = JSON.parse(init?.body as string) as { seconds: number };
       this.burnSeconds = seconds;
       return json(this.append({ kind: 'burn', seconds }, { senderId: ME }));
-    }
-    const seqMatch = /^\/messages\/(\d+)\/(revoke|edit|hide)$/.exec(rest);
-    if (seqMatch) {
-      const seq = Number(seqMatch[1]);
-      if (seqMatch[2] === 'revoke') return json(this.revoke(seq));
-      if (seqMatch[2] === 'edit') {
-        const { text } = JSON.parse(init?.body as string) as { text: string };
-        return json(this.edit(seq, text, false));
-      }
-      this.member.hiddenSeqs.add(seq);
-      this.event({ type: 'messageHidden', conversationId: CONV, seq });
-      return Promise.resolve(new Response(null, { status: 204 }));
     }
     return json({ error: { code: 'NOT_FOUND', message: 'x' } }, 404);
   };

@@ -83,7 +83,14 @@ export class Handle implements ConversationHandle {
   async reload(): Promise<void> {
     if (this.closed) return;
     const version = ++this.version;
-    const window = await this.engine.readWindow(this.conversationId, this.windowSize);
+    let window: MessageWindow;
+    try {
+      window = await this.engine.readWindow(this.conversationId, this.windowSize);
+    } catch (error) {
+      // The engine stopped under the read (its database closed): nothing is shown any more.
+      if (this.closed) return;
+      throw error;
+    }
     if (this.closed || version !== this.version) return;
     this.localCount = window.messages.filter((message) => message.seq !== null).length;
     if (this.burnTimer) clearTimeout(this.burnTimer);

@@ -19,7 +19,9 @@ export type {
   EngineError,
   EngineEvents,
   EngineSnapshot,
+  EngineState,
   EngineStatus,
+  EngineView,
   LocalMessage,
   OutgoingMedia,
 } from './types.js';

@@ -1,5 +1,5 @@
 import type { Conversation, Message, UserEvent } from '@teltlk/protocol';
-import type { Emitter } from './emitter.js';
+import { Emitter } from './emitter.js';
 import {
   applyMessages,
   hideInConversation,
@@ -19,18 +19,19 @@ export class EngineStopped extends Error {
   }
 }
 
-/** What the local writer tells the rest of the engine. */
-export interface WriterHooks {
-  userId: string;
-  emitter: Emitter<EngineEvents>;
+/**
+ * What the writer tells whoever listens, as it writes: the engine's parts built after it
+ * (the snapshots, the sync, the screens) subscribe when they are built.
+ */
+export interface WriterSignals {
   /** Local state changed: a conversation's screen, and the chat list too if `list`. */
-  changed(conversationId: string | undefined, list: boolean): void;
+  changed: { conversationId: string | undefined; list: boolean };
   /** Someone else's message arrived in a conversation (their typing hint ends). */
-  peerWrote(conversationId: string): void;
+  peerWrote: string;
   /** A message of a conversation this device does not know yet arrived. */
-  unknownConversation(): void;
-  /** Messages arrived past a gap in a conversation's seqs. */
-  gapIn(conversationId: string): void;
+  unknownConversation: void;
+  /** Messages arrived past a gap in this conversation's seqs. */
+  gap: string;
 }
 
 /**
@@ -46,7 +47,12 @@ export class LocalWriter {
   lastEventSeq = 0;
   syncedAt = 0;
 
-  constructor(private readonly hooks: WriterHooks) {}
+  readonly signals = new Emitter<WriterSignals>();
+
+  constructor(
+    private readonly userId: string,
+    private readonly emitter: Emitter<EngineEvents>,
+  ) {}
 
   get store(): LocalStore | null {
     return this.current;
@@ -57,7 +63,7 @@ export class LocalWriter {
     deps: ConstructorParameters<typeof LocalStore>[1],
   ): Promise<{ conversationId: string; text: string }[]> {
     this.stopped = false;
-    const store = new LocalStore(this.hooks.userId, deps);
+    const store = new LocalStore(this.userId, deps);
     await store.open();
     this.current = store;
     const [conversations, drafts, lastEventSeq, syncedAt] = await Promise.all([
@@ -94,17 +100,13 @@ export class LocalWriter {
   async saveConversation(store: LocalStore, conversation: StoredConversation) {
     await store.conversations.put(conversation);
     this.conversations.set(conversation.id, conversation);
-    this.hooks.changed(conversation.id, true);
+    this.signals.emit('changed', { conversationId: conversation.id, list: true });
   }
 
   async putConversations(store: LocalStore, incoming: readonly Conversation[]) {
     const merged = incoming.map((conversation) => ({
       before: this.conversations.get(conversation.id),
-      after: mergeConversation(
-        this.conversations.get(conversation.id),
-        conversation,
-        this.hooks.userId,
-      ),
+      after: mergeConversation(this.conversations.get(conversation.id), conversation, this.userId),
     }));
     await store.transaction(
       'rw',
@@ -121,7 +123,7 @@ export class LocalWriter {
     );
     for (const { after } of merged) {
       this.conversations.set(after.id, after);
-      this.hooks.changed(after.id, true);
+      this.signals.emit('changed', { conversationId: after.id, list: true });
     }
   }
 
@@ -145,7 +147,7 @@ export class LocalWriter {
     const known = [...byKey.filter((row): row is StoredMessage => !!row), ...bySeq];
     const before = this.conversations.get(conversationId);
     const batch = applyMessages(before, known, messages, {
-      userId: this.hooks.userId,
+      userId: this.userId,
       extendCoverage,
     });
     await store.transaction(
@@ -165,20 +167,20 @@ export class LocalWriter {
       },
     );
     if (batch.conversation) this.conversations.set(conversationId, batch.conversation);
-    this.hooks.changed(conversationId, true);
+    this.signals.emit('changed', { conversationId, list: true });
 
     for (const row of batch.fresh) {
-      if (row.senderId !== this.hooks.userId) {
-        this.hooks.peerWrote(conversationId);
+      if (row.senderId !== this.userId) {
+        this.signals.emit('peerWrote', conversationId);
       }
-      if (!isNotice(row.content)) this.hooks.emitter.emit('message', toLocal(row));
+      if (!isNotice(row.content)) this.emitter.emit('message', toLocal(row));
     }
-    for (const seq of batch.revoked) this.hooks.emitter.emit('revoked', { conversationId, seq });
-    for (const seq of batch.edited) this.hooks.emitter.emit('edited', { conversationId, seq });
+    for (const seq of batch.revoked) this.emitter.emit('revoked', { conversationId, seq });
+    for (const seq of batch.edited) this.emitter.emit('edited', { conversationId, seq });
 
     // A conversation this device has not seen yet (a first message): fetch it.
-    if (!batch.conversation) this.hooks.unknownConversation();
-    else if (batch.gapAfter !== null) this.hooks.gapIn(conversationId);
+    if (!batch.conversation) this.signals.emit('unknownConversation');
+    else if (batch.gapAfter !== null) this.signals.emit('gap', conversationId);
   }
 
   async applyEvents(store: LocalStore, events: readonly UserEvent[]): Promise<void> {
@@ -192,14 +194,14 @@ export class LocalWriter {
       }
       this.lastEventSeq = event.seq;
       await store.setMeta('lastEventSeq', event.seq);
-      this.hooks.emitter.emit('userEvent', event);
+      this.emitter.emit('userEvent', event);
     }
   }
 
   async applyHidden(store: LocalStore, conversationId: string, seq: number) {
     const [row] = await store.bySeqs(conversationId, [seq]);
     if (row && !row.hidden) await store.messages.put({ ...row, hidden: 1 });
-    this.hooks.changed(conversationId, false);
+    this.signals.emit('changed', { conversationId, list: false });
     const conversation = this.conversations.get(conversationId);
     if (!conversation || conversation.lastMessage?.seq !== seq) return;
     const now = Date.now();

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Rerun, RerunByKey } from './rerun.js';
 
 /** A round that waits until released, counting how often it ran. */
@@ -13,8 +13,6 @@ function gated() {
   };
   return { state, round, release: () => release() };
 }
-
-const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 describe('Rerun', () => {
   it('runs once when asked once', async () => {
@@ -37,8 +35,7 @@ describe('Rerun', () => {
     expect(second).toBe(first);
     expect(third).toBe(first);
     release();
-    await tick();
-    expect(state.rounds).toBe(2);
+    await vi.waitFor(() => expect(state.rounds).toBe(2));
     release();
     await first;
     expect(state.rounds).toBe(2);
@@ -89,9 +86,8 @@ describe('RerunByKey', () => {
     gates.get('b')!();
     await b;
     gates.get('a')!();
-    await tick();
     // 'a' was asked again while running: one more round.
-    expect(seen).toEqual(['a', 'b', 'a']);
+    await vi.waitFor(() => expect(seen).toEqual(['a', 'b', 'a']));
     gates.get('a')!();
     await a;
     const again = byKey.run('a');

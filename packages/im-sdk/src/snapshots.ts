@@ -1,16 +1,17 @@
 import type { TranslationInfoResult } from '@teltlk/protocol';
 import { chatList } from './reducers.js';
-import type { StoredConversation } from './store.js';
-import type { ConnectionState, EngineError, EngineSnapshot, EngineStatus } from './types.js';
+import type { LocalWriter } from './local-writer.js';
+import type { Screens } from './screens.js';
+import { INITIAL_STATE, nextState, type EngineAction } from './engine-state.js';
+import type { EngineSnapshot, EngineState } from './types.js';
 
 /** What the snapshots are made from, owned by the rest of the engine. */
 export interface SnapshotSource {
-  conversations(): Iterable<StoredConversation>;
+  /** Its copy of the conversations, and its signals of what changed. */
+  writer: Pick<LocalWriter, 'conversations' | 'signals'>;
   drafts: ReadonlyMap<string, string>;
-  translation(): TranslationInfoResult | null;
-  /** A conversation's state changed: its open screens read their window again. */
-  reloadScreens(conversationId: string): void;
-  stopped(): boolean;
+  /** Screens read their window again when their conversation changed. */
+  screens: Pick<Screens, 'reload'>;
 }
 
 /**
@@ -19,27 +20,27 @@ export interface SnapshotSource {
  * current task, so a sync that writes a thousand rows renders once.
  */
 export class Snapshots {
+  private state: EngineState = INITIAL_STATE;
   private snapshot: EngineSnapshot = {
-    status: 'starting',
-    errors: [],
-    ready: false,
-    connection: 'disconnected',
-    syncing: false,
+    ...INITIAL_STATE,
     conversations: [],
     totalUnread: 0,
     translation: null,
   };
   private readonly listeners = new Set<() => void>();
-  private ready = false;
-  private connection: ConnectionState = 'disconnected';
-  private syncing = false;
-  private errors: readonly EngineError[] = [];
   private listDirty = false;
   private readonly dirtyConversations = new Set<string>();
   private flushScheduled = false;
   private burnTimer: ReturnType<typeof setTimeout> | null = null;
+  private translation: TranslationInfoResult | null = null;
+  /** Stopped: changes are not taken up any more (the engine's parts are torn down). */
+  private stopped = false;
 
-  constructor(private readonly source: SnapshotSource) {}
+  constructor(private readonly source: SnapshotSource) {
+    source.writer.signals.on('changed', ({ conversationId, list }) =>
+      this.changed(conversationId, list),
+    );
+  }
 
   get current(): EngineSnapshot {
     return this.snapshot;
@@ -52,37 +53,34 @@ export class Snapshots {
     };
   }
 
-  /** The local cache is loaded (or, false, closed): the snapshot is rebuilt at once. */
-  setReady(ready: boolean): void {
-    this.ready = ready;
-    if (!ready) {
+  /**
+   * Moves the engine's state. Opening the cache rebuilds the snapshot at once; closing
+   * it stops the burn timer, forgets the server's translation info, and leaves the last
+   * snapshot to the stopped engine.
+   */
+  dispatch(action: EngineAction): void {
+    const next = nextState(this.state, action);
+    if (action.type === 'closed') {
+      this.state = next;
+      this.stopped = true;
+      this.translation = null;
       this.stopTimer();
       return;
     }
-    this.rebuild();
-    this.notify();
+    if (next === this.state) return;
+    this.state = next;
+    if (action.type === 'opened') {
+      this.stopped = false;
+      this.rebuild();
+      this.notify();
+    } else {
+      this.changed(undefined, true);
+    }
   }
 
-  setConnection(connection: ConnectionState): void {
-    this.connection = connection;
-    this.changed(undefined, true);
-  }
-
-  setSyncing(syncing: boolean): void {
-    this.syncing = syncing;
-    this.changed(undefined, true);
-  }
-
-  /** Records a failure of background work, replacing an earlier one of its kind. */
-  failed(error: EngineError): void {
-    this.errors = [...this.errors.filter(({ kind }) => kind !== error.kind), error];
-    this.changed(undefined, true);
-  }
-
-  /** Background work of this kind succeeded: its failure is over. */
-  recovered(kind: EngineError['kind']): void {
-    if (!this.errors.some((error) => error.kind === kind)) return;
-    this.errors = this.errors.filter((error) => error.kind !== kind);
+  /** What the server offers for translation, as it last answered. */
+  setTranslation(info: TranslationInfoResult): void {
+    this.translation = info;
     this.changed(undefined, true);
   }
 
@@ -102,7 +100,7 @@ export class Snapshots {
 
   private flush(): void {
     this.flushScheduled = false;
-    if (this.source.stopped()) return;
+    if (this.stopped) return;
     if (this.listDirty) {
       this.listDirty = false;
       this.rebuild();
@@ -110,43 +108,32 @@ export class Snapshots {
     }
     const dirty = [...this.dirtyConversations];
     this.dirtyConversations.clear();
-    for (const id of dirty) this.source.reloadScreens(id);
+    for (const id of dirty) this.source.screens.reload(id);
   }
 
   private rebuild(): void {
     const now = Date.now();
     const { conversations, totalUnread } = chatList(
-      this.source.conversations(),
+      this.source.writer.conversations.values(),
       this.source.drafts,
       now,
     );
     this.snapshot = {
-      status: this.status(),
-      errors: this.errors,
-      ready: this.ready,
-      connection: this.connection,
-      syncing: this.syncing,
+      ...this.state,
       conversations,
       totalUnread,
-      translation: this.source.translation(),
+      translation: this.translation,
     };
     // A burnt last message leaves the list when its time comes.
     this.stopTimer();
     let next: number | null = null;
-    for (const conversation of this.source.conversations()) {
+    for (const conversation of this.source.writer.conversations.values()) {
       const burnAt = conversation.lastMessage?.burnAt ?? null;
       if (burnAt !== null && burnAt > now && (next === null || burnAt < next)) next = burnAt;
     }
     if (next !== null) {
       this.burnTimer = setTimeout(() => this.changed(undefined, true), next - now + 1);
     }
-  }
-
-  private status(): EngineStatus {
-    if (!this.ready) return 'starting';
-    if (this.connection === 'disconnected') return 'offline';
-    if (this.connection === 'connecting') return 'connecting';
-    return this.syncing ? 'syncing' : 'ready';
   }
 
   private notify(): void {

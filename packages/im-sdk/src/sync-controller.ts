@@ -1,11 +1,12 @@
-import { routes } from '@teltlk/client';
-import { PULL_LIMIT_MAX, type ClientFrame } from '@teltlk/protocol';
-import type { ApiClient } from '@teltlk/client';
-import { backoffDelay } from './connection.js';
+import { PULL_LIMIT_MAX } from '@teltlk/protocol';
+import { routes, ApiError, type ApiClient } from '@teltlk/client';
+import { backoffDelay, type Connection } from './connection.js';
 import type { Emitter } from './emitter.js';
 import { PAGE_SIZE } from './handle.js';
 import { EngineStopped, type LocalWriter } from './local-writer.js';
 import { Rerun, RerunByKey } from './rerun.js';
+import type { Screens } from './screens.js';
+import type { Snapshots } from './snapshots.js';
 import type { StoredConversation } from './store.js';
 import {
   pullAfter,
@@ -27,19 +28,13 @@ export interface SyncDeps {
   api: ApiClient;
   writer: LocalWriter;
   emitter: Emitter<EngineEvents>;
-  /** Whether the socket is up and authenticated. */
-  connected(): boolean;
-  /** Sends a frame on the socket; false when there is none. */
-  send(frame: ClientFrame): boolean;
+  /** The socket: whether it is up and authenticated, and sending on it. */
+  connection: Pick<Connection, 'isReady' | 'send'>;
   /** The conversations open on screen, whose messages are kept complete. */
-  openConversations(): Iterable<string>;
+  screens: Pick<Screens, 'has' | 'conversationIds'>;
+  /** Where syncing and its failures are shown. */
+  snapshots: Pick<Snapshots, 'dispatch'>;
   stopped(): boolean;
-  /** A sync started (true) or ended (false). */
-  onSyncing(syncing: boolean): void;
-  /** A sync caught up with everything. */
-  onSynced(): void;
-  /** A sync failed (it is tried again after a backoff while the socket is up). */
-  onFailed(error: unknown): void;
 }
 
 /**
@@ -69,7 +64,29 @@ export class SyncController {
       ),
     );
     this.catchUps = new RerunByKey((conversationId) => this.catchUpOnce(conversationId));
+    deps.writer.signals.on('unknownConversation', () => {
+      if (deps.connection.isReady) void this.sync();
+    });
+    deps.writer.signals.on('gap', (conversationId) => {
+      if (deps.screens.has(conversationId)) {
+        void this.catchUp(conversationId).catch(this.backgroundFailed);
+      }
+    });
   }
+
+  /**
+   * Background work that failed. Network and server refusals are redone by the next sync
+   * (whose own failure is shown); anything else is a failure of this device's copy (the
+   * database refused a write), logged and shown until a retry's sync succeeds.
+   */
+  readonly backgroundFailed = (error: unknown): void => {
+    if (error instanceof EngineStopped || error instanceof ApiError) return;
+    console.error(error);
+    this.deps.snapshots.dispatch({
+      type: 'failed',
+      error: { kind: 'store', code: 'UNKNOWN', retry: () => void this.sync() },
+    });
+  };
 
   /**
    * Catches up after (re)connecting: changed conversations, the user's events, and the
@@ -81,25 +98,34 @@ export class SyncController {
   sync(): Promise<void> {
     if (this.syncs.running) return this.syncs.run();
     this.stopRetry();
-    this.deps.onSyncing(true);
+    const { snapshots } = this.deps;
+    snapshots.dispatch({ type: 'syncing', syncing: true });
     this.deps.emitter.emit('syncStart');
     return this.syncs.run().then(
       () => {
         this.attempt = 0;
         this.sendPendingReads();
         this.deps.emitter.emit('syncFinish');
-        this.deps.onSyncing(false);
-        this.deps.onSynced();
+        snapshots.dispatch({ type: 'syncing', syncing: false });
+        snapshots.dispatch({ type: 'recovered', kind: 'sync' });
+        snapshots.dispatch({ type: 'recovered', kind: 'store' });
       },
       (error: unknown) => {
-        this.deps.onSyncing(false);
+        snapshots.dispatch({ type: 'syncing', syncing: false });
         if (this.deps.stopped() || error instanceof EngineStopped) return;
         this.deps.emitter.emit('syncFailed');
-        this.deps.onFailed(error);
-        if (!this.deps.connected()) return;
+        snapshots.dispatch({
+          type: 'failed',
+          error: {
+            kind: 'sync',
+            code: error instanceof ApiError ? error.code : 'UNKNOWN',
+            retry: () => void this.sync(),
+          },
+        });
+        if (!this.deps.connection.isReady) return;
         this.retryTimer = setTimeout(() => {
           this.retryTimer = null;
-          if (this.deps.connected()) void this.sync();
+          if (this.deps.connection.isReady) void this.sync();
         }, backoffDelay(this.attempt++));
       },
     );
@@ -124,7 +150,7 @@ export class SyncController {
     if (this.writer.lastEventSeq === 0 && this.writer.syncedAt === 0) await this.skipOldEvents();
     await this.syncConversations();
     await this.pullEvents();
-    await Promise.all([...this.deps.openConversations()].map((id) => this.catchUp(id)));
+    await Promise.all([...this.deps.screens.conversationIds()].map((id) => this.catchUp(id)));
   }
 
   /** Pulls one older page from the server if the local copy is exhausted. */
@@ -250,7 +276,7 @@ export class SyncController {
   private sendPendingReads(): void {
     for (const conversation of this.writer.conversations.values()) {
       if (conversation.pendingRead === null) continue;
-      this.deps.send({
+      this.deps.connection.send({
         t: 'read',
         conversationId: conversation.id,
         seq: conversation.pendingRead,

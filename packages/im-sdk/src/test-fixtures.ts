@@ -4,6 +4,7 @@ import { ApiClient } from '@teltlk/client';
 import { ImEngine, type EngineOptions } from './engine.js';
 import type { FakeServer } from './fake-server.js';
 import { FakeWebSocket } from './fake-socket.js';
+import type { ConversationHandle, EngineEvents } from './types.js';
 
 /** Builders of server objects for the engine's tests. */
 
@@ -96,3 +97,21 @@ export function testEngine(
     ...options,
   });
 }
+
+/** The events of a type an engine emits from now on, in order. */
+export function record<K extends keyof EngineEvents>(engine: ImEngine, type: K): EngineEvents[K][] {
+  const seen: EngineEvents[K][] = [];
+  engine.on(type, (value) => seen.push(value));
+  return seen;
+}
+
+/** A conversation screen's messages as words: texts, and the kind of anything else. */
+export const texts = (handle: ConversationHandle): string[] =>
+  handle
+    .getSnapshot()
+    .messages.map((message) =>
+      message.content.kind === 'text' ? message.content.text : message.content.kind,
+    );
+
+export const seqs = (handle: ConversationHandle): (number | null)[] =>
+  handle.getSnapshot().messages.map((message) => message.seq);

@@ -12,7 +12,7 @@ export interface TranslationSyncOptions {
   /** Translations of a conversation changed (its screens re-read them). */
   onChange(conversationId: string): void;
   /** The server's translation info changed. */
-  onInfo(): void;
+  onInfo(info: TranslationInfoResult): void;
   /** A translation arrived or changed. */
   onTranslation(translation: Translation): void;
   /** Failures of work nobody waits for. */
@@ -284,7 +284,7 @@ export class TranslationSync {
       const info = await this.options.api.call(routes.translation.info);
       if (this.stopped) return;
       this.serverInfo = info;
-      this.options.onInfo();
+      this.options.onInfo(info);
     } finally {
       this.infoLoading = false;
     }

@@ -61,7 +61,7 @@ export interface ConversationView extends Conversation {
  * Where the engine stands, as one word: loading the local cache, offline (no socket),
  * connecting, catching up, or up to date.
  */
-export type EngineStatus = 'starting' | 'offline' | 'connecting' | 'syncing' | 'ready';
+export type EngineStatus = EngineState['status'];
 
 /**
  * Work the engine does on its own that failed, until it succeeds again: catching up with
@@ -74,14 +74,27 @@ export interface EngineError {
   retry(): void;
 }
 
-export interface EngineSnapshot {
-  status: EngineStatus;
+/**
+ * Where the engine stands, each state with only its own fields. Without a socket
+ * (`offline`, `connecting`) a sync started earlier may still run over REST: `syncing`
+ * says so, and the socket comes back to `syncing` rather than `ready` then.
+ */
+export type EngineState = {
   /** Failures of background work, at most one per kind; empty when all is well. */
   errors: readonly EngineError[];
-  /** The local cache is loaded. */
-  ready: boolean;
-  connection: ConnectionState;
-  syncing: boolean;
+} & (
+  | { status: 'starting' }
+  | { status: 'offline'; syncing: boolean }
+  | { status: 'connecting'; syncing: boolean }
+  | { status: 'syncing' }
+  | { status: 'ready' }
+);
+
+/** The engine's state, with the chat list as the local cache shows it. */
+export type EngineSnapshot = EngineState & EngineView;
+
+/** The chat list and what the server offers; empty while the cache is not loaded. */
+export interface EngineView {
   /** Not hidden; pinned first, then by latest activity, newest first. */
   conversations: ConversationView[];
   /** Sum of unread over conversations that are not muted (the chat tab badge). */

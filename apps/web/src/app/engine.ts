@@ -210,7 +210,9 @@ export function useEngineSnapshot(): EngineSnapshot | null {
 export function useConnectionTrouble(): boolean {
   const attempted = useSyncExternalStore(subscribeActive, () => active?.attempted ?? false);
   const snapshot = useEngineSnapshot();
-  return attempted && snapshot !== null && snapshot.connection !== 'connected';
+  return (
+    attempted && snapshot !== null && snapshot.status !== 'syncing' && snapshot.status !== 'ready'
+  );
 }
 
 export interface OpenConversation {

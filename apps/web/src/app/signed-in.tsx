@@ -90,7 +90,8 @@ function useMessageAlerts(): void {
       timer = window.setTimeout(sync, PUSH_SYNC_DELAY_MS);
     };
     let off = () => {};
-    if (engine.getSnapshot().connection === 'connected') later();
+    const { status } = engine.getSnapshot();
+    if (status === 'syncing' || status === 'ready') later();
     else {
       off = engine.on('connected', () => {
         off();

@@ -245,7 +245,7 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
         ) : null}
         <ConnectionBanner inline />
         {groupChat?.group ? <GroupNoticeBanner group={groupChat.group} /> : null}
-        {open && snapshot?.ready ? (
+        {open && snapshot && snapshot.status !== 'starting' ? (
           <>
             {rows.length === 0 && !open.snapshot.hasMore ? (
               <p className="tt-chat-empty">{t('chat.empty')}</p>

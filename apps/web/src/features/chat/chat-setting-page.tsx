@@ -50,7 +50,7 @@ function ChatSettings({ conversationId, selfId }: { conversationId: string; self
   const [pendingBurn, setPendingBurn] = useState<number | null>(null);
   const remarks = useRemarks();
 
-  if (!engine || !snapshot?.ready) {
+  if (!engine || !snapshot || snapshot.status === 'starting') {
     return (
       <Page title={t('chat.settings')}>
         <PageSpinner />

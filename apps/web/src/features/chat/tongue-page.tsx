@@ -63,7 +63,7 @@ function ConversationTongue({ conversationId }: { conversationId: string | null 
     );
   }
   const view = snapshot?.conversations.find((conversation) => conversation.id === conversationId);
-  if (!conversationId || !engine || !snapshot?.ready) {
+  if (!conversationId || !engine || !snapshot || snapshot.status === 'starting') {
     return (
       <Page title={title}>
         <PageSpinner />

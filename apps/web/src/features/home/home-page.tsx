@@ -110,6 +110,7 @@ export function HomePage({ beside = false }: { beside?: boolean }) {
   const { t } = useTranslation();
   const engine = useEngine();
   const snapshot = useEngineSnapshot();
+  const loaded = snapshot !== null && snapshot.status !== 'starting';
   const selfId = useSelfId();
   const now = useNow();
   const remarks = useRemarks();
@@ -122,7 +123,7 @@ export function HomePage({ beside = false }: { beside?: boolean }) {
     () => orderConversations(snapshot?.conversations ?? []),
     [snapshot?.conversations],
   );
-  const swipe = useRowSwipe(Boolean(snapshot?.ready) && conversations.length > 0);
+  const swipe = useRowSwipe(loaded && conversations.length > 0);
 
   const act = (conversation: ConversationView, action: RowAction) => {
     if (!engine) return;
@@ -138,7 +139,7 @@ export function HomePage({ beside = false }: { beside?: boolean }) {
   };
 
   let body;
-  if (!snapshot?.ready || !selfId) body = <PageSpinner />;
+  if (!loaded || !selfId) body = <PageSpinner />;
   else if (conversations.length === 0) {
     body = (
       <EmptyState
