@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { CONTACT_EMAIL, DEVICE_LOGIN_TTL_SECONDS, toUnits } from '@teltlk/protocol';
 import { DEFAULT_SOCKET_LIMITS, type SocketLimits } from './realtime/limits.js';
+import type { IceConfig } from './modules/calls/ice.js';
 
 /**
  * The server's whole configuration, read from environment variables here and nowhere else.
@@ -40,6 +41,27 @@ const urlWithScheme = (schemes: string[]) =>
 
 /** Translation providers, in the order they are tried unless TRANSLATE_PROVIDERS says otherwise. */
 const TRANSLATE_PROVIDER_NAMES = ['openai', 'libretranslate', 'apertium'] as const;
+
+/** A comma-separated list of ICE server URLs of these schemes (empty: none). */
+const iceUrls = (schemes: string[]) =>
+  z
+    .string()
+    .default('')
+    .transform((text, context) => {
+      const urls = text
+        .split(',')
+        .map((url) => url.trim())
+        .filter(Boolean);
+      const bad = urls.filter((url) => !schemes.some((scheme) => url.startsWith(`${scheme}:`)));
+      if (bad.length > 0) {
+        context.addIssue({
+          code: 'custom',
+          message: `expected ${schemes.join(' or ')} URLs (not ${bad.join(', ')})`,
+        });
+        return z.NEVER;
+      }
+      return urls;
+    });
 
 const envSchema = z.object({
   /** TCP port to listen on. */
@@ -228,6 +250,25 @@ const envSchema = z.object({
     .int()
     .min(1)
     .default(DEFAULT_SOCKET_LIMITS.unauthenticatedPerAddress),
+  /** STUN servers for calls, comma-separated (`stun:host:3478`); unset: none. */
+  STUN_URLS: iceUrls(['stun', 'stuns']),
+  /** TURN servers for calls, comma-separated (`turn:host:3478?transport=udp`, `turns:host:5349`); used with TURN_SECRET. */
+  TURN_URLS: iceUrls(['turn', 'turns']),
+  /** coturn's `static-auth-secret`: TURN credentials are made from it for each user (the TURN REST scheme). */
+  TURN_SECRET: z.string().min(16).max(200).optional(),
+  /** How long TURN credentials handed to a browser work. */
+  TURN_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(7 * 24 * 3600)
+    .default(24 * 3600),
+  /** Janus's HTTP API as the server reaches it (`http://127.0.0.1:8088/janus`); unset: no group call rooms. */
+  JANUS_URL: urlWithScheme(['http', 'https']).optional(),
+  /** Janus as browsers reach it (its public WebSocket or HTTPS address); unset: JANUS_URL. */
+  JANUS_PUBLIC_URL: urlWithScheme(['http', 'https', 'ws', 'wss']).optional(),
+  /** The VideoRoom plugin's `admin_key`, which creating rooms needs. */
+  JANUS_ROOM_ADMIN_KEY: z.string().min(8).max(200).optional(),
 });
 
 /** Every environment variable the server reads (the README's configuration table lists them). */
@@ -266,6 +307,7 @@ export interface Config {
   pi: PiConfig;
   wallet: WalletConfig;
   /** Caps on sockets per session, user and client address (per node). */
+  calls: CallsConfig;
   socketLimits: Pick<
     SocketLimits,
     'perSession' | 'perUser' | 'perAddress' | 'unauthenticatedPerAddress'
@@ -401,6 +443,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       withdrawDailyLimit: e.WALLET_WITHDRAW_DAILY_LIMIT,
       rechargeMax: e.WALLET_RECHARGE_MAX,
     },
+    calls: callsConfig(e),
     socketLimits: {
       perSession: e.SOCKETS_PER_SESSION,
       perUser: e.SOCKETS_PER_USER,
@@ -538,5 +581,35 @@ function translateConfig(e: z.infer<typeof envSchema>): TranslateConfig {
     timeoutMs: e.TRANSLATE_TIMEOUT_MS,
     concurrency: e.TRANSLATE_CONCURRENCY,
     dailyCharacters: e.TRANSLATE_DAILY_CHARACTERS,
+  };
+}
+
+/** Calls' media servers: STUN and TURN for one-to-one calls, Janus for group calls. */
+export interface CallsConfig {
+  ice: IceConfig;
+  /** Null: group calls ring and are answered, but have no SFU room to meet in. */
+  janus: { url: string; publicUrl: string; roomAdminKey: string | null } | null;
+}
+
+function callsConfig(e: z.infer<typeof envSchema>): CallsConfig {
+  if (e.TURN_URLS.length > 0 && e.TURN_SECRET === undefined) {
+    throw new ConfigError(
+      'Invalid configuration:\n  TURN_URLS needs TURN_SECRET (the static-auth-secret coturn shares)',
+    );
+  }
+  return {
+    ice: {
+      stunUrls: e.STUN_URLS,
+      turnUrls: e.TURN_URLS,
+      turnSecret: e.TURN_SECRET ?? null,
+      turnTtlSeconds: e.TURN_TTL_SECONDS,
+    },
+    janus: e.JANUS_URL
+      ? {
+          url: e.JANUS_URL.replace(/\/+$/, ''),
+          publicUrl: e.JANUS_PUBLIC_URL ?? e.JANUS_URL,
+          roomAdminKey: e.JANUS_ROOM_ADMIN_KEY ?? null,
+        }
+      : null,
   };
 }

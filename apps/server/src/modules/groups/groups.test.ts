@@ -204,6 +204,8 @@ describe.each(dialects)('groups on $dialect', ({ dialect }) => {
           return call(user, 'PATCH', `/groups/${id}`, { privateChat: false });
         case 'setMessageKinds':
           return call(user, 'PATCH', `/groups/${id}`, { allowedKinds: [] });
+        case 'setCallPolicy':
+          return call(user, 'PATCH', `/groups/${id}`, { callPolicy: 'admins' });
         case 'muteAll':
           return call(user, 'PATCH', `/groups/${id}`, { allMuted: true });
         case 'muteMember':

@@ -63,6 +63,7 @@ const SETTING_ACTIONS: Record<keyof UpdateGroupBody, GroupAction> = {
   privateChat: 'setPrivateChat',
   allowedKinds: 'setMessageKinds',
   allMuted: 'muteAll',
+  callPolicy: 'setCallPolicy',
 };
 
 /** Work inside a group transaction: events to publish and pushes to run after commit. */
@@ -185,6 +186,7 @@ export class GroupService {
           ? {}
           : { allowed_kinds: JSON.stringify([...new Set(body.allowedKinds)]) }),
         ...(body.allMuted === undefined ? {} : { all_muted: body.allMuted ? 1 : 0 }),
+        ...(body.callPolicy === undefined ? {} : { call_policy: body.callPolicy }),
         updated_at: tx.now,
       });
       const actor = { actorId: userId, targetIds: [] };
@@ -438,6 +440,35 @@ export class GroupService {
       await this.leave(tx, groupId, userId, 'quit');
       await this.notice(tx, groupId, { event: 'left', actorId: userId, targetIds: [] });
     });
+  }
+
+  /**
+   * For a call in a group: whether the member may start one (the group's call policy
+   * against their role; any member may join a running one), and the other members to
+   * ring, unless there are more than `ringMax` of them (a large group sees the call in its
+   * chat and joins from there). Throws GROUP_NOT_FOUND for a non-member.
+   */
+  async callRoster(
+    userId: string,
+    groupId: string,
+    ringMax: number,
+  ): Promise<{ mayStart: boolean; ringIds: string[] }> {
+    const { group, role } = await this.memberOf(this.deps, groupId, userId);
+    const mayStart = group.call_policy !== 'admins' || role === 'owner' || role === 'admin';
+    if (Number(group.member_count) - 1 > ringMax) return { mayStart, ringIds: [] };
+    const conversationId = groupConversationId(groupId);
+    const ringIds: string[] = [];
+    for (const memberRole of groupRoleSchema.options) {
+      const rows = await this.deps.members.memberPage(
+        conversationId,
+        memberRole,
+        null,
+        undefined,
+        ringMax + 1,
+      );
+      for (const row of rows) if (row.user_id !== userId) ringIds.push(row.user_id);
+    }
+    return { mayStart, ringIds: ringIds.slice(0, ringMax) };
   }
 
   // -------------------------------------------------------------------------- joining
@@ -730,6 +761,7 @@ export class GroupService {
       privateChat: row.private_chat === 1,
       allowedKinds: JSON.parse(row.allowed_kinds) as Group['allowedKinds'],
       allMuted: row.all_muted === 1,
+      callPolicy: row.call_policy === 'admins' ? 'admins' : 'all',
       createdAt: Number(row.created_at),
     };
   }
