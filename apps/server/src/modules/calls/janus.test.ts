@@ -1,4 +1,7 @@
+import { groupConversationId, type MyGroup, type SfuJoinResult } from '@teltlk/protocol';
 import { afterAll, describe, expect, it } from 'vitest';
+import { befriend, userApi } from '../../test/fixtures.js';
+import { createTestApp, expectError } from '../../test/harness.js';
 import { JanusVideoRoom, SfuError, type SfuRoom } from './janus.js';
 
 /**
@@ -81,5 +84,49 @@ describe.runIf(JANUS_URL && ADMIN_KEY)('Janus VideoRoom adapter', () => {
     await sfu.destroyRoom(room);
     rooms.pop();
     await expect(sfu.allow(room, ['late'])).rejects.toThrow(SfuError);
+  });
+
+  it('gives each person who joined a group call their own way into its room', async () => {
+    const t = await createTestApp({
+      env: { JANUS_URL: url, JANUS_ROOM_ADMIN_KEY: ADMIN_KEY ?? '' },
+    });
+    try {
+      const { call, ok } = userApi(() => t);
+      const [ada, bob, eve] = [await t.register(), await t.register(), await t.register()];
+      await befriend(t, ada, bob);
+      const group = ok<MyGroup>(await call(ada, 'POST', '/groups', { memberIds: [bob.user.id] }));
+      const { calls, sessions } = t.ctx.services;
+      const device = async (token: string) => {
+        const { userId, sessionId } = await sessions.authenticate(token);
+        return { userId, sessionId };
+      };
+      const started = await calls.invite(await device(ada.token), {
+        clientCallId: 'group-call-1',
+        conversationId: groupConversationId(group.id),
+        media: 'video',
+      });
+      const adaWay = ok<SfuJoinResult>(await call(ada, 'POST', `/calls/${started.id}/sfu`));
+      expect(adaWay).toMatchObject({ url, display: ada.user.id, publishers: 16 });
+      // Rung but not in the call yet: no way in; once joined, one of its own.
+      expectError(await call(bob, 'POST', `/calls/${started.id}/sfu`), 'CALL_STATE_CHANGED');
+      await calls.act(await device(bob.token), started.id, { type: 'accept' });
+      const bobWay = ok<SfuJoinResult>(await call(bob, 'POST', `/calls/${started.id}/sfu`));
+      expect(bobWay.room).toBe(adaWay.room);
+      expect(bobWay.token).not.toBe(adaWay.token);
+      // Asked again, the same way in.
+      expect(ok(await call(bob, 'POST', `/calls/${started.id}/sfu`))).toEqual(bobWay);
+      expectError(await call(eve, 'POST', `/calls/${started.id}/sfu`), 'CALL_NOT_FOUND');
+      for (const way of [adaWay, bobWay]) {
+        expect(await join(way.room, way.token)).toMatchObject({ data: { videoroom: 'joined' } });
+      }
+      expect((await join(adaWay.room, 'not-a-members-token'))?.data?.error_code).toBe(433);
+      // The call over, its room is gone.
+      await calls.act(await device(ada.token), started.id, { type: 'hangup' });
+      await calls.act(await device(bob.token), started.id, { type: 'hangup' });
+      await calls.close();
+      expect((await join(adaWay.room, adaWay.token))?.data?.error_code).toBe(426);
+    } finally {
+      await t.close();
+    }
   });
 });
