@@ -108,6 +108,12 @@ export class FuzzWorld {
     );
     await send(owner, groupConversation, 'Welcome to the group, everyone.');
     await send(friend, groupConversation, 'Gracias!');
+    // A group call that rings, for the call frames and routes to find.
+    const { sessionId } = await t.ctx.services.sessions.authenticate(owner.token);
+    const ringing = await t.ctx.services.calls.invite(
+      { userId: owner.user.id, sessionId },
+      { clientCallId: 'fuzz-call-1', conversationId: groupConversation, media: 'audio' },
+    );
 
     const login = () =>
       call<AuthResult>(null, 'POST', '/auth/login', {
@@ -151,6 +157,7 @@ export class FuzzWorld {
         group.id,
         single,
         groupConversation,
+        ringing.id,
         request.id,
         pending.id,
         ...toReview.map((application) => application.id),
@@ -164,6 +171,10 @@ export class FuzzWorld {
       'conversations.id': [single, groupConversation],
       'groups.id': [group.id],
       'group-applications.id': toReview.map((application) => application.id),
+      'calls.id': [ringing.id],
+      callId: [ringing.id],
+      clientCallId: ['fuzz-call-1', 'fuzz-call-2'],
+      media: ['audio', 'video'],
       'members.userId': [friend.user.id],
       userId: ids,
       memberIds: others,

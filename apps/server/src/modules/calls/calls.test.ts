@@ -405,3 +405,55 @@ describe.each(dialects)('calls on $dialect', ({ dialect }) => {
     });
   });
 });
+
+describe('call frame limits', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      rateLimits: {
+        scale: 1,
+        rules: {
+          callInvitePerUser: { limit: 2, windowMs: 60 * 60_000 },
+          callFramePerUser: { limit: 1, windowMs: 60 * 60_000 },
+        },
+      },
+    });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('refuses invites and answers past their limits (FRAME_LIMITS), with a retry time', async () => {
+    const [ada, bob] = [await t.register(), await t.register()];
+    await befriend(t, ada, bob);
+    const socket = await TestSocket.connect(socketUrl(t.app.server.address()), ada.token);
+    const conversationId = singleConversationId(ada.user.id, bob.user.id);
+    const answers: ServerFrame[] = [];
+    for (const rid of ['i1', 'i2', 'i3']) {
+      socket.send({
+        t: 'callInvite',
+        rid,
+        clientCallId: `limit-${rid}-call`,
+        conversationId,
+        media: 'audio',
+      });
+      answers.push(await socket.next((f) => (f.t === 'call' || f.t === 'error') && f.rid === rid));
+    }
+    expect(answers.map((f) => f.t)).toEqual(['call', 'call', 'error']);
+    const refused = answers[2];
+    expect(refused?.t === 'error' && refused.error.code).toBe('RATE_LIMITED');
+    expect(refused?.t === 'error' && Number(refused.error.params?.seconds)).toBeGreaterThan(0);
+    const first = answers[0];
+    if (first?.t !== 'call') throw new Error('no call');
+    for (const rid of ['c1', 'c2']) socket.send({ t: 'callCancel', rid, callId: first.call.id });
+    expect(await socket.next((f) => f.t === 'call' && f.rid === 'c1')).toMatchObject({
+      call: { outcome: 'cancelled' },
+    });
+    expect(await socket.next((f) => f.t === 'error' && f.rid === 'c2')).toMatchObject({
+      error: { code: 'RATE_LIMITED' },
+    });
+    await socket.close();
+  });
+});
