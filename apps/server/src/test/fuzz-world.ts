@@ -157,7 +157,6 @@ export class FuzzWorld {
         group.id,
         single,
         groupConversation,
-        ringing.id,
         request.id,
         pending.id,
         ...toReview.map((application) => application.id),
@@ -171,10 +170,6 @@ export class FuzzWorld {
       'conversations.id': [single, groupConversation],
       'groups.id': [group.id],
       'group-applications.id': toReview.map((application) => application.id),
-      'calls.id': [ringing.id],
-      callId: [ringing.id],
-      clientCallId: ['fuzz-call-1', 'fuzz-call-2'],
-      media: ['audio', 'video'],
       'members.userId': [friend.user.id],
       userId: ids,
       memberIds: others,
@@ -222,6 +217,14 @@ export class FuzzWorld {
       friend.user.teltlkId,
     ];
     const numbers = [0, 1, 2, 3, 4, 5, 100, 600, ...BURN_DURATIONS];
+    // The call's fields by name only: left out of the strings every other input draws
+    // from, so the inputs of the rest stay as they were.
+    Object.assign(named, {
+      'calls.id': [ringing.id],
+      callId: [ringing.id],
+      clientCallId: ['fuzz-call-1', 'fuzz-call-2'],
+      media: ['audio', 'video'],
+    });
     return new FuzzWorld(
       t,
       { owner, friend, stranger },
