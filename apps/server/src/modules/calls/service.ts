@@ -294,9 +294,9 @@ export class CallService {
       const stored = await repo.find(callId);
       if (!stored) throw new AppError('CALL_NOT_FOUND');
       const { record } = stored;
-      const party = record.parties.some((p) => p.userId === userId);
+      const inCall = record.parties.some((p) => p.userId === userId);
       // A group call is open to its group's members (who join late); no one else learns of it.
-      if (!party) {
+      if (!inCall) {
         const member =
           record.kind === 'group' && (await messages.isMember(record.conversationId, userId));
         if (!member) throw new AppError('CALL_NOT_FOUND');
