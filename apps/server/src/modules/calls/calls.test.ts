@@ -1,5 +1,6 @@
 import { LocalPushService, type LocalSubscription } from '@teltlk/test-kit';
 import {
+  CALL_MEDIA_LOSS_SECONDS,
   CALL_RING_SECONDS,
   groupConversationId,
   singleConversationId,
@@ -276,6 +277,34 @@ describe.each(dialects)('calls on $dialect', ({ dialect }) => {
     expect(await recordOf(bobPhone, ringing.id)).toMatchObject({ outcome: 'missed' });
     expect(await ask(bobPhone, { t: 'callAccept', callId: ringing.id })).toMatchObject({
       code: 'CALL_STATE_CHANGED',
+    });
+  });
+
+  it('lets one of two devices answering at once take the call', async () => {
+    const ringing = await invite(adaPhone, adaBob, 'audio');
+    const answers = await Promise.all(
+      [bobPhone, bobLaptop].map((d) => ask(d, { t: 'callAccept', callId: ringing.id })),
+    );
+    const taken = answers.filter((answer) => !('code' in answer));
+    expect(taken).toHaveLength(1);
+    expect(answers.filter((answer) => 'code' in answer)).toMatchObject([
+      { code: 'CALL_STATE_CHANGED' },
+    ]);
+    await okCall(adaPhone, { t: 'callHangup', callId: ringing.id });
+  });
+
+  it('fails a call whose media stays lost, with its record', async () => {
+    const ringing = await invite(adaPhone, adaBob, 'audio');
+    await okCall(bobPhone, { t: 'callAccept', callId: ringing.id });
+    await okCall(bobPhone, { t: 'callMedia', callId: ringing.id, state: 'connected' });
+    const lost = await okCall(adaPhone, { t: 'callMedia', callId: ringing.id, state: 'lost' });
+    expect(lost.state).toBe('connected');
+    t.clock.advance(CALL_MEDIA_LOSS_SECONDS * 1000);
+    expect(ok(await call(ada, 'GET', '/calls/current'))).toEqual({ calls: [] });
+    await heard(bobLaptop, ringing.id, 'ended');
+    expect(await recordOf(bobPhone, ringing.id)).toMatchObject({
+      outcome: 'failed',
+      durationSeconds: CALL_MEDIA_LOSS_SECONDS,
     });
   });
 
