@@ -3,6 +3,7 @@ import {
   APP_VERSION,
   JSON_BODY_LIMIT_BYTES,
   authEndpoints,
+  callEndpoints,
   contactEndpoints,
   devEndpoints,
   deviceLoginEndpoints,
@@ -52,6 +53,7 @@ import { nftHandlers } from './modules/nft/routes.js';
 import { growthHandlers } from './modules/growth/routes.js';
 import { deviceLoginHandlers } from './modules/devices/routes.js';
 import { pushHandlers } from './modules/push/routes.js';
+import { callHandlers } from './modules/calls/routes.js';
 import type { App } from './http/types.js';
 import { webRoutes } from './http/web.js';
 import { landingRoutes } from './modules/landing/routes.js';
@@ -174,6 +176,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
         await serveAll(scopes, growthEndpoints, growthHandlers(ctx));
         await serveAll(scopes, deviceLoginEndpoints, deviceLoginHandlers(ctx));
         await serveAll(scopes, pushEndpoints, pushHandlers(ctx));
+        await serveAll(scopes, callEndpoints, callHandlers(ctx));
       });
     },
     { prefix: '/api/v1' },

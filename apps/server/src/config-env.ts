@@ -37,6 +37,27 @@ const urlWithScheme = (schemes: string[]) =>
       error: `expected a URL starting with ${schemes.map((s) => `${s}://`).join(' or ')}`,
     });
 
+/** A comma-separated list of ICE server URLs of these schemes (empty: none). */
+const iceUrls = (schemes: string[]) =>
+  z
+    .string()
+    .default('')
+    .transform((text, context) => {
+      const urls = text
+        .split(',')
+        .map((url) => url.trim())
+        .filter(Boolean);
+      const bad = urls.filter((url) => !schemes.some((scheme) => url.startsWith(`${scheme}:`)));
+      if (bad.length > 0) {
+        context.addIssue({
+          code: 'custom',
+          message: `expected ${schemes.join(' or ')} URLs (not ${bad.join(', ')})`,
+        });
+        return z.NEVER;
+      }
+      return urls;
+    });
+
 /** Translation providers, in the order they are tried unless TRANSLATE_PROVIDERS says otherwise. */
 export const TRANSLATE_PROVIDER_NAMES = ['openai', 'libretranslate', 'apertium'] as const;
 
@@ -227,6 +248,25 @@ const envSchema = z.object({
     .int()
     .min(1)
     .default(DEFAULT_SOCKET_LIMITS.unauthenticatedPerAddress),
+  /** STUN servers for calls, comma-separated (`stun:host:3478`); unset: none. */
+  STUN_URLS: iceUrls(['stun', 'stuns']),
+  /** TURN servers for calls, comma-separated (`turn:host:3478?transport=udp`, `turns:host:5349`); used with TURN_SECRET. */
+  TURN_URLS: iceUrls(['turn', 'turns']),
+  /** coturn's `static-auth-secret`: TURN credentials are made from it for each user (the TURN REST scheme). */
+  TURN_SECRET: z.string().min(16).max(200).optional(),
+  /** How long TURN credentials handed to a browser work. */
+  TURN_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(7 * 24 * 3600)
+    .default(24 * 3600),
+  /** Janus's HTTP API as the server reaches it (`http://127.0.0.1:8088/janus`); unset: no group call rooms. */
+  JANUS_URL: urlWithScheme(['http', 'https']).optional(),
+  /** Janus as browsers reach it (its public WebSocket or HTTPS address); unset: JANUS_URL. */
+  JANUS_PUBLIC_URL: urlWithScheme(['http', 'https', 'ws', 'wss']).optional(),
+  /** The VideoRoom plugin's `admin_key`, which creating rooms needs. */
+  JANUS_ROOM_ADMIN_KEY: z.string().min(8).max(200).optional(),
 });
 
 /** Every environment variable the server reads (the README's configuration table lists them). */

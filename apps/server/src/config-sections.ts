@@ -1,3 +1,4 @@
+import type { IceConfig } from './modules/calls/ice.js';
 import {
   ConfigError,
   TRANSLATE_PROVIDER_NAMES,
@@ -165,5 +166,35 @@ export function translateConfig(e: Env): TranslateConfig {
     timeoutMs: e.TRANSLATE_TIMEOUT_MS,
     concurrency: e.TRANSLATE_CONCURRENCY,
     dailyCharacters: e.TRANSLATE_DAILY_CHARACTERS,
+  };
+}
+
+/** Calls' media servers: STUN and TURN for one-to-one calls, Janus for group calls. */
+export interface CallsConfig {
+  ice: IceConfig;
+  /** Null: group calls ring and are answered, but have no SFU room to meet in. */
+  janus: { url: string; publicUrl: string; roomAdminKey: string | null } | null;
+}
+
+export function callsConfig(e: Env): CallsConfig {
+  if (e.TURN_URLS.length > 0 && e.TURN_SECRET === undefined) {
+    throw new ConfigError(
+      'Invalid configuration:\n  TURN_URLS needs TURN_SECRET (the static-auth-secret coturn shares)',
+    );
+  }
+  return {
+    ice: {
+      stunUrls: e.STUN_URLS,
+      turnUrls: e.TURN_URLS,
+      turnSecret: e.TURN_SECRET ?? null,
+      turnTtlSeconds: e.TURN_TTL_SECONDS,
+    },
+    janus: e.JANUS_URL
+      ? {
+          url: e.JANUS_URL.replace(/\/+$/, ''),
+          publicUrl: e.JANUS_PUBLIC_URL ?? e.JANUS_URL,
+          roomAdminKey: e.JANUS_ROOM_ADMIN_KEY ?? null,
+        }
+      : null,
   };
 }

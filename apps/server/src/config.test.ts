@@ -83,6 +83,13 @@ describe('loadConfig', () => {
       WALLET_WITHDRAW_MIN: '2',
       WALLET_WITHDRAW_DAILY_LIMIT: '50.25',
       WALLET_RECHARGE_MAX: '100',
+      STUN_URLS: 'stun:stun.example.com:3478',
+      TURN_URLS: 'turn:turn.example.com:3478?transport=udp, turns:turn.example.com:5349',
+      TURN_SECRET: 't'.repeat(32),
+      TURN_TTL_SECONDS: '3600',
+      JANUS_URL: 'http://127.0.0.1:8088/janus/',
+      JANUS_PUBLIC_URL: 'wss://sfu.example.com/janus',
+      JANUS_ROOM_ADMIN_KEY: 'room-admin-key',
     });
     expect(config).toEqual({
       port: 8080,
@@ -121,6 +128,19 @@ describe('loadConfig', () => {
         timeoutMs: 5000,
         concurrency: 8,
         dailyCharacters: 2000,
+      },
+      calls: {
+        ice: {
+          stunUrls: ['stun:stun.example.com:3478'],
+          turnUrls: ['turn:turn.example.com:3478?transport=udp', 'turns:turn.example.com:5349'],
+          turnSecret: 't'.repeat(32),
+          turnTtlSeconds: 3600,
+        },
+        janus: {
+          url: 'http://127.0.0.1:8088/janus',
+          publicUrl: 'wss://sfu.example.com/janus',
+          roomAdminKey: 'room-admin-key',
+        },
       },
       socketLimits: {
         perSession: 4,
@@ -204,6 +224,18 @@ describe('loadConfig', () => {
       loadConfig({ TRANSLATE_PROVIDERS: 'apertium,openai', TRANSLATE_OPENAI_URL: 'http://x/v1' }),
     ).toThrow(/TRANSLATE_PROVIDERS: apertium/);
     expect(() => loadConfig({ TRANSLATE_PROVIDERS: 'google' })).toThrow(/TRANSLATE_PROVIDERS/);
+  });
+
+  it('takes TURN only with its shared secret, and ICE servers only by their schemes', () => {
+    expect(loadConfig({}).calls).toEqual({
+      ice: { stunUrls: [], turnUrls: [], turnSecret: null, turnTtlSeconds: 86400 },
+      janus: null,
+    });
+    expect(() => loadConfig({ TURN_URLS: 'turn:127.0.0.1:3478' })).toThrow(/TURN_SECRET/);
+    expect(() => loadConfig({ STUN_URLS: 'turn:127.0.0.1:3478' })).toThrow(/STUN_URLS/);
+    expect(() =>
+      loadConfig({ TURN_URLS: 'http://127.0.0.1:3478', TURN_SECRET: 's'.repeat(16) }),
+    ).toThrow(/TURN_URLS/);
   });
 
   it('trusts proxies by hop count or address, never every hop', () => {

@@ -1,10 +1,12 @@
 import { resolve } from 'node:path';
 import { parseEnv, type Env, type TrustProxy } from './config-env.js';
 import {
+  callsConfig,
   mediaConfig,
   piConfig,
   pushConfig,
   translateConfig,
+  type CallsConfig,
   type MediaConfig,
   type PiConfig,
   type PushConfig,
@@ -29,6 +31,7 @@ export {
 } from './config-env.js';
 export {
   PI_SANDBOX_ORIGIN,
+  type CallsConfig,
   type MediaConfig,
   type PiConfig,
   type PushConfig,
@@ -69,6 +72,7 @@ export interface Config {
   media: MediaConfig;
   pi: PiConfig;
   wallet: WalletConfig;
+  calls: CallsConfig;
   /** Caps on sockets per session, user and client address (per node). */
   socketLimits: Pick<
     SocketLimits,
@@ -113,6 +117,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       withdrawDailyLimit: e.WALLET_WITHDRAW_DAILY_LIMIT,
       rechargeMax: e.WALLET_RECHARGE_MAX,
     },
+    calls: callsConfig(e),
     socketLimits: {
       perSession: e.SOCKETS_PER_SESSION,
       perUser: e.SOCKETS_PER_USER,

@@ -41,6 +41,9 @@ import { SessionService } from './modules/auth/sessions.js';
 import { DeviceLoginService } from './modules/devices/service.js';
 import { WebPushSender, type PushSender } from './modules/push/sender.js';
 import { PushService } from './modules/push/service.js';
+import { CallRepo } from './modules/calls/repo.js';
+import { CallService } from './modules/calls/service.js';
+import { JanusVideoRoom, type Sfu } from './modules/calls/janus.js';
 import { ServerFlags } from './modules/meta/flags.js';
 import { loadVapidKeys } from './modules/push/vapid.js';
 import { FileStore } from './modules/files/store.js';
@@ -123,6 +126,7 @@ export interface AppContext {
     landing: LandingService;
     deviceLogins: DeviceLoginService;
     push: PushService;
+    calls: CallService;
     flags: ServerFlags;
     stepUp: StepUpRule;
     security: SecurityService;
@@ -164,6 +168,8 @@ export interface ContextOverrides {
   piTimeoutMs?: number;
   /** Web Push through something else than the push services' HTTP protocol. */
   pushSender?: PushSender;
+  /** Group call rooms somewhere else than the configured Janus (null: none). */
+  sfu?: Sfu | null;
   /** Prefix of the ranking sets in Redis (tests sharing one Redis each take their own). */
   rankingsPrefix?: string;
   /** Other rate limits: a scale in place of RATE_LIMIT_SCALE, and replaced rules. */
@@ -369,6 +375,30 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
     undoLink: (token) => `${config.publicUrl}/#/security/undo?token=${token}`,
   });
 
+  const janus = config.calls.janus;
+  const calls = new CallService({
+    repo: new CallRepo(db),
+    clock,
+    logger,
+    hub,
+    online: (userId, sessionId) => hub.isSessionOnline(userId, sessionId),
+    messages,
+    contacts,
+    groups,
+    push,
+    sfu:
+      overrides.sfu !== undefined
+        ? overrides.sfu
+        : janus
+          ? new JanusVideoRoom({
+              url: janus.url,
+              publicUrl: janus.publicUrl,
+              adminKey: janus.roomAdminKey,
+            })
+          : null,
+    ice: config.calls.ice,
+  });
+
   // Its own connection: a slow ranking rebuild never queues behind rate-limit checks.
   const rankingsRedis = config.redisUrl
     ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1 })
@@ -446,6 +476,7 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
         ttlMs: config.deviceLoginTtlSeconds * 1000,
       }),
       push,
+      calls,
       flags: new ServerFlags({
         db,
         clock,
@@ -461,6 +492,8 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
       await limits.close();
       rankingsRedis?.disconnect();
       presence?.close();
+      // Call records of calls that just ended are written before messages drain.
+      await calls.close();
       // Sends already received are written (or refused) before the database goes.
       await messages.drain();
       await media.drain();

@@ -45,6 +45,18 @@ async function main(): Promise<void> {
         'verification codes. Set SMTP_URL or SMS_WEBHOOK_URL, or DEV_OUTBOX=true to read them on this machine.',
     );
   }
+  // Calls work without media servers on one network (host candidates), and say so.
+  const { ice, janus } = config.calls;
+  if (ice.turnSecret === null || ice.turnUrls.length === 0) {
+    ctx.logger.warn(
+      'no TURN configured (TURN_URLS, TURN_SECRET): calls connect only where browsers reach each other directly (host candidates)',
+    );
+  }
+  if (!janus) {
+    ctx.logger.warn(
+      'no Janus configured (JANUS_URL): group calls ring, but have no room to meet in',
+    );
+  }
   // Asked after listening, so a slow engine delays no request; awaited (within a bound)
   // so that its lines come before the address.
   await ctx.services.translations.report(AbortSignal.timeout(TRANSLATION_REPORT_TIMEOUT_MS)).then(

@@ -180,4 +180,9 @@ export const routes: RoutesOf<typeof ENDPOINT_GROUPS> = {
     unsubscribe: { method: 'DELETE', path: '/push/subscription', result: null },
     test: { method: 'POST', path: '/push/test', result: null },
   },
+  calls: {
+    current: { method: 'GET', path: '/calls/current', result: 'json' },
+    iceServers: { method: 'GET', path: '/calls/ice-servers', result: 'json' },
+    sfu: { method: 'POST', path: '/calls/:id/sfu', result: 'json' },
+  },
 };

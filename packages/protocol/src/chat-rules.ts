@@ -229,6 +229,9 @@ const SERVER_FRAME_TYPES: Record<ServerFrame['t'], true> = {
   translation: true,
   signedIn: true,
   ticket: true,
+  call: true,
+  callAnswered: true,
+  callSignal: true,
 };
 
 /**

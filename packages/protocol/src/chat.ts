@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { authResult, ticketFrame } from './api.js';
+import { callClientFrames, callContentSchema, callServerFrames } from './calls.js';
 import { isPlainName, motherTongueSchema } from './validation.js';
 import { faceContentSchema } from './faces.js';
 import { securityActivitySchema } from './security.js';
@@ -410,6 +411,7 @@ export const messageContentSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('burn'), seconds: z.number().int().min(0) }),
   z.object({ kind: z.literal('revoked') }),
   systemContentSchema,
+  callContentSchema,
 ]);
 export type MessageContent = z.infer<typeof messageContentSchema>;
 
@@ -651,6 +653,7 @@ export const clientFrameSchema = z.discriminatedUnion(
       seq: z.number().int().min(0),
     }),
     z.object({ t: z.literal('typing'), conversationId: conversationIdSchema }),
+    ...callClientFrames,
   ],
   { error: 'frame' },
 );
@@ -688,5 +691,6 @@ export const serverFrameSchema = z.discriminatedUnion('t', [
    */
   z.object({ t: z.literal('signedIn'), auth: authResult }),
   z.object({ t: z.literal('ticket'), state: z.enum(['refused', 'expired']) }),
+  ...callServerFrames,
 ]);
 export type ServerFrame = z.infer<typeof serverFrameSchema>;

@@ -261,6 +261,11 @@ export const ERRORS = {
   },
   TRANSLATION_FAILED: { status: 502, message: 'Translation failed, please try again' },
 
+  CALL_NOT_FOUND: { status: 404, message: 'This call does not exist' },
+  CALL_STATE_CHANGED: { status: 409, message: 'This call has already been answered or has ended' },
+  CALL_FULL: { status: 409, message: 'This call is full' },
+  CALL_NOT_ALLOWED: { status: 403, message: 'Only the owner and admins can start calls here' },
+
   /** Raised by clients, never sent by the server: the request did not get an answer. */
   NETWORK_ERROR: { status: 0, message: 'The current network connection is poor' },
   TIMEOUT: { status: 0, message: 'Network connection timed out.' },

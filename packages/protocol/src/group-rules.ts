@@ -51,6 +51,7 @@ export const GROUP_PERMISSIONS = {
   setVerification: ['owner', 'admin'],
   setPrivateChat: ['owner', 'admin'],
   setMessageKinds: ['owner', 'admin'],
+  setCallPolicy: ['owner', 'admin'],
   muteAll: ['owner', 'admin'],
   muteMember: ['owner', 'admin'],
   removeMember: ['owner', 'admin'],

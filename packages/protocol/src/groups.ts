@@ -33,6 +33,9 @@ export const groupVerificationSchema = z.enum(['open', 'approval', 'invite']);
 export type GroupVerification = z.infer<typeof groupVerificationSchema>;
 
 export const groupMessageKindSchema = z.enum(GROUP_MESSAGE_KINDS);
+/** Who may start a call in a group: every member, or only the owner and admins. */
+export const groupCallPolicySchema = z.enum(['all', 'admins'], { error: 'callPolicy' });
+export type GroupCallPolicy = z.infer<typeof groupCallPolicySchema>;
 
 export const groupNameSchema = z
   .string()
@@ -67,6 +70,8 @@ export const groupSchema = z.object({
   privateChat: z.boolean(),
   allowedKinds: z.array(groupMessageKindSchema),
   allMuted: z.boolean(),
+  /** Who may start a call here (anyone in the group joins a running one). */
+  callPolicy: groupCallPolicySchema.default('all'),
   createdAt: z.number(),
 });
 export type Group = z.infer<typeof groupSchema>;
@@ -138,6 +143,7 @@ export const updateGroupBody = z
     privateChat: z.boolean(),
     allowedKinds: z.array(groupMessageKindSchema),
     allMuted: z.boolean(),
+    callPolicy: groupCallPolicySchema,
   })
   .partial()
   .strict();

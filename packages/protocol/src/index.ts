@@ -1,5 +1,6 @@
 export * from './api.js';
 export * from './chat.js';
+export * from './calls.js';
 export * from './groups.js';
 export * from './constants.js';
 export * from './errors.js';

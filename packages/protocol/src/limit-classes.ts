@@ -83,6 +83,11 @@ export const LIMIT_CLASSES = [
   'docsPerAddress',
   'fileReadPerAddress',
   'devOutboxPerAddress',
+  'callReadPerUser',
+  'callSfuPerUser',
+  'callInvitePerUser',
+  'callFramePerUser',
+  'callSignalPerUser',
 ] as const;
 
 export type LimitClass = (typeof LIMIT_CLASSES)[number];

@@ -50,6 +50,8 @@ export const TABLE_OWNERS = {
   security_events: 'security',
   address_changes: 'security',
   attempt_counters: 'security',
+  calls: 'calls',
+  call_participants: 'calls',
 } as const satisfies Record<keyof Database, string>;
 
 export type TableName = keyof typeof TABLE_OWNERS;

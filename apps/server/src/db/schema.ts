@@ -188,6 +188,48 @@ export interface ServerFlagsTable {
   updated_at: number;
 }
 
+export interface CallsTable {
+  id: string;
+  caller_id: string;
+  /** The caller's id for it: a retried invite finds its call. */
+  client_call_id: string;
+  conversation_id: string;
+  /** single or group. */
+  kind: string;
+  /** audio or video (protocol CallMedia). */
+  media: string;
+  /** ringing, accepted, connected or ended (protocol CallState). */
+  state: string;
+  /** How it ended (protocol CallOutcome); null until then. */
+  outcome: string | null;
+  created_at: number;
+  ring_until: number;
+  accepted_at: number | null;
+  connected_at: number | null;
+  ended_at: number | null;
+  /** When a participant reported its media lost, until restored; null while it flows. */
+  media_lost_at: number | null;
+  /** The group call's Janus VideoRoom, and the room's secret. */
+  sfu_room: number | null;
+  sfu_secret: string | null;
+  /** Bumped by each transition, written only where it still holds what was read. */
+  revision: number;
+}
+
+export interface CallParticipantsTable {
+  call_id: string;
+  user_id: string;
+  /** The order of the call's participants: the caller is 0. */
+  position: number;
+  /** ringing, joined, rejected or left (protocol CallParticipantState). */
+  state: string;
+  /** The device (session) that took the call. */
+  session_id: string | null;
+  /** 1 while the person is rung or in the call. */
+  live: number;
+  sfu_token: string | null;
+}
+
 export interface PushSubscriptionsTable {
   id: string;
   user_id: string;
@@ -406,6 +448,8 @@ export interface GroupsTable {
   /** JSON array of the message kinds members may send. */
   allowed_kinds: string;
   all_muted: number;
+  /** Who may start a call: all (members) or admins (owner and admins). */
+  call_policy: Generated<string>;
   created_at: number;
   updated_at: number;
   dismissed_at: number | null;
@@ -574,6 +618,8 @@ export interface Database {
   security_events: SecurityEventsTable;
   address_changes: AddressChangesTable;
   attempt_counters: AttemptCountersTable;
+  calls: CallsTable;
+  call_participants: CallParticipantsTable;
 }
 
 /** The database or a transaction on it: repos take either. */

@@ -15,6 +15,7 @@ import { toAppError } from '../http/errors.js';
 import { nulPath } from '../http/nul.js';
 import type { SessionEnd } from '../modules/auth/sessions.js';
 import type { TicketOutcome } from '../modules/devices/service.js';
+import { handleCallFrame, isCallFrame } from '../modules/calls/frames.js';
 import { blankAware } from '../modules/messages/service.js';
 import { serializeFrame } from './frames.js';
 import type { SocketTimings } from './gateway.js';
@@ -324,6 +325,13 @@ export class Connection implements LocalSocket {
       return this.waitOnTicket(frame.id, frame.secret);
     }
     if (frame.t !== 'auth' && this.state !== 'open') return;
+    if (isCallFrame(frame)) {
+      const auth = { userId: this.userId, sessionId: this.sessionId };
+      const reply = (answer: ServerFrame) => this.frame(answer);
+      return handleCallFrame(this.deps.ctx, auth, frame, reply, (rid, error) =>
+        this.error(rid, error),
+      );
+    }
     const { messages, sessions } = this.deps.ctx.services;
     switch (frame.t) {
       case 'auth': {

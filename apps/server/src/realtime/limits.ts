@@ -17,6 +17,13 @@ export const FRAME_LIMITS = {
   send: 'sendPerUser',
   read: 'readPerUser',
   typing: 'typingPerUser',
+  callInvite: 'callInvitePerUser',
+  callAccept: 'callFramePerUser',
+  callReject: 'callFramePerUser',
+  callCancel: 'callFramePerUser',
+  callHangup: 'callFramePerUser',
+  callMedia: 'callFramePerUser',
+  callSignal: 'callSignalPerUser',
 } as const satisfies Record<ClientFrame['t'], LimitName>;
 
 /**

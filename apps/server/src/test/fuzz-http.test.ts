@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeProvider } from './fake-provider.js';
+import { MemorySfu } from './fake-sfu.js';
 import { DbWatch } from './db-digest.js';
 import {
   Inputs,
@@ -592,6 +593,8 @@ describe.each(dialects)('HTTP fuzz on $dialect', ({ dialect }) => {
       logger: warningLog(logged),
       translationProviders: [new FakeProvider()],
       env: piEnv(pi),
+      // Group calls' rooms: without an SFU their route answers 503 by design.
+      sfu: new MemorySfu(),
     });
     started.clock.use(t.clock);
   });

@@ -108,6 +108,12 @@ export class FuzzWorld {
     );
     await send(owner, groupConversation, 'Welcome to the group, everyone.');
     await send(friend, groupConversation, 'Gracias!');
+    // A group call that rings, for the call frames and routes to find.
+    const { sessionId } = await t.ctx.services.sessions.authenticate(owner.token);
+    const ringing = await t.ctx.services.calls.invite(
+      { userId: owner.user.id, sessionId },
+      { clientCallId: 'fuzz-call-1', conversationId: groupConversation, media: 'audio' },
+    );
 
     const login = () =>
       call<AuthResult>(null, 'POST', '/auth/login', {
@@ -211,6 +217,14 @@ export class FuzzWorld {
       friend.user.teltlkId,
     ];
     const numbers = [0, 1, 2, 3, 4, 5, 100, 600, ...BURN_DURATIONS];
+    // The call's fields by name only: left out of the strings every other input draws
+    // from, so the inputs of the rest stay as they were.
+    Object.assign(named, {
+      'calls.id': [ringing.id],
+      callId: [ringing.id],
+      clientCallId: ['fuzz-call-1', 'fuzz-call-2'],
+      media: ['audio', 'video'],
+    });
     return new FuzzWorld(
       t,
       { owner, friend, stranger },

@@ -156,6 +156,10 @@ export const en_US = {
     TRANSLATION_QUOTA_EXCEEDED:
       "You have reached today's translation limit, please try again tomorrow",
     TRANSLATION_FAILED: 'Translation failed, please try again',
+    CALL_NOT_FOUND: 'This call does not exist',
+    CALL_STATE_CHANGED: 'This call has already been answered or has ended',
+    CALL_FULL: 'This call is full',
+    CALL_NOT_ALLOWED: 'Only the owner and admins can start calls here',
     NETWORK_ERROR: 'The current network connection is poor',
     TIMEOUT: 'Network connection timed out.',
     STEP_UP_REQUIRED: 'For your security, please confirm it is you first',

@@ -8,6 +8,7 @@ import { piEndpoints } from '../pi.js';
 import { securityEndpoints } from '../security.js';
 import { translationEndpoints } from '../translation.js';
 import { nftEndpoints, paymentEndpoints, walletEndpoints } from '../wallet.js';
+import { callEndpoints } from './calls.js';
 import { deviceLoginEndpoints } from './device-login.js';
 import { pushEndpoints } from './push.js';
 import { authEndpoints, sessionEndpoints } from './auth.js';
@@ -17,6 +18,7 @@ import { eventEndpoints, messageEndpoints } from './messages.js';
 import { userEndpoints } from './users.js';
 
 export * from './auth.js';
+export * from './calls.js';
 export * from './contacts.js';
 export * from './device-login.js';
 export * from './push.js';
@@ -51,4 +53,5 @@ export const ENDPOINT_GROUPS = {
   growth: growthEndpoints,
   deviceLogins: deviceLoginEndpoints,
   push: pushEndpoints,
+  calls: callEndpoints,
 } satisfies Record<string, Endpoints>;

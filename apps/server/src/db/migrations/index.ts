@@ -28,6 +28,7 @@ import * as m0026 from './0026-upload-reservations.js';
 import * as m0027 from './0027-envelope-message.js';
 import * as m0028 from './0028-ad-claims.js';
 import * as m0029 from './0029-counted-mailboxes.js';
+import * as m0030 from './0030-calls.js';
 
 /**
  * Every migration in order. A static list rather than a folder scan, so the compiled
@@ -63,4 +64,5 @@ export const migrations: Record<string, Migration> = {
   '0027-envelope-message': m0027,
   '0028-ad-claims': m0028,
   '0029-counted-mailboxes': m0029,
+  '0030-calls': m0030,
 };

@@ -70,6 +70,8 @@ describe.each(dialects)('group authorization on $dialect', ({ dialect }) => {
           return call(user, 'PATCH', `/groups/${id}`, { privateChat: false });
         case 'setMessageKinds':
           return call(user, 'PATCH', `/groups/${id}`, { allowedKinds: [] });
+        case 'setCallPolicy':
+          return call(user, 'PATCH', `/groups/${id}`, { callPolicy: 'admins' });
         case 'muteAll':
           return call(user, 'PATCH', `/groups/${id}`, { allMuted: true });
         case 'muteMember':

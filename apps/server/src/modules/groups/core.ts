@@ -171,6 +171,7 @@ export class GroupCore {
       privateChat: row.private_chat === 1,
       allowedKinds: JSON.parse(row.allowed_kinds) as Group['allowedKinds'],
       allMuted: row.all_muted === 1,
+      callPolicy: row.call_policy === 'admins' ? 'admins' : 'all',
       createdAt: Number(row.created_at),
     };
   }

@@ -29,6 +29,35 @@ export class GroupRoster {
   constructor(private readonly core: GroupCore) {}
 
   /**
+   * For a call in a group: whether the member may start one (the group's call policy
+   * against their role; any member may join a running one), and the other members to
+   * ring, unless there are more than `ringMax` of them (a large group sees the call in its
+   * chat and joins from there). Throws GROUP_NOT_FOUND for a non-member.
+   */
+  async callRoster(
+    userId: string,
+    groupId: string,
+    ringMax: number,
+  ): Promise<{ mayStart: boolean; ringIds: string[] }> {
+    const { group, role } = await this.core.memberOf(this.core.deps, groupId, userId);
+    const mayStart = group.call_policy !== 'admins' || role === 'owner' || role === 'admin';
+    if (Number(group.member_count) - 1 > ringMax) return { mayStart, ringIds: [] };
+    const conversationId = groupConversationId(groupId);
+    const ringIds: string[] = [];
+    for (const memberRole of ROLE_ORDER) {
+      const rows = await this.core.deps.members.memberPage(
+        conversationId,
+        memberRole,
+        null,
+        undefined,
+        ringMax + 1,
+      );
+      for (const row of rows) if (row.user_id !== userId) ringIds.push(row.user_id);
+    }
+    return { mayStart, ringIds: ringIds.slice(0, ringMax) };
+  }
+
+  /**
    * Owner, admins, then members by joining time; `q` searches. The cursor is the last
    * member of the page, so every page is an index range whatever the group's size.
    */

@@ -31,6 +31,7 @@ const SETTING_ACTIONS: Record<keyof UpdateGroupBody, GroupAction> = {
   privateChat: 'setPrivateChat',
   allowedKinds: 'setMessageKinds',
   allMuted: 'muteAll',
+  callPolicy: 'setCallPolicy',
 };
 
 /**
@@ -128,6 +129,7 @@ export class GroupSettings {
           ? {}
           : { allowed_kinds: JSON.stringify([...new Set(body.allowedKinds)]) }),
         ...(body.allMuted === undefined ? {} : { all_muted: body.allMuted ? 1 : 0 }),
+        ...(body.callPolicy === undefined ? {} : { call_policy: body.callPolicy }),
         updated_at: tx.now,
       });
       const actor = { actorId: userId, targetIds: [] };

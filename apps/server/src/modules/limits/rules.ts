@@ -218,6 +218,21 @@ export const LIMITS = {
   fileReadPerAddress: { limit: 3_000, windowMs: MINUTE, burst: 600 },
   /** The development outbox (never in production), per address: a page that refreshes. */
   devOutboxPerAddress: { limit: 600, windowMs: MINUTE, burst: 100 },
+
+  /** Calls: the current calls and ICE servers read, per user (each call start and reconnect). */
+  callReadPerUser: { limit: 600, windowMs: HOUR, burst: 60 },
+  /** Joins of a group call's SFU room, per user (a rejoin after a network change among them). */
+  callSfuPerUser: { limit: 120, windowMs: HOUR, burst: 20 },
+  /**
+   * New calls per user: each rings every device of the invitees, and pushes those offline,
+   * so a flood of invites is a flood of ringing phones. A person calling back and forth
+   * stays well inside; retries of one invite (the same client call id) count too.
+   */
+  callInvitePerUser: { limit: 30, windowMs: HOUR, burst: 10 },
+  /** Answers, hang-ups and media reports of calls, per user. */
+  callFramePerUser: { limit: 10, windowMs: SECOND, burst: 60 },
+  /** WebRTC offers, answers and candidates relayed, per user (a call start sends dozens). */
+  callSignalPerUser: { limit: 50, windowMs: SECOND, burst: 200 },
 } satisfies Record<LimitClass, RateRule>;
 
 /** A class's name: the contract's (each endpoint declares its own), with one rule each here. */

@@ -252,6 +252,46 @@ export class PushService {
     );
   }
 
+  /**
+   * An incoming call, to the invitees' devices that have no socket open (those that do
+   * ring by the socket), whatever their notification switches and the chat's mute: a
+   * call is answered now or never. A tap opens the chat, which shows the call screen while
+   * the call still rings; the push is worth nothing after the ringing, so it waits at the
+   * push service no longer than that.
+   */
+  incomingCall(
+    call: {
+      id: string;
+      conversationId: string;
+      media: 'audio' | 'video';
+      callerId: string;
+      ringSeconds: number;
+    },
+    userIds: readonly string[],
+  ): void {
+    if (userIds.length === 0) return;
+    this.background(async () => {
+      const devices = await this.recipients((db) => db.where('ps.user_id', 'in', [...userIds]));
+      if (devices.length === 0) return;
+      const caller = (await this.deps.users.cardsOf([call.callerId])).get(call.callerId);
+      await Promise.all(
+        devices.map(async (device) => {
+          if (await this.deps.online(device.user_id, device.session_id)) return;
+          const texts = pushTexts(device.ui_language).incomingCall;
+          const name = caller?.nickname ?? '';
+          const payload: PushPayload = {
+            title: texts.title,
+            body: call.media === 'video' ? texts.video(name) : texts.audio(name),
+            tag: `call:${call.id}`,
+            path: chatPage(call.conversationId),
+            conversationId: call.conversationId,
+          };
+          await this.deliver(device, payload, { ttlSeconds: call.ringSeconds, urgency: 'high' });
+        }),
+      );
+    });
+  }
+
   /** Resolves once the pushes under way are done (shutdown, tests). */
   async drain(): Promise<void> {
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);

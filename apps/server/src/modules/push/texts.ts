@@ -12,6 +12,8 @@ interface PushTexts {
   nudged: { title: string; body: (name: string) => string };
   /** Something sensitive done on the account from another device (what, the activity page says). */
   security: { title: string; body: string };
+  /** A call that rings: who calls, voice or video. */
+  incomingCall: { title: string; audio: (name: string) => string; video: (name: string) => string };
 }
 
 type LabelledKind =
@@ -57,6 +59,11 @@ const TEXTS: Record<UiLanguage, PushTexts> = {
       title: 'Account security',
       body: 'A change was made to your account on another device. Not you? Check your security activity.',
     },
+    incomingCall: {
+      title: 'Incoming call',
+      audio: (name) => `${name} is calling you (voice)`,
+      video: (name) => `${name} is calling you (video)`,
+    },
   },
   zh_CN: {
     newMessage: '您有一条新消息',
@@ -81,6 +88,11 @@ const TEXTS: Record<UiLanguage, PushTexts> = {
       title: '账号安全',
       body: '您的账号在另一台设备上有变更。如非本人操作，请查看安全记录。',
     },
+    incomingCall: {
+      title: '来电',
+      audio: (name) => `${name} 邀请你语音通话`,
+      video: (name) => `${name} 邀请你视频通话`,
+    },
   },
   zh_TW: {
     newMessage: '您有一則新訊息',
@@ -104,6 +116,11 @@ const TEXTS: Record<UiLanguage, PushTexts> = {
     security: {
       title: '帳號安全',
       body: '您的帳號在另一台裝置上有變更。如非本人操作，請查看安全紀錄。',
+    },
+    incomingCall: {
+      title: '來電',
+      audio: (name) => `${name} 邀請你語音通話`,
+      video: (name) => `${name} 邀請你視訊通話`,
     },
   },
 };
