@@ -74,6 +74,8 @@ export default defineConfig({
         test: {
           name: 'web',
           include: ['apps/web/src/**/*.test.{ts,tsx}', 'apps/web/*.test.ts'],
+          // i18n, icons and the router for components rendered outside the app, once.
+          setupFiles: ['apps/web/src/testing/setup.tsx'],
         },
       },
     ],
