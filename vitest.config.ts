@@ -26,6 +26,10 @@ export default defineConfig({
     // Each file has its own PostgreSQL schema, SQLite file and ports, and what it keeps in
     // Redis is keyed by random ids.
     maxWorkers: availableParallelism() + 1,
+    // How long `expect.poll` waits for what it checks, set once here rather than on each
+    // poll: seconds, not Vitest's default one, since the files share the cores and a poll
+    // waits on sockets, child processes and the database.
+    expect: { poll: { timeout: 5_000 } },
     projects: [
       {
         extends: true,
