@@ -27,6 +27,10 @@ export default defineConfig({
     // Each file has its own PostgreSQL schema, SQLite file and ports, and what it keeps in
     // Redis is keyed by random ids.
     maxWorkers: availableParallelism() + 1,
+    // How long `expect.poll` waits for what it checks, set once here rather than on each
+    // poll: seconds, not Vitest's default one, since the files share the cores and a poll
+    // waits on sockets, child processes and the database.
+    expect: { poll: { timeout: 5_000 } },
     projects: [
       {
         extends: true,
@@ -79,6 +83,8 @@ export default defineConfig({
         test: {
           name: 'web',
           include: ['apps/web/src/**/*.test.{ts,tsx}', 'apps/web/*.test.ts'],
+          // i18n, icons and the router for components rendered outside the app, once.
+          setupFiles: ['apps/web/src/testing/setup.tsx'],
         },
       },
     ],

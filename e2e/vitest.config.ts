@@ -20,8 +20,10 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     maxWorkers: 2,
-    // A poll waits on pages that load chunks, process files and push over sockets, while
-    // another file's pages share the two cores: seconds, not vitest's default one.
-    expect: { poll: { timeout: 15_000 } },
+    // A poll waits on pages that load chunks, process files, translate and push over
+    // sockets, while another file's pages share the two cores: seconds, not vitest's
+    // default one. The longest wait any test needs (a translation, a photo processed),
+    // set here once rather than on each poll.
+    expect: { poll: { timeout: 30_000 } },
   },
 });

@@ -1,186 +1,53 @@
 import { cpus } from 'node:os';
-import { benchDm, DM_DEFAULTS, type DmOptions } from './dm-throughput.js';
+import { benchDm } from './dm-throughput.js';
+import { benchFirstSync } from './first-sync.js';
+import { benchGroup } from './group-fanout.js';
+import { benchGrowth } from './growth.js';
+import { benchIdle, IDLE_DEFAULTS, openFileLimit } from './idle-memory.js';
+import { benchLedger } from './ledger.js';
+import { benchMediaUpload } from './media-upload.js';
+import { benchPersistence } from './persistence.js';
 import {
-  benchIdle,
-  IDLE_DEFAULTS,
-  openFileLimit,
-  maxIdleSockets,
-  type IdleOptions,
-} from './idle-memory.js';
-import { benchFirstSync, FIRST_SYNC_DEFAULTS, type FirstSyncOptions } from './first-sync.js';
-import { benchGroup, GROUP_DEFAULTS, type GroupOptions } from './group-fanout.js';
-import {
-  benchLighthouse,
-  LIGHTHOUSE_DEFAULTS,
-  LIGHTHOUSE_PAGES,
-  LIGHTHOUSE_TARGETS,
-  type LighthousePage,
-} from './lighthouse.js';
-import { benchMediaUpload, MEDIA_DEFAULTS, type MediaOptions } from './media-upload.js';
-import { benchSearch, SEARCH_DEFAULTS, SEARCH_QUERIES, type SearchOptions } from './search.js';
+  dmOptions,
+  firstLoadOptions,
+  firstSyncOptions,
+  groupOptions,
+  growthOptions,
+  idleOptions,
+  ledgerOptions,
+  lighthouseRuns,
+  mediaOptions,
+  only,
+  persistenceOptions,
+  searchOptions,
+  socketLimit,
+  socketsFlag,
+  translationOptions,
+} from './run-options.js';
+import { runLighthouse, runWebFirstLoad } from './run-web.js';
+import { benchSearch, SEARCH_QUERIES } from './search.js';
 import { fixed } from './stats.js';
 import {
   dmOk,
   firstSyncOk,
   groupOk,
   idleOk,
+  ledgerOk,
   mediaOk,
   persistenceOk,
-  ledgerOk,
   rankingsOk,
   resultLine,
   searchOk,
   TARGETS,
   translationOk,
-  webFirstLoadOk,
 } from './targets.js';
-import { benchPersistence, PERSISTENCE_DEFAULTS, type PersistenceOptions } from './persistence.js';
-import { benchLedger, LEDGER_DEFAULTS, type LedgerOptions } from './ledger.js';
-import { benchGrowth, GROWTH_DEFAULTS, type GrowthOptions } from './growth.js';
-import { benchTranslation, TRANSLATION_DEFAULTS, type TranslationOptions } from './translation.js';
-import {
-  FIRST_LOAD_BUDGET_BYTES,
-  FIRST_LOAD_DEFAULTS,
-  type FirstLoadOptions,
-  measureFirstLoad,
-} from './web-first-load.js';
+import { benchTranslation } from './translation.js';
 
 /**
  * Runs the benchmarks and prints one `RESULT` line each. Baselines are measured in the
- * same run (PERFORMANCE.md); ratios are what to compare between runs.
- *
- * Flags, after a build: `npm run bench -w @teltlk/bench -- --only=dm --seconds=5`
- *   --only=web,dm,idle   which benchmarks (default: all)
- *   --web-chats=3                                                    web first load
- *   --lighthouse-runs=3                                              sign-in and landing page audits
- *   --clients=32 --seconds=2 --warmup=0.5 --repeats=3 --window=8   messaging load
- *   --sockets=10000 --settle=2 --idle-repeats=1     idle sockets, one user each
- *   --group-members=100000 --group-sockets=5000 --group-accounts=1
- *   --group-messages=20 --group-repeats=3 --group-cpu-messages=20    group fan-out
- *   --persistence-messages=5000 --persistence-senders=64 --persistence-rounds=3   persistence
- *     (SQLite, and PostgreSQL at TEST_DATABASE_URL when set)
- *   --sync-chats=5000 --sync-messages=3 --sync-rounds=3                first sync
- *   --translation-members=40 --translation-group=100000 --translation-languages=5 --translation-offline=10
- *   --translation-messages=20 --translation-lookups=300              translation
- *   --media-clients=20 --media-repeats=5 --media-mb=4                  photo uploads
- *   --search-messages=1000000 --search-rounds=10                       message search
- *     (SQLite, and PostgreSQL at TEST_DATABASE_URL when set)
- *   --ledger-grabbers=1000 --ledger-shares=100 --ledger-transfers=2000 --ledger-rounds=3   ledger
- *     (SQLite, and PostgreSQL at TEST_DATABASE_URL when set)
- *   --growth-users=1000000 --growth-reads=2000 --growth-checkins=2000 --growth-rounds=3   rankings, check-ins
- *     (SQLite, and PostgreSQL at TEST_DATABASE_URL when set; Redis at TEST_REDIS_URL when set)
+ * same run (PERFORMANCE.md); ratios are what to compare between runs. The flags are read
+ * in run-options.ts.
  */
-const BENCHMARKS = [
-  'web',
-  'lighthouse',
-  'dm',
-  'persistence',
-  'sync',
-  'idle',
-  'group',
-  'translation',
-  'media',
-  'search',
-  'ledger',
-  'growth',
-] as const;
-type Benchmark = (typeof BENCHMARKS)[number];
-
-const flags = new Map<string, string>();
-for (const arg of process.argv.slice(2)) {
-  const match = /^--([a-z-]+)=(.*)$/.exec(arg);
-  if (!match) throw new Error(`unknown argument ${arg} (flags look like --name=value)`);
-  flags.set(match[1]!, match[2]!);
-}
-
-/** Counts are whole numbers; durations (`seconds`) may have decimals. */
-function numberFlag(name: string, fallback: number, kind: 'count' | 'seconds' = 'count'): number {
-  const raw = flags.get(name);
-  flags.delete(name);
-  if (raw === undefined) return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0 || (kind === 'count' && !Number.isInteger(value)))
-    throw new Error(`--${name} must be a positive ${kind === 'count' ? 'whole number' : 'number'}`);
-  return value;
-}
-
-const only = (flags.get('only') ?? BENCHMARKS.join(',')).split(',') as Benchmark[];
-flags.delete('only');
-for (const name of only)
-  if (!BENCHMARKS.includes(name)) throw new Error(`--only: unknown benchmark ${name}`);
-
-const dmOptions: DmOptions = {
-  clients: numberFlag('clients', DM_DEFAULTS.clients),
-  seconds: numberFlag('seconds', DM_DEFAULTS.seconds, 'seconds'),
-  warmupSeconds: numberFlag('warmup', DM_DEFAULTS.warmupSeconds, 'seconds'),
-  repeats: numberFlag('repeats', DM_DEFAULTS.repeats),
-  window: numberFlag('window', DM_DEFAULTS.window),
-};
-const socketLimit = maxIdleSockets();
-const socketsFlag = flags.has('sockets');
-const idleOptions: IdleOptions = {
-  sockets: numberFlag('sockets', Math.min(IDLE_DEFAULTS.sockets, socketLimit)),
-  settleSeconds: numberFlag('settle', IDLE_DEFAULTS.settleSeconds, 'seconds'),
-  repeats: numberFlag('idle-repeats', IDLE_DEFAULTS.repeats),
-};
-const groupOptions: GroupOptions = {
-  members: numberFlag('group-members', GROUP_DEFAULTS.members),
-  sockets: numberFlag('group-sockets', Math.min(GROUP_DEFAULTS.sockets, socketLimit)),
-  accounts: numberFlag('group-accounts', GROUP_DEFAULTS.accounts),
-  messages: numberFlag('group-messages', GROUP_DEFAULTS.messages),
-  repeats: numberFlag('group-repeats', GROUP_DEFAULTS.repeats),
-  cpuMessages: numberFlag('group-cpu-messages', GROUP_DEFAULTS.cpuMessages),
-};
-const translationOptions: TranslationOptions = {
-  members: numberFlag('translation-members', TRANSLATION_DEFAULTS.members),
-  groupSize: numberFlag('translation-group', TRANSLATION_DEFAULTS.groupSize),
-  languages: numberFlag('translation-languages', TRANSLATION_DEFAULTS.languages),
-  messages: numberFlag('translation-messages', TRANSLATION_DEFAULTS.messages),
-  lookups: numberFlag('translation-lookups', TRANSLATION_DEFAULTS.lookups),
-  offline: numberFlag('translation-offline', TRANSLATION_DEFAULTS.offline),
-};
-const persistenceOptions: PersistenceOptions = {
-  messages: numberFlag('persistence-messages', PERSISTENCE_DEFAULTS.messages),
-  senders: numberFlag('persistence-senders', PERSISTENCE_DEFAULTS.senders),
-  rounds: numberFlag('persistence-rounds', PERSISTENCE_DEFAULTS.rounds),
-  postgresUrl: process.env.TEST_DATABASE_URL ?? null,
-};
-const ledgerOptions: LedgerOptions = {
-  grabbers: numberFlag('ledger-grabbers', LEDGER_DEFAULTS.grabbers),
-  shares: numberFlag('ledger-shares', LEDGER_DEFAULTS.shares),
-  transfers: numberFlag('ledger-transfers', LEDGER_DEFAULTS.transfers),
-  rounds: numberFlag('ledger-rounds', LEDGER_DEFAULTS.rounds),
-  postgresUrl: process.env.TEST_DATABASE_URL ?? null,
-};
-const growthOptions: GrowthOptions = {
-  users: numberFlag('growth-users', GROWTH_DEFAULTS.users),
-  reads: numberFlag('growth-reads', GROWTH_DEFAULTS.reads),
-  checkins: numberFlag('growth-checkins', GROWTH_DEFAULTS.checkins),
-  rounds: numberFlag('growth-rounds', GROWTH_DEFAULTS.rounds),
-  postgresUrl: process.env.TEST_DATABASE_URL ?? null,
-  redisUrl: process.env.TEST_REDIS_URL ?? null,
-};
-const firstLoadOptions: FirstLoadOptions = {
-  chats: numberFlag('web-chats', FIRST_LOAD_DEFAULTS.chats),
-};
-const firstSyncOptions: FirstSyncOptions = {
-  chats: numberFlag('sync-chats', FIRST_SYNC_DEFAULTS.chats),
-  messages: numberFlag('sync-messages', FIRST_SYNC_DEFAULTS.messages),
-  rounds: numberFlag('sync-rounds', FIRST_SYNC_DEFAULTS.rounds),
-};
-const mediaOptions: MediaOptions = {
-  clients: numberFlag('media-clients', MEDIA_DEFAULTS.clients),
-  repeats: numberFlag('media-repeats', MEDIA_DEFAULTS.repeats),
-  photoBytes:
-    numberFlag('media-mb', MEDIA_DEFAULTS.photoBytes / 1024 / 1024, 'seconds') * 1024 * 1024,
-};
-const searchOptions: SearchOptions = {
-  messages: numberFlag('search-messages', SEARCH_DEFAULTS.messages),
-  rounds: numberFlag('search-rounds', SEARCH_DEFAULTS.rounds),
-  postgresUrl: process.env.TEST_DATABASE_URL ?? null,
-};
-const lighthouseRuns = numberFlag('lighthouse-runs', LIGHTHOUSE_DEFAULTS.runs);
-if (flags.size > 0) throw new Error(`unknown flag --${[...flags.keys()][0]}`);
 
 console.log(`cores=${cpus().length} node=${process.version} open_files=${openFileLimit()}`);
 let failed = false;
@@ -191,83 +58,9 @@ function report(result: { line: string; ok: boolean }): void {
   if (!result.ok) failed = true;
 }
 
-if (only.includes('web')) {
-  console.log(
-    `web-first-load: a signed-in person with ${firstLoadOptions.chats} chats opens / in Chromium`,
-  );
-  try {
-    const firstLoad = await measureFirstLoad(firstLoadOptions);
-    for (const file of firstLoad.files)
-      console.log(`  ${file.name} ${(file.gzipBytes / 1024).toFixed(1)} KB gz`);
-    const kb = firstLoad.gzipBytes / 1024;
-    console.log(
-      `  ${firstLoad.files.length} scripts, ${kb.toFixed(1)} KB gzipped; ` +
-        `${(firstLoad.transferredBytes / 1024).toFixed(1)} KB transferred (Brotli)`,
-    );
-    report(
-      resultLine(
-        'web-first-load',
-        {
-          ratio: (firstLoad.gzipBytes / FIRST_LOAD_BUDGET_BYTES).toFixed(3),
-          gzip_kb: kb.toFixed(1),
-          transferred_kb: (firstLoad.transferredBytes / 1024).toFixed(1),
-          budget_kb: FIRST_LOAD_BUDGET_BYTES / 1024,
-        },
-        webFirstLoadOk(kb),
-      ),
-    );
-  } catch (error) {
-    failed = true;
-    console.error(`web-first-load failed: ${(error as Error).message}`);
-  }
-}
+if (only.includes('web') && !(await runWebFirstLoad(firstLoadOptions, report))) failed = true;
 
-if (only.includes('lighthouse')) {
-  for (const page of Object.keys(LIGHTHOUSE_PAGES) as LighthousePage[]) {
-    console.log(
-      `lighthouse: ${page} (${LIGHTHOUSE_PAGES[page]}), mobile profile with simulated throttling, ${lighthouseRuns} cold runs`,
-    );
-    try {
-      const { median: run, runs, ok } = await benchLighthouse({ runs: lighthouseRuns, page });
-      console.log(`  performance per run ${runs.map((r) => r.performance).join(', ')}`);
-      console.log(
-        `  median run: FCP ${fixed(run.fcpMs, 0)} ms, LCP ${fixed(run.lcpMs, 0)} ms, ` +
-          `TBT ${fixed(run.tbtMs, 0)} ms, CLS ${fixed(run.cls, 3)}, speed index ${fixed(run.speedIndexMs, 0)} ms, ` +
-          `${fixed(run.transferBytes / 1024, 1)} KiB transferred`,
-      );
-      console.log(
-        `  LCP element ${run.lcpElement}; host benchmark index ${fixed(run.benchmarkIndex, 0)}`,
-      );
-      for (const finding of run.performanceFindings) console.log(`  to improve: ${finding}`);
-      for (const failure of run.accessibilityFailures) console.log(`  failed audit: ${failure}`);
-      report(
-        resultLine(
-          'lighthouse',
-          {
-            page,
-            perf: run.performance,
-            a11y: run.accessibility,
-            bp: run.bestPractices,
-            seo: run.seo,
-            fcp_ms: fixed(run.fcpMs, 0),
-            lcp_ms: fixed(run.lcpMs, 0),
-            tbt_ms: fixed(run.tbtMs, 0),
-            transfer_kb: fixed(run.transferBytes / 1024, 1),
-            target_perf: LIGHTHOUSE_TARGETS.performance,
-            target_a11y: LIGHTHOUSE_TARGETS.accessibility,
-            ...(page === 'landing'
-              ? { target_bp: LIGHTHOUSE_TARGETS.bestPractices, target_seo: LIGHTHOUSE_TARGETS.seo }
-              : {}),
-          },
-          ok,
-        ),
-      );
-    } catch (error) {
-      failed = true;
-      console.error(`lighthouse ${page} failed: ${(error as Error).message}`);
-    }
-  }
-}
+if (only.includes('lighthouse') && !(await runLighthouse(lighthouseRuns, report))) failed = true;
 
 if (only.includes('dm')) {
   console.log(

@@ -8,7 +8,7 @@ import {
   startServer,
   watchConsole,
   watchPageChunks,
-  walkRegistrationSteps,
+  registerByEmailForm,
   type RunningServer,
 } from './harness.js';
 
@@ -162,23 +162,15 @@ async function chooseLanguageOnLoginPage(option: string): Promise<void> {
 async function registerByEmail(text: Screens, email: string, nickname: string): Promise<void> {
   const laterPages = watchPageChunks(page, LATER_REGISTRATION_PAGES);
   await page.getByRole('link', { name: text.createAccount }).click();
-  await page.getByRole('radio', { name: text.email }).check();
-  await page.getByRole('textbox', { name: text.emailAddress }).fill(email);
-  await page.getByRole('checkbox', { name: text.agree }).check();
-  await page.getByRole('button', { name: text.getCode }).click();
-
-  const code = await codeFor(server.baseUrl, email, 'register');
-  // The later steps' pages download while the person waits for the code.
-  await expect.poll(laterPages).toEqual(LATER_REGISTRATION_PAGES);
-  await page.getByRole('textbox', { name: text.code }).fill(code);
-  await page.getByRole('button', { name: text.next }).click();
-
-  await page.getByRole('textbox', { name: text.nickname }).fill(nickname);
-  await page.getByRole('textbox', { name: text.password, exact: true }).fill(PASSWORD);
-  await page.getByRole('textbox', { name: text.confirmPassword }).fill(PASSWORD);
-  await page.getByRole('button', { name: text.next }).click();
-
-  await walkRegistrationSteps(page, text, { motherTongue: 'Deutsch' });
+  await registerByEmailForm(
+    page,
+    server.baseUrl,
+    text,
+    { email, nickname, password: PASSWORD },
+    { motherTongue: 'Deutsch' },
+    // The later steps' pages download while the person waits for the code.
+    () => expect.poll(laterPages).toEqual(LATER_REGISTRATION_PAGES),
+  );
   await page.getByRole('button', { name: text.skip }).click();
   await expect.poll(() => heading(text.chats).count()).toBe(1);
 }

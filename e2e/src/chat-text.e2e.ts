@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { befriend, registerAccount, type ApiAccount } from './harness.js';
+import { openChat, type ApiAccount } from './harness.js';
 import { browserSuite } from './suite.js';
 
 /**
@@ -21,17 +21,11 @@ async function send(page: Page, text: string): Promise<void> {
 
 describe('text in a one-to-one chat', () => {
   it('shows right-to-left text, large emoji, folded long messages, the limit and the read mark', async () => {
-    const [ada, bob] = await Promise.all([
-      registerAccount(suite.server.baseUrl, 'Ada'),
-      registerAccount(suite.server.baseUrl, 'Bob'),
-    ]);
-    await befriend(suite.server.baseUrl, ada, bob);
+    const [ada, bob] = await suite.accounts('Ada', 'Bob');
     const a = await signedIn(ada);
     const b = await signedIn(bob);
 
-    await a.goto(`${suite.server.baseUrl}/#/pages/contacts/contacts`);
-    await a.getByRole('link', { name: /Bob/ }).first().click();
-    await a.getByRole('button', { name: 'Send message' }).click();
+    await openChat(a, /Bob/);
 
     const arabic = 'مرحبا يا بوب';
     const long = Array.from({ length: 30 }, (_, line) => `Line ${line + 1} of the story`).join(
@@ -111,19 +105,13 @@ describe('text in a one-to-one chat', () => {
   });
 
   it('shares the current position as a named place, which opens in a map site', async () => {
-    const [ada, bob] = await Promise.all([
-      registerAccount(suite.server.baseUrl, 'Ada'),
-      registerAccount(suite.server.baseUrl, 'Bob'),
-    ]);
-    await befriend(suite.server.baseUrl, ada, bob);
+    const [ada, bob] = await suite.accounts('Ada', 'Bob');
     const a = await signedIn(ada);
     const b = await signedIn(bob);
     await a.context().grantPermissions(['geolocation'], { origin: suite.server.baseUrl });
     await a.context().setGeolocation({ latitude: 48.85837, longitude: 2.294481 });
 
-    await a.goto(`${suite.server.baseUrl}/#/pages/contacts/contacts`);
-    await a.getByRole('link', { name: /Bob/ }).first().click();
-    await a.getByRole('button', { name: 'Send message' }).click();
+    await openChat(a, /Bob/);
     await a.getByRole('button', { name: 'More to send' }).click();
     await a.getByRole('button', { name: 'Location', exact: true }).click();
     const sheet = a.getByRole('dialog', { name: 'Share a location' });
@@ -160,19 +148,11 @@ describe('text in a one-to-one chat', () => {
   });
 
   it("shares a contact's card, which opens their profile to add them", async () => {
-    const [ada, bob, cat] = await Promise.all([
-      registerAccount(suite.server.baseUrl, 'Ada'),
-      registerAccount(suite.server.baseUrl, 'Bob'),
-      registerAccount(suite.server.baseUrl, 'Cat'),
-    ]);
-    await befriend(suite.server.baseUrl, ada, bob);
-    await befriend(suite.server.baseUrl, ada, cat);
+    const [ada, bob] = await suite.accounts('Ada', 'Bob', 'Cat');
     const a = await signedIn(ada);
     const b = await signedIn(bob);
 
-    await a.goto(`${suite.server.baseUrl}/#/pages/contacts/contacts`);
-    await a.getByRole('link', { name: /Bob/ }).first().click();
-    await a.getByRole('button', { name: 'Send message' }).click();
+    await openChat(a, /Bob/);
     await a.getByRole('button', { name: 'More to send' }).click();
     await a.getByRole('button', { name: 'Contact card', exact: true }).click();
     const sheet = a.getByRole('dialog', { name: 'Share a contact' });

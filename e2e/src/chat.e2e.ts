@@ -2,6 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   launchBrowser,
+  openChat,
   registerAccount,
   signIn,
   startServer,
@@ -81,9 +82,7 @@ describe('one-to-one chat in two browsers', () => {
     await b.page.getByText('Accepted').first().waitFor();
 
     // A opens the chat from B's profile and they talk both ways.
-    await a.page.goto(`${server.baseUrl}/#/pages/contacts/contacts`);
-    await a.page.getByRole('link', { name: /Bob/ }).first().click();
-    await a.page.getByRole('button', { name: 'Send message' }).click();
+    await openChat(a.page, /Bob/);
     await send(a.page, 'Hello Bob 👋');
 
     await b.page.goto(`${server.baseUrl}/#/pages/home/home`);

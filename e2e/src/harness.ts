@@ -231,6 +231,53 @@ export async function walkRegistrationSteps(
   await step(text.invitation).waitFor();
 }
 
+/** The texts of the registration form's email steps, in one interface language. */
+export interface EmailRegistrationTexts extends RegistrationStepTexts {
+  email: string;
+  emailAddress: string;
+  agree: string;
+  getCode: string;
+  code: string;
+  nickname: string;
+  password: string;
+  confirmPassword: string;
+}
+
+/** Who registers: the address the code goes to, the name and the password. */
+export interface EmailRegistrant {
+  email: string;
+  nickname: string;
+  password: string;
+}
+
+/**
+ * Registers by email from the registration form's first step to the invitation step: the
+ * code asked for and typed in, the account step filled, the region and mother tongue
+ * chosen. `whileCodeIsSent` runs once the code has gone and before it is typed.
+ */
+export async function registerByEmailForm(
+  page: Page,
+  baseUrl: string,
+  text: EmailRegistrationTexts,
+  who: EmailRegistrant,
+  choices: RegistrationChoices = {},
+  whileCodeIsSent: () => Promise<void> = async () => {},
+): Promise<void> {
+  await page.getByRole('radio', { name: text.email }).check();
+  await page.getByRole('textbox', { name: text.emailAddress }).fill(who.email);
+  await page.getByRole('checkbox', { name: text.agree }).check();
+  await page.getByRole('button', { name: text.getCode }).click();
+  const code = await codeFor(baseUrl, who.email, 'register');
+  await whileCodeIsSent();
+  await page.getByRole('textbox', { name: text.code }).fill(code);
+  await page.getByRole('button', { name: text.next }).click();
+  await page.getByRole('textbox', { name: text.nickname }).fill(who.nickname);
+  await page.getByRole('textbox', { name: text.password, exact: true }).fill(who.password);
+  await page.getByRole('textbox', { name: text.confirmPassword }).fill(who.password);
+  await page.getByRole('button', { name: text.next }).click();
+  await walkRegistrationSteps(page, text, choices);
+}
+
 /** A phone-sized browser of one person, signed in through the sign-in page, in English. */
 export async function signIn(
   browser: Browser,

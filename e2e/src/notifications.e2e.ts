@@ -3,7 +3,6 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './axe.js';
 import {
-  befriend,
   openChat,
   operator,
   registerAccount,
@@ -96,11 +95,7 @@ function chatListKeeps(page: Page, text: string): Promise<boolean> {
 
 describe('notifications', () => {
   it("notifies a background tab and counts it in the title; the chat beside the list on a wide screen; a friend's remark and translation pages", async () => {
-    const [ada, bob] = await Promise.all([
-      registerAccount(suite.server.baseUrl, 'Ada'),
-      registerAccount(suite.server.baseUrl, 'Bob'),
-    ]);
-    await befriend(suite.server.baseUrl, ada, bob);
+    const [ada, bob] = await suite.accounts('Ada', 'Bob');
     const page = await withNotifications(ada);
     await hide(page);
     const chat = await page.evaluate(
@@ -147,11 +142,7 @@ describe('notifications', () => {
   });
 
   it('pushes a message to a device that is away, and the service worker shows it', async () => {
-    const [ada, bob] = await Promise.all([
-      registerAccount(suite.server.baseUrl, 'Ada'),
-      registerAccount(suite.server.baseUrl, 'Bob'),
-    ]);
-    await befriend(suite.server.baseUrl, ada, bob);
+    const [ada, bob] = await suite.accounts('Ada', 'Bob');
     // Ada's phone subscribed once and is closed now: its subscription is at the push service.
     const { publicKey } = await callApi<{ publicKey: string }>(
       suite.server.baseUrl,
@@ -213,11 +204,7 @@ describe('notifications', () => {
   });
 
   it('opens the chat list offline from what the app keeps, once installed', async () => {
-    const [ada, bob] = await Promise.all([
-      registerAccount(suite.server.baseUrl, 'Ada'),
-      registerAccount(suite.server.baseUrl, 'Bob'),
-    ]);
-    await befriend(suite.server.baseUrl, ada, bob);
+    const [ada] = await suite.accounts('Ada', 'Bob');
     const page = await suite.signedIn(ada);
     await openChat(page, /Bob/);
     await send(page, 'Offline soon');

@@ -1,14 +1,6 @@
 import { callApi } from '@teltlk/test-kit';
 import { describe, expect, it } from 'vitest';
-import {
-  befriend,
-  openChat,
-  photo,
-  registerAccount,
-  send,
-  useInterface,
-  type ApiAccount,
-} from './harness.js';
+import { openChat, photo, send, useInterface, type ApiAccount } from './harness.js';
 import { expectAccessible } from './axe.js';
 import { browserSuite } from './suite.js';
 
@@ -24,11 +16,7 @@ const signedIn = (account: ApiAccount) => suite.signedIn(account);
 
 describe('edit and search', () => {
   it('edits a text for both, then finds an old message and jumps to it', async () => {
-    const [ada, bob] = await Promise.all([
-      registerAccount(suite.server.baseUrl, 'Ada'),
-      registerAccount(suite.server.baseUrl, 'Bob'),
-    ]);
-    await befriend(suite.server.baseUrl, ada, bob);
+    const [ada, bob] = await suite.accounts('Ada', 'Bob');
     const conversationId = ada.id < bob.id ? `si_${ada.id}_${bob.id}` : `si_${bob.id}_${ada.id}`;
     // History first: the message to find, then more than a page of others after it.
     const say = (text: string, index: number) =>

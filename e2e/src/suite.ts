@@ -16,6 +16,8 @@ export interface BrowserSuite {
   readonly browser: Browser;
   /** A phone-sized browser of one person, signed in; its console is watched. */
   signedIn(account: ApiAccount): Promise<Page>;
+  /** New accounts of these names, all friends of the first, none signed in yet. */
+  accounts<const N extends readonly string[]>(...names: N): Promise<{ [K in keyof N]: ApiAccount }>;
   /** New accounts of these names, all friends of the first: each one's browser, signed in. */
   friends<const N extends readonly string[]>(...names: N): Promise<{ [K in keyof N]: Page }>;
 }
@@ -62,11 +64,15 @@ export function browserSuite(env: Record<string, string> = {}): BrowserSuite {
       consoleErrors.push(errors);
       return page;
     },
-    async friends(...names) {
+    async accounts(...names) {
       const { baseUrl } = started(server);
       const accounts = await Promise.all(names.map((name) => registerAccount(baseUrl, name)));
       const [first, ...others] = accounts;
       for (const other of others) await befriend(baseUrl, first!, other);
+      return accounts as { [K in keyof typeof names]: ApiAccount };
+    },
+    async friends(...names) {
+      const accounts: readonly ApiAccount[] = await this.accounts(...names);
       const pages: Page[] = [];
       for (const account of accounts) pages.push(await this.signedIn(account));
       return pages as { [K in keyof typeof names]: Page };

@@ -136,9 +136,7 @@ describe.skipIf(!APERTIUM_URL)('chat translated into each reader’s mother tong
     // The translation is briefly pending, so wait for it to come back rather than for a
     // button that may still be on screen from before.
     await expect
-      .poll(async () => (await paragraphs(s, 'The house is very big.')).at(-1), {
-        timeout: 30_000,
-      })
+      .poll(async () => (await paragraphs(s, 'The house is very big.')).at(-1))
       .toMatch(/casa/i);
     await s.getByRole('button', { name: 'Show translation first' }).waitFor();
 
@@ -230,9 +228,7 @@ describe('Simplified and Traditional Chinese readers, with or without a provider
     // Mei, the first would show any translation, mark or note it was going to.
     await send(l, '謝謝你的幫忙', ZH_CN);
     await send(l, '明天见', ZH_CN);
-    await expect
-      .poll(async () => (await paragraphs(m, '明天见'))[0], { timeout: 30_000 })
-      .toContain('明天見');
+    await expect.poll(async () => (await paragraphs(m, '明天见'))[0]).toContain('明天見');
     expect(await paragraphs(m, '謝謝你的幫忙')).toEqual(['謝謝你的幫忙']);
     const own = m.locator('.tt-bubble').filter({ hasText: '謝謝你的幫忙' }).last();
     expect(

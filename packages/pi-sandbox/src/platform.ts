@@ -88,6 +88,8 @@ export class PiPlatformEmulator {
    * (a payment completed, a transaction landed), as when only the answer is lost.
    */
   stall: { path: RegExp; apply: boolean } | null = null;
+  /** How many requests the stall switch has held unanswered, so a test can wait for one. */
+  stalled = 0;
   usageReports = 0;
   /** The app wallet's key pair: its secret goes to the app as PI_WALLET_SECRET. */
   readonly appWallet: Keypair;

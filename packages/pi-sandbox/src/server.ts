@@ -101,6 +101,7 @@ async function serve(
   const stall = emulator.stall;
   if (stall && stall.path.test(url.pathname)) {
     if (stall.apply) emulator.handle(method, url.pathname, request.headers.authorization, body);
+    emulator.stalled += 1;
     // No answer: the socket stays open until the caller gives up or the sandbox closes.
     return;
   }

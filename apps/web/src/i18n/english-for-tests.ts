@@ -1,4 +1,4 @@
-import type { i18n as I18n } from 'i18next';
+import i18next, { type i18n as I18n } from 'i18next';
 import { en_US } from './en_US';
 
 /**
@@ -12,4 +12,16 @@ export async function initEnglish(i18n: I18n): Promise<void> {
     interpolation: { prefix: '{', suffix: '}', escapeValue: false },
     showSupportNotice: false,
   });
+}
+
+let english: Promise<I18n> | undefined;
+
+/** One English instance, set up on first use, for the tests' stand-in of react-i18next. */
+export function englishForTests(): Promise<I18n> {
+  english ??= (async () => {
+    const i18n = i18next.createInstance();
+    await initEnglish(i18n);
+    return i18n;
+  })();
+  return english;
 }

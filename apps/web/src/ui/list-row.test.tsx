@@ -1,10 +1,6 @@
 import { renderToStaticMarkup } from 'react-dom/server';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { InfoRow } from './list-row';
-
-// The icon library resolves its own copy of React outside the bundler; icons are
-// decoration here, so they render as nothing.
-vi.mock('antd-mobile-icons', () => ({ RightOutline: () => null }));
 
 describe('list rows', () => {
   it('take the direction of a right-to-left name and value from their text', () => {

@@ -188,12 +188,17 @@ describe('payments across a kill -9', () => {
     // holds the request unapplied. After the restart its retry submits the signed
     // transaction again (still within its time): it lands once and is settled once.
     emulator.stall = { path: /^\/horizon\/transactions$/, apply: false };
+    const stalledBefore = emulator.stalled;
     const second = callApi(base(), 'POST', '/wallet/withdraw', {
       ...as,
       body: { amount: '1', password: '123456' },
     }).catch(() => 'cut off');
     await eventually(wallet, (b) => b.held === 1.01 * PI);
-    await sleep(300);
+    // The server dies once Horizon holds its submission.
+    await eventually(
+      () => Promise.resolve(emulator.stalled),
+      (stalled) => stalled > stalledBefore,
+    );
     await kill();
     expect(await second).toBe('cut off');
     expect(landedTo()).toHaveLength(1);

@@ -1,39 +1,10 @@
-import i18next from 'i18next';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { initEnglish } from '../../i18n/english-for-tests';
+import { describe, expect, it, vi } from 'vitest';
 import { Composer } from './composer';
-
-const i18n = i18next.createInstance();
-
-// The English catalog through i18next itself; only React's binding is left out.
-vi.mock('react-i18next', () => ({
-  useTranslation: () => ({ t: i18n.t.bind(i18n), i18n: { language: 'en_US' } }),
-  initReactI18next: { type: '3rdParty', init: () => {} },
-}));
-
-// The icon library resolves its own copy of React outside the bundler; icons are
-// decoration here, so they render as nothing.
-vi.mock('antd-mobile-icons', () => ({
-  CloseOutline: () => null,
-  GlobalOutline: () => null,
-  EnvironmentOutline: () => null,
-  UserContactOutline: () => null,
-  PayCircleOutline: () => null,
-  GiftOutline: () => null,
-  SmileOutline: () => null,
-  PictureOutline: () => null,
-  FileOutline: () => null,
-  VideoOutline: () => null,
-  AudioOutline: () => null,
-  EditSOutline: () => null,
-}));
 
 // The @ list loads group members; no group here. The sticker panel loads favourites.
 vi.mock('./mention-picker', () => ({ MentionPicker: () => null }));
 vi.mock('./faces', () => ({ FacePanel: () => null }));
-
-beforeAll(() => initEnglish(i18n));
 
 function render(draft: string): string {
   return renderToStaticMarkup(

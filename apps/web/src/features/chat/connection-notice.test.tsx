@@ -1,18 +1,8 @@
 import type { EngineError } from '@teltlk/im-sdk';
-import i18next from 'i18next';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { en_US } from '../../i18n/en_US';
-import { initEnglish } from '../../i18n/english-for-tests';
 import { ConnectionNotice } from './connection-notice';
-
-const i18n = i18next.createInstance();
-
-vi.mock('react-i18next', () => ({ useTranslation: () => ({ t: i18n.t.bind(i18n), i18n }) }));
-// The icon library resolves its own React outside the app's bundler.
-vi.mock('antd-mobile-icons', () => ({ ExclamationCircleOutline: () => null }));
-
-beforeAll(() => initEnglish(i18n));
 
 const failure = (kind: EngineError['kind']): EngineError => ({
   kind,

@@ -1,30 +1,10 @@
 import type { LocalMessage } from '@teltlk/im-sdk';
-import i18next from 'i18next';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { initEnglish } from '../../i18n/english-for-tests';
+import { describe, expect, it } from 'vitest';
 import { setUnfolded } from './long-text';
 import { MessageRow, type MessageRowContext } from './message-row';
 import { buildRows, type ChatRow } from '../../ui/conversation/messages';
 import { receivedText } from '../../ui/conversation/test-fixtures';
-
-const i18n = i18next.createInstance();
-
-// The English catalog through i18next itself; only React's binding is left out.
-vi.mock('react-i18next', () => ({
-  useTranslation: () => ({ t: i18n.t.bind(i18n), i18n: { language: 'en_US' } }),
-  initReactI18next: { type: '3rdParty', init: () => {} },
-}));
-
-// The icon library resolves its own copy of React outside the bundler; icons are
-// decoration here, so they render as nothing.
-vi.mock('antd-mobile-icons', () => ({
-  FireFill: () => null,
-  MoreOutline: () => null,
-  RedoOutline: () => null,
-}));
-
-beforeAll(() => initEnglish(i18n));
 
 function context(patch: Partial<MessageRowContext> = {}): MessageRowContext {
   return {

@@ -1,22 +1,12 @@
 import type { LocalMessage } from '@teltlk/im-sdk';
-import i18next from 'i18next';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { initEnglish } from '../../i18n/english-for-tests';
+import { describe, expect, it } from 'vitest';
 import {
   receivedText,
   storedTranslation as translation,
 } from '../../ui/conversation/test-fixtures';
 import { TranslatedText } from './translated-text';
 import type { TranslationRowContext } from './use-translation';
-
-const i18n = i18next.createInstance();
-
-// The English catalog through i18next itself; only React's binding is left out (tests
-// run outside the app's bundler, which gives the app and its libraries one React).
-vi.mock('react-i18next', () => ({ useTranslation: () => ({ t: i18n.t.bind(i18n), i18n }) }));
-
-beforeAll(() => initEnglish(i18n));
 
 const message = receivedText();
 
