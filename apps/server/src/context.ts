@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { ConfigError, type Config } from './config.js';
+import type { Config } from './config.js';
+import { appWalletOf } from './modules/payments/app-wallet.js';
 import { buildInfrastructure } from './context-infrastructure.js';
 import { migrateToLatest, openDatabase, type Dialect } from './db/database.js';
 import type { Db } from './db/schema.js';
@@ -25,7 +26,6 @@ import { LandingService } from './modules/landing/service.js';
 import { Jobs } from './modules/jobs/jobs.js';
 import { Rankings } from './modules/growth/rankings.js';
 import { GrowthSettingsStore } from './modules/growth/settings.js';
-import { Keypair } from '@stellar/stellar-sdk/minimal';
 import { CodeService } from './modules/auth/codes.js';
 import { ContactRepo } from './modules/contacts/repo.js';
 import { ContactService } from './modules/contacts/service.js';
@@ -43,7 +43,7 @@ import { WebPushSender, type PushSender } from './modules/push/sender.js';
 import { PushService } from './modules/push/service.js';
 import { CallRepo } from './modules/calls/repo.js';
 import { CallService } from './modules/calls/service.js';
-import { JanusVideoRoom, type Sfu } from './modules/calls/janus.js';
+import { configuredSfu, type Sfu } from './modules/calls/janus.js';
 import { ServerFlags } from './modules/meta/flags.js';
 import { loadVapidKeys } from './modules/push/vapid.js';
 import { FileStore } from './modules/files/store.js';
@@ -375,7 +375,6 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
     undoLink: (token) => `${config.publicUrl}/#/security/undo?token=${token}`,
   });
 
-  const janus = config.calls.janus;
   const calls = new CallService({
     repo: new CallRepo(db),
     clock,
@@ -386,16 +385,7 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
     contacts,
     groups,
     push,
-    sfu:
-      overrides.sfu !== undefined
-        ? overrides.sfu
-        : janus
-          ? new JanusVideoRoom({
-              url: janus.url,
-              publicUrl: janus.publicUrl,
-              adminKey: janus.roomAdminKey,
-            })
-          : null,
+    sfu: overrides.sfu !== undefined ? overrides.sfu : configuredSfu(config.calls.janus),
     ice: config.calls.ice,
   });
 
@@ -506,15 +496,4 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
       await closeDatabase();
     },
   };
-}
-
-/** The app wallet's key pair from its secret seed; a seed that does not check out stops the start. */
-function appWalletOf(secret: string): Keypair {
-  try {
-    return Keypair.fromSecret(secret);
-  } catch {
-    throw new ConfigError(
-      'Invalid configuration:\n  PI_WALLET_SECRET: not a valid Stellar secret seed',
-    );
-  }
 }

@@ -2,6 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Keypair } from '@stellar/stellar-sdk/minimal';
 import type { PiPayment } from '@teltlk/pi-sdk/contract';
 import { HorizonError, HorizonStandIn, sandboxKeypair, stroopsOf } from './horizon.js';
+import { type Answer, PiError } from './pi-error.js';
+
+export { type Answer, PiError } from './pi-error.js';
 
 /**
  * Pi's Platform API, played locally: the contract of Pi's docs (`/v2/me`, payments with
@@ -27,35 +30,6 @@ interface Token {
   uid: string;
   scopes: string[];
   validUntil: number;
-}
-
-/** An answer of the emulator: status, JSON body, and headers besides the content type. */
-export interface Answer {
-  status: number;
-  body: unknown;
-  headers?: Record<string, string>;
-}
-
-export class PiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly payment?: PaymentDto,
-  ) {
-    super(message);
-  }
-
-  toAnswer(): Answer {
-    return {
-      status: this.status,
-      body: {
-        error: this.code,
-        error_message: this.message,
-        ...(this.payment ? { payment: this.payment } : {}),
-      },
-    };
-  }
 }
 
 const TOKEN_LIFETIME_MS = 24 * 60 * 60 * 1000;

@@ -8,8 +8,8 @@ import type {
   MessageContent,
   Quote,
   SendableContent,
-  ServerFrame,
 } from './chat.js';
+import type { ServerFrame } from './chat-events.js';
 import type { FaceContent } from './faces.js';
 import type { FileContent, ImageContent, VideoContent, VoiceContent } from './media.js';
 

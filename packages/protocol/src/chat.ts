@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { authResult, ticketFrame } from './api.js';
-import { callClientFrames, callContentSchema, callServerFrames } from './calls.js';
+import { callContentSchema } from './calls.js';
 import { isPlainName, motherTongueSchema } from './validation.js';
+import { userCardSchema, userIdSchema } from './people.js';
 import { faceContentSchema } from './faces.js';
-import { securityActivitySchema } from './security.js';
 import {
   fileContentSchema,
   imageContentSchema,
@@ -12,7 +11,6 @@ import {
 } from './media.js';
 import {
   BURN_DURATIONS,
-  GREETING_MAX_LENGTH,
   GROUP_TEXT_MAX_LENGTH,
   MENTIONS_MAX,
   MERGED_ITEMS_MAX,
@@ -20,7 +18,6 @@ import {
   MESSAGE_TEXT_MAX_LENGTH,
   PULL_LIMIT_MAX,
   QUOTE_EXCERPT_MAX_LENGTH,
-  REMARK_MAX_LENGTH,
   SYNC_CONVERSATIONS_LIMIT_MAX,
 } from './chat-rules.js';
 
@@ -43,92 +40,7 @@ export const conversationIdSchema = z
 export const clientMsgIdSchema = z
   .string()
   .regex(/^[A-Za-z0-9_-]{8,64}$/, { error: 'clientMsgId' });
-export const userIdSchema = z.string().regex(/^[A-Za-z0-9]{1,32}$/, { error: 'user' });
 export const seqSchema = z.coerce.number().int().min(0);
-
-// ---------------------------------------------------------------------------- people
-
-/** What anyone may see of another user. */
-export const userCardSchema = z.object({
-  id: z.string(),
-  teltlkId: z.string(),
-  nickname: z.string(),
-  avatarUrl: z.string().nullable(),
-  country: z.string(),
-  motherTongue: z.string(),
-  /** A product account (announcements); only operators post as it. */
-  official: z.boolean(),
-});
-export type UserCard = z.infer<typeof userCardSchema>;
-
-export const relationSchema = z.enum(['self', 'friend', 'none']);
-/** A user as the caller sees them: the card plus how they relate. */
-export const userProfileSchema = userCardSchema.extend({
-  relation: relationSchema,
-  /** The caller's alias for a friend. */
-  remark: z.string().nullable(),
-  /** The caller has blocked this user. */
-  blocked: z.boolean(),
-});
-export type UserProfile = z.infer<typeof userProfileSchema>;
-
-/** Phone (+E.164), email or Teltlk ID, matched exactly (IDs and emails case-insensitively). */
-export const userSearchQuery = z.object({
-  q: z.string().trim().min(1, { error: 'required' }).max(254, { error: 'invalid' }),
-});
-export const userSearchResult = z.object({ user: userProfileSchema });
-
-export const friendRequestStatusSchema = z.enum(['pending', 'agreed', 'rejected', 'added']);
-export type FriendRequestStatus = z.infer<typeof friendRequestStatusSchema>;
-/**
- * One application. A newer one from the same sender to the same recipient replaces the
- * older (same id, new greeting and time, pending again). `added`: they became friends
- * another way (the other side's application was accepted).
- */
-export const friendRequestSchema = z.object({
-  id: z.string(),
-  from: userCardSchema,
-  to: userCardSchema,
-  greeting: z.string(),
-  status: friendRequestStatusSchema,
-  createdAt: z.number(),
-  handledAt: z.number().nullable(),
-});
-export type FriendRequest = z.infer<typeof friendRequestSchema>;
-export const friendRequestListResult = z.object({
-  received: z.array(friendRequestSchema),
-  sent: z.array(friendRequestSchema),
-});
-export type FriendRequestListResult = z.infer<typeof friendRequestListResult>;
-
-export const greetingSchema = z.string().trim().max(GREETING_MAX_LENGTH, { error: 'greeting' });
-export const sendFriendRequestBody = z.object({
-  userId: userIdSchema,
-  greeting: greetingSchema.optional(),
-});
-export type SendFriendRequestBody = z.infer<typeof sendFriendRequestBody>;
-
-export const friendSchema = z.object({
-  user: userCardSchema,
-  remark: z.string().nullable(),
-  since: z.number(),
-});
-export type Friend = z.infer<typeof friendSchema>;
-export const friendListResult = z.object({ friends: z.array(friendSchema) });
-export type FriendListResult = z.infer<typeof friendListResult>;
-
-export const remarkSchema = z
-  .string()
-  .trim()
-  .max(REMARK_MAX_LENGTH, { error: 'remark' })
-  .refine(isPlainName, { error: 'nameCharacters' });
-export const updateFriendBody = z.object({ remark: remarkSchema.nullable() }).strict();
-export type UpdateFriendBody = z.infer<typeof updateFriendBody>;
-
-export const blockListResult = z.object({ blocked: z.array(userCardSchema) });
-export type BlockListResult = z.infer<typeof blockListResult>;
-export const officialListResult = z.object({ accounts: z.array(userCardSchema) });
-export type OfficialListResult = z.infer<typeof officialListResult>;
 
 // ---------------------------------------------------------------------------- messages
 
@@ -546,151 +458,3 @@ export const burnBody = z.object({
       error: 'burn',
     }),
 });
-
-// ---------------------------------------------------------------------------- user events
-
-/** Per-user changes with no conversation seq of their own, in the user's own seq order. */
-export const userEventDataSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('friendRequest'), request: friendRequestSchema }),
-  z.object({ type: z.literal('friendAdded'), friend: friendSchema }),
-  z.object({ type: z.literal('friendUpdated'), friend: friendSchema }),
-  z.object({ type: z.literal('friendRemoved'), userId: z.string() }),
-  z.object({ type: z.literal('blocked'), user: userCardSchema }),
-  z.object({ type: z.literal('unblocked'), userId: z.string() }),
-  z.object({ type: z.literal('messageHidden'), conversationId: z.string(), seq: z.number() }),
-  z.object({ type: z.literal('conversation'), conversation: conversationSchema }),
-  /** Joined a group (created, invited, approved); its conversation follows by sync. */
-  z.object({ type: z.literal('groupJoined'), groupId: z.string() }),
-  /** No longer in a group: the server serves nothing more of it (devices keep what they have). */
-  z.object({
-    type: z.literal('groupLeft'),
-    groupId: z.string(),
-    reason: z.enum(['quit', 'removed', 'dismissed']),
-  }),
-  /** A group application to review (admins) or one's own, new or handled. */
-  z.object({ type: z.literal('groupApplication'), applicationId: z.string() }),
-  /**
-   * Mining: a session ended with its points settled (thousandths), or a team member's
-   * inviter (`by`) reminds them to check in.
-   */
-  z.object({
-    type: z.literal('mining'),
-    reason: z.enum(['ended', 'nudged']),
-    points: z.number().int(),
-    by: userCardSchema.nullable(),
-  }),
-  /** Something sensitive was done on the account (see security activity): other devices say so. */
-  z.object({ type: z.literal('security'), activity: securityActivitySchema }),
-]);
-export type UserEventData = z.infer<typeof userEventDataSchema>;
-export const userEventSchema = z.object({
-  seq: z.number().int().min(1),
-  at: z.number(),
-  data: userEventDataSchema,
-});
-export type UserEvent = z.infer<typeof userEventSchema>;
-export const eventPageQuery = z.object({
-  after: seqSchema.default(0),
-  limit: z.coerce.number().int().min(1).max(PULL_LIMIT_MAX).default(PULL_LIMIT_MAX),
-});
-export const eventPageResult = z.object({
-  events: z.array(userEventSchema),
-  hasMore: z.boolean(),
-  /** The user's newest event seq. */
-  lastSeq: z.number().int(),
-});
-export type EventPageResult = z.infer<typeof eventPageResult>;
-
-// ---------------------------------------------------------------------------- translations
-
-/**
- * Where a translation stands. `pending`: a provider is working on it and a `translation`
- * frame follows. `failed`: the providers gave up; asking again with `retry` tries anew.
- * `unavailable`: no provider translates the pair (a retry helps only once one does), so
- * a client may translate on the device instead.
- */
-export const translationStatusSchema = z.enum(['done', 'pending', 'failed', 'unavailable']);
-export type TranslationStatus = z.infer<typeof translationStatusSchema>;
-
-export const translationSchema = z.object({
-  conversationId: z.string(),
-  seq: z.number().int().min(1),
-  messageId: z.string(),
-  /** The target language. */
-  lang: z.string(),
-  /** The message's source language. */
-  from: z.string(),
-  status: translationStatusSchema,
-  /** The translated text (done). */
-  text: z.string().nullable(),
-  /** Why it failed (an error code), or null. */
-  error: z.string().nullable(),
-  /** When it was made or last changed. */
-  at: z.number(),
-});
-export type Translation = z.infer<typeof translationSchema>;
-
-// ---------------------------------------------------------------------------- socket
-
-/** Frames a client sends. `rid` pairs a request with its answer. */
-export const clientFrameSchema = z.discriminatedUnion(
-  't',
-  [
-    z.object({ t: z.literal('auth'), token: z.string().min(1).max(200) }),
-    /** Instead of `auth`: a signed-out browser waits on its device-login ticket. */
-    ticketFrame,
-    z.object({ t: z.literal('ping') }),
-    z.object({
-      t: z.literal('send'),
-      rid: z.string().min(1).max(64),
-      conversationId: conversationIdSchema,
-      clientMsgId: clientMsgIdSchema,
-      content: sendableContentSchema,
-    }),
-    z.object({
-      t: z.literal('read'),
-      conversationId: conversationIdSchema,
-      seq: z.number().int().min(0),
-    }),
-    z.object({ t: z.literal('typing'), conversationId: conversationIdSchema }),
-    ...callClientFrames,
-  ],
-  { error: 'frame' },
-);
-export type ClientFrame = z.infer<typeof clientFrameSchema>;
-
-const frameError = z.object({
-  code: z.string(),
-  message: z.string(),
-  params: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
-});
-
-/** Frames the server sends. Pushes are hints: sync is the truth. */
-export const serverFrameSchema = z.discriminatedUnion('t', [
-  z.object({ t: z.literal('hello'), userId: z.string(), sessionId: z.string(), now: z.number() }),
-  z.object({ t: z.literal('pong'), now: z.number() }),
-  z.object({ t: z.literal('ack'), rid: z.string(), message: messageSchema }),
-  z.object({ t: z.literal('error'), rid: z.string().nullable(), error: frameError }),
-  /** A new message (or notice) in one of the user's conversations, own sends included. */
-  z.object({ t: z.literal('message'), message: messageSchema }),
-  /** A new event in the user's stream. */
-  z.object({ t: z.literal('event'), event: userEventSchema }),
-  z.object({ t: z.literal('typing'), conversationId: z.string(), userId: z.string() }),
-  /** The other person of a single conversation read up to `seq`. */
-  z.object({
-    t: z.literal('read'),
-    conversationId: z.string(),
-    userId: z.string(),
-    seq: z.number(),
-  }),
-  /** A translation made, or failed, after its message. */
-  z.object({ t: z.literal('translation'), translation: translationSchema }),
-  /**
-   * To a socket waiting on a device-login ticket: approved (with the new session, and the
-   * socket then closes), or refused or expired.
-   */
-  z.object({ t: z.literal('signedIn'), auth: authResult }),
-  z.object({ t: z.literal('ticket'), state: z.enum(['refused', 'expired']) }),
-  ...callServerFrames,
-]);
-export type ServerFrame = z.infer<typeof serverFrameSchema>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { greetingSchema, groupBriefSchema, userCardSchema, userIdSchema } from './chat.js';
+import { groupBriefSchema } from './chat.js';
+import { greetingSchema, userCardSchema, userIdSchema } from './people.js';
 import { isPlainName } from './validation.js';
 import {
   GROUP_APPLICATION_MESSAGE_MAX_LENGTH,

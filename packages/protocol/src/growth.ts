@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { idParams } from './api.js';
-import { userCardSchema } from './chat.js';
+import { userCardSchema } from './people.js';
 import { endpoint } from './contract.js';
 import { COIN_RECORD_KINDS, RANKING_BOARDS } from './growth-rules.js';
 import { pageQuery } from './validation.js';

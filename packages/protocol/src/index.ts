@@ -1,5 +1,7 @@
 export * from './api.js';
 export * from './chat.js';
+export * from './chat-events.js';
+export * from './people.js';
 export * from './calls.js';
 export * from './groups.js';
 export * from './constants.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { conversationIdSchema, MESSAGE_TEXT_MAX_LENGTH, translationSchema } from './chat.js';
+import { conversationIdSchema, MESSAGE_TEXT_MAX_LENGTH } from './chat.js';
+import { translationSchema } from './chat-events.js';
 import { endpoint } from './contract.js';
 import { motherTongueSchema } from './validation.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { passwordLoginBody, registerBody, sendCodeBody, updateProfileBody } from './api.js';
-import { remarkSchema, updateFriendBody } from './chat.js';
+import { remarkSchema, updateFriendBody } from './people.js';
 import { PASSWORD_MAX_LENGTH } from './constants.js';
 import { ERRORS, formatMessage } from './errors.js';
 import { groupNameSchema, updateGroupBody, updateMyGroupBody } from './groups.js';

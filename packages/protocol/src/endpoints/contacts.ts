@@ -12,7 +12,7 @@ import {
   userProfileSchema,
   userSearchQuery,
   userSearchResult,
-} from '../chat.js';
+} from '../people.js';
 import { endpoint } from '../contract.js';
 
 export const userParams = z.object({ id: userIdSchema });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { idParams } from '../api.js';
-import { friendRequestSchema } from '../chat.js';
+import { friendRequestSchema } from '../people.js';
 import { endpoint } from '../contract.js';
 import {
   createGroupBody,

@@ -5,8 +5,6 @@ import {
   conversationSyncQuery,
   conversationSyncResult,
   editMessageBody,
-  eventPageQuery,
-  eventPageResult,
   messagePageQuery,
   messagePageResult,
   messageSchema,
@@ -15,6 +13,7 @@ import {
   seqParams,
   updateConversationBody,
 } from '../chat.js';
+import { eventPageQuery, eventPageResult } from '../chat-events.js';
 import { endpoint } from '../contract.js';
 import { searchMessagesQuery, searchMessagesResult } from '../search.js';
 

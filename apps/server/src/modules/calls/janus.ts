@@ -166,3 +166,15 @@ export class JanusVideoRoom implements Sfu {
     return (await response.json()) as JanusReply;
   }
 }
+
+/** The SFU of group calls as configured: Janus's VideoRoom, or none (JANUS_URL unset). */
+export function configuredSfu(
+  janus: { url: string; publicUrl: string; roomAdminKey: string | null } | null,
+): Sfu | null {
+  if (!janus) return null;
+  return new JanusVideoRoom({
+    url: janus.url,
+    publicUrl: janus.publicUrl,
+    adminKey: janus.roomAdminKey,
+  });
+}
