@@ -31,32 +31,40 @@ export function serviceWorkerPlugin(): Plugin {
     buildStart() {
       this.emitFile({ type: 'chunk', id: SOURCE, fileName: FILE });
     },
-    generateBundle(_options, bundle) {
-      const worker = bundle[FILE];
-      if (!worker || worker.type !== 'chunk') throw new Error('service worker chunk missing');
-      if (worker.imports.length > 0) throw new Error('the service worker must import nothing');
-      const chunks = Object.values(bundle).filter((item) => item.type === 'chunk');
-      const byName = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
-      const kept = new Set<string>();
-      const visit = (name: string) => {
-        const chunk = byName.get(name);
-        if (!chunk || kept.has(name)) return;
-        kept.add(name);
-        for (const css of chunk.viteMetadata?.importedCss ?? []) kept.add(css);
-        chunk.imports.forEach(visit);
-      };
-      for (const entry of chunks)
-        if (entry.isEntry && entry.fileName !== FILE) visit(entry.fileName);
-      for (const module of OFFLINE_MODULES) {
-        const chunk = chunks.find((item) => item.facadeModuleId?.endsWith(module));
-        if (!chunk) throw new Error(`service worker: no chunk for ${module}`);
-        visit(chunk.fileName);
-      }
-      const files = [...SHELL, ...[...kept].sort().map((name) => `./${name}`)];
-      const build = createHash('sha256').update(files.join('\n')).digest('hex').slice(0, 12);
-      worker.code = worker.code
-        .replaceAll('__SW_PRECACHE__', JSON.stringify(files))
-        .replaceAll('__SW_BUILD__', JSON.stringify(build));
+    // After Vite's own: it drops the chunks that held only CSS (a stylesheet imported by
+    // itself, as the layouts import the list's), which the list must not name.
+    generateBundle: {
+      order: 'post',
+      handler(_options, bundle) {
+        const worker = bundle[FILE];
+        if (!worker || worker.type !== 'chunk') throw new Error('service worker chunk missing');
+        if (worker.imports.length > 0) throw new Error('the service worker must import nothing');
+        const chunks = Object.values(bundle).filter((item) => item.type === 'chunk');
+        const byName = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+        const kept = new Set<string>();
+        const visit = (name: string) => {
+          const chunk = byName.get(name);
+          if (!chunk || kept.has(name)) return;
+          kept.add(name);
+          for (const css of chunk.viteMetadata?.importedCss ?? []) kept.add(css);
+          chunk.imports.forEach(visit);
+        };
+        for (const entry of chunks)
+          if (entry.isEntry && entry.fileName !== FILE) visit(entry.fileName);
+        for (const module of OFFLINE_MODULES) {
+          const chunk = chunks.find((item) => item.facadeModuleId?.endsWith(module));
+          if (!chunk) throw new Error(`service worker: no chunk for ${module}`);
+          visit(chunk.fileName);
+        }
+        const gone = [...kept].filter((name) => !(name in bundle));
+        if (gone.length > 0)
+          throw new Error(`service worker: not in the build: ${gone.join(', ')}`);
+        const files = [...SHELL, ...[...kept].sort().map((name) => `./${name}`)];
+        const build = createHash('sha256').update(files.join('\n')).digest('hex').slice(0, 12);
+        worker.code = worker.code
+          .replaceAll('__SW_PRECACHE__', JSON.stringify(files))
+          .replaceAll('__SW_BUILD__', JSON.stringify(build));
+      },
     },
   };
 }
