@@ -4,7 +4,8 @@ import type {
   ServerFrame,
   UpdateConversationBody,
 } from '@teltlk/protocol';
-import { routes, type ApiClient } from '@teltlk/client';
+import { routes, type ApiClient, type EndpointOf } from '@teltlk/client';
+import type { EndpointInput } from '@teltlk/protocol';
 import { Connection, type EndReason } from './connection.js';
 import { ConversationActions } from './conversation-actions.js';
 import { Emitter } from './emitter.js';
@@ -64,6 +65,9 @@ const END_EVENTS: Record<EndReason, keyof EngineEvents> = {
   tokenExpired: 'tokenExpired',
   kickedOffline: 'kickedOffline',
 };
+
+/** What a message search asks, as its endpoint declares it. */
+type SearchQuery = NonNullable<EndpointInput<EndpointOf<typeof routes.messages.search>>['query']>;
 
 /** What the socket tells the engine; the parts built after it subscribe. */
 interface SocketSignals {
@@ -253,12 +257,7 @@ export class ImEngine implements HandleHost {
    * names), newest first: in one conversation, or in all. The server holds the whole
    * history; this device may hold only part of it.
    */
-  searchMessages(query: {
-    q: string;
-    conversationId?: string;
-    cursor?: string;
-    limit?: number;
-  }): Promise<SearchMessagesResult> {
+  searchMessages(query: SearchQuery): Promise<SearchMessagesResult> {
     return this.options.api.call(routes.messages.search, { query });
   }
 

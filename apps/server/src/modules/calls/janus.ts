@@ -1,4 +1,5 @@
 import { randomBytes, randomInt } from 'node:crypto';
+import type { CallsConfig } from '../../config.js';
 
 /** What the calls service asks of the SFU: rooms for group calls, and who may join them. */
 export interface Sfu {
@@ -168,9 +169,7 @@ export class JanusVideoRoom implements Sfu {
 }
 
 /** The SFU of group calls as configured: Janus's VideoRoom, or none (JANUS_URL unset). */
-export function configuredSfu(
-  janus: { url: string; publicUrl: string; roomAdminKey: string | null } | null,
-): Sfu | null {
+export function configuredSfu(janus: CallsConfig['janus']): Sfu | null {
   if (!janus) return null;
   return new JanusVideoRoom({
     url: janus.url,
