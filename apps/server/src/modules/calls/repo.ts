@@ -94,82 +94,70 @@ export class CallRepo {
   }
 
   async insert(call: CallRecord, clientCallId: string): Promise<void> {
-    await this.db
-      .insertInto('calls')
-      .values({
-        id: call.id,
-        caller_id: call.callerId,
-        client_call_id: clientCallId,
-        conversation_id: call.conversationId,
-        kind: call.kind,
-        media: call.media,
-        ...callColumns(call),
-        created_at: call.createdAt,
-        ring_until: call.ringUntil,
-        sfu_room: null,
-        sfu_secret: null,
-        revision: 1,
-      })
-      .execute();
-    await this.db
-      .insertInto('call_participants')
-      .values(
-        call.parties.map((party, position) => ({
-          call_id: call.id,
-          user_id: party.userId,
-          position,
-          state: party.state,
-          session_id: party.sessionId,
-          live: liveOf(call, party.state),
-          sfu_token: null,
-        })),
-      )
-      .execute();
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('calls')
+        .values({
+          id: call.id,
+          caller_id: call.callerId,
+          client_call_id: clientCallId,
+          conversation_id: call.conversationId,
+          kind: call.kind,
+          media: call.media,
+          ...callColumns(call),
+          created_at: call.createdAt,
+          ring_until: call.ringUntil,
+          sfu_room: null,
+          sfu_secret: null,
+          revision: 1,
+        })
+        .execute();
+      await trx
+        .insertInto('call_participants')
+        .values(call.parties.map((party, position) => participantRow(call, party, position)))
+        .execute();
+    });
   }
 
   /**
    * Writes a transition if the call is still at `revision` (no other change came between):
-   * false if one did, and the caller reads it again.
+   * false if one did, and the caller reads it again. The call and its participants are
+   * written in one transaction: a reader never sees the new revision with the old
+   * participants (two devices of one person answering at once would both take the call).
    */
   async save(call: CallRecord, revision: number, before: CallRecord): Promise<boolean> {
-    const result = await this.db
-      .updateTable('calls')
-      .set({ ...callColumns(call), revision: revision + 1 })
-      .where('id', '=', call.id)
-      .where('revision', '=', revision)
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) !== 1) return false;
-    const known = new Map(before.parties.map((party) => [party.userId, party]));
-    for (const [position, party] of call.parties.entries()) {
-      const was = known.get(party.userId);
-      const live = liveOf(call, party.state);
-      if (!was) {
-        await this.db
-          .insertInto('call_participants')
-          .values({
-            call_id: call.id,
-            user_id: party.userId,
-            position,
-            state: party.state,
-            session_id: party.sessionId,
-            live,
-            sfu_token: null,
-          })
-          .execute();
-      } else if (
-        was.state !== party.state ||
-        was.sessionId !== party.sessionId ||
-        liveOf(before, was.state) !== live
-      ) {
-        await this.db
-          .updateTable('call_participants')
-          .set({ state: party.state, session_id: party.sessionId, live })
-          .where('call_id', '=', call.id)
-          .where('user_id', '=', party.userId)
-          .execute();
+    return this.db.transaction().execute(async (trx) => {
+      const result = await trx
+        .updateTable('calls')
+        .set({ ...callColumns(call), revision: revision + 1 })
+        .where('id', '=', call.id)
+        .where('revision', '=', revision)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) return false;
+      const known = new Map(before.parties.map((party) => [party.userId, party]));
+      for (const [position, party] of call.parties.entries()) {
+        const was = known.get(party.userId);
+        const live = liveOf(call, party.state);
+        if (!was) {
+          await trx
+            .insertInto('call_participants')
+            .values(participantRow(call, party, position))
+            .execute();
+        } else if (
+          was.state !== party.state ||
+          was.sessionId !== party.sessionId ||
+          liveOf(before, was.state) !== live
+        ) {
+          await trx
+            .updateTable('call_participants')
+            .set({ state: party.state, session_id: party.sessionId, live })
+            .where('call_id', '=', call.id)
+            .where('user_id', '=', party.userId)
+            .execute();
+        }
       }
-    }
-    return true;
+      return true;
+    });
   }
 
   /** Keeps the group call's SFU room, unless another node gave it one first. */
@@ -259,6 +247,18 @@ function callColumns(call: CallRecord) {
     connected_at: call.connectedAt,
     ended_at: call.endedAt,
     media_lost_at: call.mediaLostAt,
+  };
+}
+
+function participantRow(call: CallRecord, party: CallRecord['parties'][number], position: number) {
+  return {
+    call_id: call.id,
+    user_id: party.userId,
+    position,
+    state: party.state,
+    session_id: party.sessionId,
+    live: liveOf(call, party.state),
+    sfu_token: null,
   };
 }
 
