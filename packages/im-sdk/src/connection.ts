@@ -56,6 +56,7 @@ const END_CODES: Record<number, EndReason> = {
 export class Connection {
   private socket: WebSocket | null = null;
   private ready = false;
+  private helloSessionId: string | null = null;
   private running = false;
   private attempt = 0;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
@@ -65,6 +66,11 @@ export class Connection {
   private state: ConnectionState = 'disconnected';
 
   constructor(private readonly options: ConnectionOptions) {}
+
+  /** The session the server says this socket is (from its hello), once it said so. */
+  get sessionId(): string | null {
+    return this.helloSessionId;
+  }
 
   get isReady(): boolean {
     return this.ready;
@@ -159,6 +165,7 @@ export class Connection {
     const frame: ServerFrame = decoded;
     if (frame.t === 'hello') {
       this.ready = true;
+      this.helloSessionId = frame.sessionId;
       this.attempt = 0;
       if (this.authTimer) clearTimeout(this.authTimer);
       this.authTimer = null;

@@ -8,6 +8,7 @@ import { routes, type ApiClient, type EndpointOf } from '@teltlk/client';
 import type { EndpointInput } from '@teltlk/protocol';
 import { Connection, type EndReason } from './connection.js';
 import { ConversationActions } from './conversation-actions.js';
+import { CallsClient } from './calls.js';
 import { Emitter } from './emitter.js';
 import { Handle, type HandleHost, type MessageWindow } from './handle.js';
 import { LocalWriter } from './local-writer.js';
@@ -97,6 +98,8 @@ export class ImEngine implements HandleHost {
   private readonly translation: TranslationSync;
   private readonly sendQueue: SendQueue;
   private readonly actions: ConversationActions;
+  /** Calls: the ones this person is rung by or in, and their signalling. */
+  readonly calls: CallsClient;
   private stopped = false;
 
   constructor(private readonly options: EngineOptions) {
@@ -155,7 +158,15 @@ export class ImEngine implements HandleHost {
     });
     socket.on('state', (state) => this.onConnectionState(state));
     socket.on('ready', () => this.onConnected());
-    socket.on('frame', (frame) => pushes.handle(frame));
+    const calls = new CallsClient({
+      api,
+      socket: connection,
+      onBackgroundError: syncer.backgroundFailed,
+    });
+    socket.on('frame', (frame) => {
+      if (!calls.handle(frame)) pushes.handle(frame);
+    });
+    this.calls = calls;
     this.connection = connection;
     this.writer = writer;
     this.snapshots = snapshots;
@@ -210,6 +221,7 @@ export class ImEngine implements HandleHost {
     }
     this.syncer.stopRetry();
     this.translation.stop();
+    this.calls.stop();
     this.screens.closeAll();
     await this.writer.close();
     this.drafts.clear();
@@ -429,5 +441,6 @@ export class ImEngine implements HandleHost {
     void this.syncer.sync();
     this.sendQueue.flush();
     this.translation.onConnected();
+    this.calls.onConnected();
   }
 }

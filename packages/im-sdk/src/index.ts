@@ -27,3 +27,4 @@ export type {
 } from './types.js';
 export { newClientMsgId } from './outbox.js';
 export { needsTranslation, translationTarget, type TranslationScope } from './translation.js';
+export { CALL_REQUEST_TIMEOUT_MS, CallsClient, type CallEvents } from './calls.js';
