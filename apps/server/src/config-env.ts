@@ -261,6 +261,8 @@ const envSchema = z.object({
     .min(60)
     .max(7 * 24 * 3600)
     .default(24 * 3600),
+  /** Calls' media always through TURN, never directly: neither side learns the other's address. */
+  TURN_RELAY_ONLY: booleanFlag.default(false),
   /** Janus's HTTP API as the server reaches it (`http://127.0.0.1:8088/janus`); unset: no group call rooms. */
   JANUS_URL: urlWithScheme(['http', 'https']).optional(),
   /** Janus as browsers reach it (its public WebSocket or HTTPS address); unset: JANUS_URL. */

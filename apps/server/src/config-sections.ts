@@ -188,6 +188,7 @@ export function callsConfig(e: Env): CallsConfig {
       turnUrls: e.TURN_URLS,
       turnSecret: e.TURN_SECRET ?? null,
       turnTtlSeconds: e.TURN_TTL_SECONDS,
+      relayOnly: e.TURN_RELAY_ONLY,
     },
     janus: e.JANUS_URL
       ? {

@@ -87,6 +87,7 @@ describe('loadConfig', () => {
       TURN_URLS: 'turn:turn.example.com:3478?transport=udp, turns:turn.example.com:5349',
       TURN_SECRET: 't'.repeat(32),
       TURN_TTL_SECONDS: '3600',
+      TURN_RELAY_ONLY: 'true',
       JANUS_URL: 'http://127.0.0.1:8088/janus/',
       JANUS_PUBLIC_URL: 'wss://sfu.example.com/janus',
       JANUS_ROOM_ADMIN_KEY: 'room-admin-key',
@@ -135,6 +136,7 @@ describe('loadConfig', () => {
           turnUrls: ['turn:turn.example.com:3478?transport=udp', 'turns:turn.example.com:5349'],
           turnSecret: 't'.repeat(32),
           turnTtlSeconds: 3600,
+          relayOnly: true,
         },
         janus: {
           url: 'http://127.0.0.1:8088/janus',
@@ -228,7 +230,13 @@ describe('loadConfig', () => {
 
   it('takes TURN only with its shared secret, and ICE servers only by their schemes', () => {
     expect(loadConfig({}).calls).toEqual({
-      ice: { stunUrls: [], turnUrls: [], turnSecret: null, turnTtlSeconds: 86400 },
+      ice: {
+        stunUrls: [],
+        turnUrls: [],
+        turnSecret: null,
+        turnTtlSeconds: 86400,
+        relayOnly: false,
+      },
       janus: null,
     });
     expect(() => loadConfig({ TURN_URLS: 'turn:127.0.0.1:3478' })).toThrow(/TURN_SECRET/);

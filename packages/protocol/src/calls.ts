@@ -196,6 +196,8 @@ export const iceServersResult = z.object({
   iceServers: z.array(iceServerSchema),
   /** When the TURN credentials stop working; null without TURN. */
   expiresAt: z.number().nullable(),
+  /** `relay`: the browser gathers TURN candidates only (TURN_RELAY_ONLY, with TURN configured). */
+  iceTransportPolicy: z.enum(['all', 'relay']),
 });
 export type IceServersResult = z.infer<typeof iceServersResult>;
 

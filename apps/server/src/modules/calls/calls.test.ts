@@ -372,6 +372,7 @@ describe.each(dialects)('calls on $dialect', ({ dialect }) => {
     expect(ok(await call(ada, 'GET', '/calls/ice-servers'))).toEqual({
       iceServers: [],
       expiresAt: null,
+      iceTransportPolicy: 'all',
     });
   });
 

@@ -9,6 +9,8 @@ export interface IceConfig {
   turnSecret: string | null;
   /** How long credentials work, so a call outlives them only if it lasts longer. */
   turnTtlSeconds: number;
+  /** Media only through TURN (with TURN configured): no host or reflexive candidates. */
+  relayOnly: boolean;
 }
 
 /**
@@ -32,12 +34,16 @@ export function iceServersFor(config: IceConfig, userId: string, now: number): I
   const iceServers: IceServersResult['iceServers'] = [];
   if (config.stunUrls.length > 0) iceServers.push({ urls: [...config.stunUrls] });
   if (config.turnSecret === null || config.turnUrls.length === 0) {
-    return { iceServers, expiresAt: null };
+    return { iceServers, expiresAt: null, iceTransportPolicy: 'all' };
   }
   const expires = Math.floor(now / 1000) + config.turnTtlSeconds;
   iceServers.push({
     urls: [...config.turnUrls],
     ...turnCredential(config.turnSecret, userId, expires),
   });
-  return { iceServers, expiresAt: expires * 1000 };
+  return {
+    iceServers,
+    expiresAt: expires * 1000,
+    iceTransportPolicy: config.relayOnly ? 'relay' : 'all',
+  };
 }
