@@ -635,6 +635,10 @@ export const en_US = {
     party: 'Party',
   },
   chat: {
+    voiceCall: 'Voice call',
+    videoCall: 'Video call',
+    groupCallRunning: 'A group call is in progress',
+    groupCallJoin: 'Join',
     mergedTitleOne: 'Chat history of {a}',
     mergedTitleTwo: 'Chat history of {a} and {b}',
     mergedTitleMany: 'Chat history of {a}, {b} and others',

@@ -618,6 +618,10 @@ export const zh_CN: Catalog = {
     party: '庆祝',
   },
   chat: {
+    voiceCall: '语音通话',
+    videoCall: '视频通话',
+    groupCallRunning: '群通话进行中',
+    groupCallJoin: '加入',
     mergedTitleOne: '{a}的聊天记录',
     mergedTitleTwo: '{a}和{b}的聊天记录',
     mergedTitleMany: '{a}、{b}等人的聊天记录',

@@ -618,6 +618,10 @@ export const zh_TW: Catalog = {
     party: '慶祝',
   },
   chat: {
+    voiceCall: '語音通話',
+    videoCall: '視訊通話',
+    groupCallRunning: '群組通話進行中',
+    groupCallJoin: '加入',
     mergedTitleOne: '{a}的聊天記錄',
     mergedTitleTwo: '{a}和{b}的聊天記錄',
     mergedTitleMany: '{a}、{b}等人的聊天記錄',
