@@ -2,7 +2,7 @@ import type { Call, CallMedia } from '@teltlk/protocol';
 import { lazy, Suspense, useEffect, useState, useSyncExternalStore } from 'react';
 import { useEngine, useSelfId } from '../../app/engine';
 import type { CallRequest } from './call-screens';
-import { setCallStarter } from './start-call';
+import { setCallStarter } from '../../app/start-call';
 
 const CallScreens = lazy(() =>
   import('./call-screens').then((module) => ({ default: module.CallScreens })),

@@ -13,7 +13,7 @@ import { IncomingCall } from './incoming-call';
 import { localMedia, MediaUnavailable } from './local-media';
 import { ring } from './ringtone';
 import { openJanusLink } from './group-link';
-import { askMediaPermission } from './media-permission';
+import { ensureMediaPermission } from '../../api/media-permission';
 import './calls.css';
 
 /** How long the end of a call stays on screen ("Call declined", "No answer"). */
@@ -70,7 +70,7 @@ export function CallScreens({
     () => ({
       calls: engine.calls,
       selfId,
-      localMedia: (media) => localMedia(media, askMediaPermission),
+      localMedia: (media) => localMedia(media, ensureMediaPermission),
       openGroupLink: openJanusLink,
     }),
     [engine, selfId],

@@ -13,7 +13,7 @@ import { receivedText } from '../../ui/conversation/test-fixtures';
 const { startCall } = vi.hoisted(() => ({
   startCall: vi.fn<(conversationId: string, media: 'audio' | 'video') => boolean>(() => true),
 }));
-vi.mock('../calls/start-call', () => ({ startCall }));
+vi.mock('../../app/start-call', () => ({ startCall }));
 // Stickers load favourites from the server; none here.
 vi.mock('./faces', () => ({ StickerBubble: () => null, useAddFavourite: () => ({ mutate() {} }) }));
 

@@ -1,10 +1,7 @@
 import type { CallContent } from '@teltlk/protocol';
 import { CameraOutline, PhoneFill } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
-// The app's one entry to start a call, kept by the calls feature beside the controller
-// that answers it: the one thing of that feature the chat uses.
-// eslint-disable-next-line no-restricted-imports
-import { startCall } from '../calls/start-call';
+import { startCall } from '../../app/start-call';
 import {
   callBackLabel,
   callRecordLine,

@@ -2,8 +2,8 @@ import type { Call } from '@teltlk/protocol';
 import { useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useEngine } from '../../app/engine';
-import { startCall } from './start-call';
-import './call-banner.css';
+import { startCall } from '../../app/start-call';
+import './group-call-banner.css';
 
 const NO_CALLS: readonly Call[] = [];
 const noSubscription = () => () => {};
@@ -36,13 +36,13 @@ export function GroupCallBanner({
   if (mine?.state === 'joined' && mine.sessionId === here) return null;
   const joined = running.participants.filter((p) => p.state === 'joined').length;
   return (
-    <div className="tt-call-banner" role="status">
+    <div className="tt-chat-call-banner" role="status">
       <span>
         {t('chat.groupCallRunning')} · {joined}
       </span>
       <button
         type="button"
-        className="tt-call-banner-join"
+        className="tt-chat-call-banner-join"
         data-call-action="join"
         onClick={() => startCall(conversationId, running.media)}
       >
