@@ -16,9 +16,7 @@ const JANUS_URL = process.env.TEST_JANUS_URL;
 const JANUS_KEY = process.env.TEST_JANUS_ROOM_ADMIN_KEY;
 
 const suite = browserSuite({
-  ...(TURN_URL && TURN_SECRET
-    ? { TURN_URLS: TURN_URL, TURN_SECRET, TURN_RELAY_ONLY: 'true' }
-    : {}),
+  ...(TURN_URL && TURN_SECRET ? { TURN_URLS: TURN_URL, TURN_SECRET, TURN_RELAY_ONLY: 'true' } : {}),
   ...(JANUS_URL && JANUS_KEY ? { JANUS_URL, JANUS_ROOM_ADMIN_KEY: JANUS_KEY } : {}),
 });
 
@@ -46,7 +44,7 @@ async function recordPeerConnections(page: Page): Promise<void> {
         super(config);
         made.push(this);
       }
-    } as typeof RTCPeerConnection;
+    };
   });
   await page.reload();
 }
@@ -123,9 +121,14 @@ describe.runIf(TURN_URL && TURN_SECRET)('one-to-one calls', () => {
     await a.getByRole('button', { name: /^Back to the call/ }).click();
 
     await action(a, 'hangup').click();
-    await b.getByRole('status').getByText(/Call ended/).waitFor();
+    await b
+      .getByRole('status')
+      .getByText(/Call ended/)
+      .waitFor();
     await expect.poll(() => b.getByRole('dialog').count()).toBe(0);
-    await log(a).getByText(/^Video call · 0:\d\d$/).waitFor();
+    await log(a)
+      .getByText(/^Video call · 0:\d\d$/)
+      .waitFor();
   });
 
   it('rings every device of the callee, and the others stop when one answers', async () => {
@@ -144,7 +147,9 @@ describe.runIf(TURN_URL && TURN_SECRET)('one-to-one calls', () => {
     await expect.poll(() => laptop.getByRole('alertdialog').count()).toBe(0);
     await phone.getByRole('dialog').waitFor();
     await action(phone, 'hangup').click();
-    await log(a).getByText(/^Voice call · 0:\d\d$/).waitFor();
+    await log(a)
+      .getByText(/^Voice call · 0:\d\d$/)
+      .waitFor();
   });
 
   it('leaves a record for a declined, a cancelled and a busy call', async () => {
@@ -158,7 +163,10 @@ describe.runIf(TURN_URL && TURN_SECRET)('one-to-one calls', () => {
     // Declined.
     await callButton(a, 'audio').click();
     await action(b, 'decline').click();
-    await a.getByRole('status').getByText(/Call declined/).waitFor();
+    await a
+      .getByRole('status')
+      .getByText(/Call declined/)
+      .waitFor();
     await log(a).getByText('Call declined').waitFor();
 
     // Cancelled by the caller before an answer.
@@ -174,7 +182,10 @@ describe.runIf(TURN_URL && TURN_SECRET)('one-to-one calls', () => {
     await a.getByRole('dialog').waitFor();
     await openChat(c, /Ada/);
     await callButton(c, 'audio').click();
-    await c.getByRole('status').getByText(/The person is in another call/).waitFor();
+    await c
+      .getByRole('status')
+      .getByText(/The person is in another call/)
+      .waitFor();
     await log(c).getByText('Busy').waitFor();
     await action(a, 'hangup').click();
   });
@@ -189,19 +200,25 @@ async function remoteVideos(page: Page): Promise<number> {
 describe.runIf(JANUS_URL && JANUS_KEY)('group calls through Janus', () => {
   it('gives each of three people the other two, and refuses a non-member', async () => {
     const [ada, bob, cai, eve]: ApiAccount[] = await suite.accounts('Ada', 'Bob', 'Cai', 'Eve');
-    await createGroup(suite.server.baseUrl, ada!, 'Calling group', [bob!, cai!]);
+    await createGroup(suite.server.baseUrl, ada, 'Calling group', [bob, cai]);
     const pages = [];
-    for (const person of [ada!, bob!, cai!]) {
+    for (const person of [ada, bob, cai]) {
       const page = await suite.signedIn(person);
       await recordPeerConnections(page);
       pages.push(page);
     }
     const [a, b, c] = pages as [Page, Page, Page];
     await a.goto(`${suite.server.baseUrl}/#/pages/home/home`);
-    await a.getByRole('link', { name: /Calling group/ }).first().click();
+    await a
+      .getByRole('link', { name: /Calling group/ })
+      .first()
+      .click();
     await callButton(a, 'video').click();
     for (const page of [b, c]) {
-      await page.getByRole('alertdialog').getByText(/invites you to a group video call/).waitFor();
+      await page
+        .getByRole('alertdialog')
+        .getByText(/invites you to a group video call/)
+        .waitFor();
       await action(page, 'accept').click();
     }
     for (const page of pages) {
@@ -214,11 +231,11 @@ describe.runIf(JANUS_URL && JANUS_KEY)('group calls through Janus', () => {
       suite.server.baseUrl,
       'GET',
       '/calls/current',
-      { token: ada!.token },
+      { token: ada.token },
     );
     const id = call.calls[0]?.id ?? '';
     await expect(
-      callApi(suite.server.baseUrl, 'POST', `/calls/${id}/sfu`, { token: eve!.token }),
+      callApi(suite.server.baseUrl, 'POST', `/calls/${id}/sfu`, { token: eve.token }),
     ).rejects.toThrow(/: 404 /);
 
     // Cai leaves: the others see two tiles.

@@ -30,8 +30,8 @@ export interface CallEvents {
 
 interface Pending {
   frame: ClientFrame;
-  resolve(call: Call): void;
-  reject(error: Error): void;
+  resolve: (call: Call) => void;
+  reject: (error: Error) => void;
   timer: ReturnType<typeof setTimeout>;
 }
 
@@ -61,7 +61,7 @@ export class CallsClient {
     private readonly deps: {
       api: ApiClient;
       socket: CallSocket;
-      onBackgroundError(error: unknown): void;
+      onBackgroundError: (error: unknown) => void;
     },
   ) {}
 

@@ -53,8 +53,7 @@ export function RemoteAudio({ stream, sinkId }: { stream: MediaStream; sinkId: s
     if (audio && audio.srcObject !== stream) audio.srcObject = stream;
   }, [stream]);
   useEffect(() => {
-    const audio = ref.current as
-      (HTMLAudioElement & { setSinkId?(id: string): Promise<void> }) | null;
+    const audio = ref.current;
     if (audio?.setSinkId && sinkId !== null) void audio.setSinkId(sinkId).catch(() => undefined);
   }, [sinkId]);
   return <audio ref={ref} autoPlay data-call-audio />;
