@@ -19,8 +19,7 @@ import { CONV, ME, PEER, serverConversation } from './test-fixtures.js';
  * on cue:
  *
  * - lose or replay a pushed message or event (`append` or `event` unpushed, `push` of an
- *   old frame): the real server delivers each frame once, and a test cannot take one out
- *   of its socket in between;
+ *   old frame): the real server pushes each one exactly once;
  * - leave sends unanswered (`answerSends`), so that the connection dies between a send
  *   and its answer, or refuse one with a given code (`refuseNext`);
  * - close a socket as a slow consumer at a given moment (through FakeSocket);
