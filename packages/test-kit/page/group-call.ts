@@ -171,6 +171,10 @@ const api = {
     await call?.setVideoEnabled(on);
   },
 
+  async restartIce(): Promise<void> {
+    await call?.restartIce();
+  },
+
   /** The tone on (a loud steady note) or off (silence). */
   tone(on: boolean): void {
     if (tone) tone.gain.gain.value = on ? 0.5 : 0;
