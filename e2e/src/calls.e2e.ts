@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { callApi } from '@teltlk/test-kit';
 import { describe, expect, it } from 'vitest';
+import { expectAccessible } from './axe.js';
 import { createGroup, openChat, type ApiAccount } from './harness.js';
 import { browserSuite } from './suite.js';
 
@@ -114,6 +115,14 @@ describe.runIf(TURN_URL && TURN_SECRET)('one-to-one calls', () => {
     await a.getByText(/^0:0\d$/).waitFor();
     await a.getByText(/connection$/).waitFor();
 
+    // The network changes: ICE starts again, and media keeps flowing without a new call.
+    const before = (await flowOf(b)).videoIn.reduce((sum, bytes) => sum + bytes, 0);
+    await a.evaluate(() => window.dispatchEvent(new Event('online')));
+    await expect
+      .poll(async () => (await flowOf(b)).videoIn.reduce((sum, bytes) => sum + bytes, 0))
+      .toBeGreaterThan(before + 20_000);
+    expect(await a.getByRole('dialog').count()).toBe(1);
+
     // Muting says so on the button; minimizing keeps the call in a small window.
     await action(a, 'mute').click();
     expect(await action(a, 'mute').getAttribute('aria-pressed')).toBe('true');
@@ -188,6 +197,54 @@ describe.runIf(TURN_URL && TURN_SECRET)('one-to-one calls', () => {
       .waitFor();
     await log(c).getByText('Busy').waitFor();
     await action(a, 'hangup').click();
+  });
+});
+
+describe.runIf(TURN_URL && TURN_SECRET)('calls in Chinese, and unanswered', () => {
+  it('shows the screens in Simplified Chinese, accessible to a screen reader', async () => {
+    const [ada, bob] = await suite.accounts('Ada', 'Bob');
+    const a = await suite.signedIn(ada);
+    const b = await suite.signedIn(bob);
+    for (const page of [a, b]) {
+      await page.evaluate(() => localStorage.setItem('currentLanguage', 'zh_CN'));
+      await page.reload();
+      await page.getByRole('heading', { level: 1, name: '消息' }).waitFor();
+    }
+    await a.goto(`${suite.server.baseUrl}/#/pages/contacts/contacts`);
+    await a.getByRole('link', { name: /Bob/ }).first().click();
+    await a.getByRole('button', { name: '发消息' }).click();
+    await a.getByRole('button', { name: '视频通话' }).click();
+    const incoming = b.getByRole('alertdialog');
+    await incoming.getByText('邀请你视频通话').waitFor();
+    await expectAccessible(b, 'incoming call (zh_CN)');
+    await incoming.getByRole('button', { name: '视频接听' }).click();
+    const call = a.getByRole('dialog');
+    await call.getByRole('button', { name: '静音' }).waitFor();
+    await call.getByRole('button', { name: '挂断' }).waitFor();
+    await expectAccessible(a, 'in a call (zh_CN)');
+    await call.getByRole('button', { name: '挂断' }).click();
+    await b
+      .getByRole('status')
+      .getByText(/通话已结束/)
+      .waitFor();
+  });
+
+  it('ends a call no one answers as missed, with its record on both sides', async () => {
+    const [ada, bob] = await suite.accounts('Ada', 'Bob');
+    const a = await suite.signedIn(ada);
+    const b = await suite.signedIn(bob);
+    await openChat(a, /Bob/);
+    await callButton(a, 'audio').click();
+    await b.getByRole('alertdialog').waitFor();
+    // Sixty seconds of ringing, then the server ends it.
+    await a
+      .getByRole('status')
+      .getByText(/No answer/)
+      .waitFor({ timeout: 90_000 });
+    await expect.poll(() => b.getByRole('alertdialog').count()).toBe(0);
+    await log(a).getByText('No answer').waitFor();
+    await openChat(b, /Ada/);
+    await log(b).getByText('Missed voice call').waitFor();
   });
 });
 
