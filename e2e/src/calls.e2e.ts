@@ -255,7 +255,7 @@ async function remoteVideos(page: Page): Promise<number> {
 }
 
 describe.runIf(JANUS_URL && JANUS_KEY)('group calls through Janus', () => {
-  it('gives each of three people the other two, and refuses a non-member', async () => {
+  it('gives each of three people the other two, takes a late joiner from the banner, and refuses a non-member', async () => {
     const [ada, bob, cai, eve]: ApiAccount[] = await suite.accounts('Ada', 'Bob', 'Cai', 'Eve');
     await createGroup(suite.server.baseUrl, ada, 'Calling group', [bob, cai]);
     const pages = [];
@@ -276,10 +276,20 @@ describe.runIf(JANUS_URL && JANUS_KEY)('group calls through Janus', () => {
         .getByRole('alertdialog')
         .getByText(/invites you to a group video call/)
         .waitFor();
-      await action(page, 'accept').click();
     }
+    await action(b, 'accept').click();
+    // Cai declines, then changes his mind: he joins the running call from the chat's banner.
+    await action(c, 'decline').click();
+    await expect.poll(() => c.getByRole('alertdialog').count()).toBe(0);
+    await c.goto(`${suite.server.baseUrl}/#/pages/home/home`);
+    await c
+      .getByRole('link', { name: /Calling group/ })
+      .first()
+      .click();
+    await c.getByText('A group call is in progress').waitFor();
+    await action(c, 'join').click();
     for (const page of pages) {
-      await expect.poll(() => remoteVideos(page), { timeout: 30_000 }).toBe(2);
+      await expect.poll(() => remoteVideos(page)).toBe(2);
       await expect.poll(() => page.locator('.tt-call-tile').count()).toBe(3);
     }
 
