@@ -12,7 +12,7 @@ import {
   type TestApp,
   type TestAppOptions,
 } from '@teltlk/server/testing';
-import { expect, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, vi } from 'vitest';
 import { ApiClient } from '@teltlk/client';
 import { ImEngine } from './engine.js';
 import { record } from './test-fixtures.js';
@@ -42,6 +42,38 @@ export async function startServer(options: TestAppOptions = {}): Promise<LiveSer
   const address = t.app.server.address();
   if (address === null || typeof address === 'string') throw new Error('not on a port');
   return { t, port: address.port };
+}
+
+/**
+ * A test file's server, started once, and a new world of two friends for each of its
+ * tests: the hooks are registered here, and `live.server` and `live.world` read them.
+ */
+export function liveWorlds(): { readonly server: LiveServer; readonly world: ServerWorld } {
+  let server: LiveServer | undefined;
+  let world: ServerWorld | undefined;
+  beforeAll(async () => {
+    server = await startServer();
+  }, 60_000);
+  afterAll(async () => {
+    await server?.t.close();
+  });
+  beforeEach(async () => {
+    if (!server) throw new Error('the server has not started');
+    world = await ServerWorld.open(server);
+  }, 60_000);
+  afterEach(async () => {
+    await world?.close();
+  });
+  return {
+    get server() {
+      if (!server) throw new Error('the server has not started');
+      return server;
+    },
+    get world() {
+      if (!world) throw new Error('no world outside a test');
+      return world;
+    },
+  };
 }
 
 /**

@@ -1,16 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { callClock, gridColumns } from './call-clock';
+import { gridColumns } from './call-grid';
 import { qualityOf } from './call-session';
 
 describe('the parts of a call screen', () => {
-  it('counts a call as a clock, hours only once there are some', () => {
-    expect(callClock(0)).toBe('0:00');
-    expect(callClock(7.9)).toBe('0:07');
-    expect(callClock(201)).toBe('3:21');
-    expect(callClock(3725)).toBe('1:02:05');
-    expect(callClock(-3)).toBe('0:00');
-  });
-
   it('marks the connection by its round trip and its loss', () => {
     expect(qualityOf({ roundTrip: 0.05, loss: 0, relayed: false })).toBe('good');
     expect(qualityOf({ roundTrip: null, loss: 0.01, relayed: true })).toBe('good');

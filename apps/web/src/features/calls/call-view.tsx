@@ -6,7 +6,8 @@ import { useCallTexts } from '../../i18n/calls';
 import type { CallSession, RemotePerson, SessionView } from './call-session';
 import { canPickOutput, canShareScreen, cameraCount } from './local-media';
 import { CallControls, type OutputChoice } from './call-controls';
-import { callClock, gridColumns } from './call-clock';
+import { formatCallDuration as callClock } from '../../ui/conversation/call-record';
+import { gridColumns } from './call-grid';
 
 /** A name and a face for someone in a call. */
 export interface Face {

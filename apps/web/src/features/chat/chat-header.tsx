@@ -6,6 +6,11 @@ import { Link } from 'react-router';
 import { useGoBack } from '../../ui/page-header';
 import { setPageTitle } from '../../ui/page-title';
 
+const CALL_BUTTONS = [
+  { media: 'audio', label: 'chat.voiceCall', Icon: PhoneFill },
+  { media: 'video', label: 'chat.videoCall', Icon: VideoOutline },
+] as const satisfies readonly { media: CallMedia; label: string; Icon: unknown }[];
+
 /**
  * The chat's header: back, whom the chat is with (and whether they are typing), a voice
  * and a video call, settings.
@@ -49,28 +54,20 @@ export function ChatHeader({
         </p>
       </div>
       <div className="tt-header-side tt-header-side-end">
-        {onCall ? (
-          <>
-            <button
-              type="button"
-              className="tt-icon-button"
-              aria-label={t('chat.voiceCall')}
-              data-call-start="audio"
-              onClick={() => onCall('audio')}
-            >
-              <PhoneFill aria-hidden />
-            </button>
-            <button
-              type="button"
-              className="tt-icon-button"
-              aria-label={t('chat.videoCall')}
-              data-call-start="video"
-              onClick={() => onCall('video')}
-            >
-              <VideoOutline aria-hidden />
-            </button>
-          </>
-        ) : null}
+        {onCall
+          ? CALL_BUTTONS.map(({ media, label, Icon }) => (
+              <button
+                key={media}
+                type="button"
+                className="tt-icon-button"
+                aria-label={t(label)}
+                data-call-start={media}
+                onClick={() => onCall(media)}
+              >
+                <Icon aria-hidden />
+              </button>
+            ))
+          : null}
         <Link className="tt-icon-button" to={settingsTo} aria-label={t('chat.settings')}>
           <MoreOutline aria-hidden />
         </Link>
