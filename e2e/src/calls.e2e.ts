@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { callApi } from '@teltlk/test-kit';
 import { describe, expect, it } from 'vitest';
 import { expectAccessible } from './axe.js';
-import { createGroup, openChat, type ApiAccount } from './harness.js';
+import { createGroup, openChat } from './harness.js';
 import { browserSuite } from './suite.js';
 
 /**
@@ -256,7 +256,7 @@ async function remoteVideos(page: Page): Promise<number> {
 
 describe.runIf(JANUS_URL && JANUS_KEY)('group calls through Janus', () => {
   it('gives each of three people the other two, takes a late joiner from the banner, and refuses a non-member', async () => {
-    const [ada, bob, cai, eve]: ApiAccount[] = await suite.accounts('Ada', 'Bob', 'Cai', 'Eve');
+    const [ada, bob, cai, eve] = await suite.accounts('Ada', 'Bob', 'Cai', 'Eve');
     await createGroup(suite.server.baseUrl, ada, 'Calling group', [bob, cai]);
     const pages = [];
     for (const person of [ada, bob, cai]) {

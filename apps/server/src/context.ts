@@ -389,6 +389,9 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
     ice: config.calls.ice,
   });
 
+  // A device that went away mid-call: its media is taken as lost (see CallService).
+  hub.onSessionGone((userId, sessionId) => calls.sessionGone(userId, sessionId));
+
   // Its own connection: a slow ranking rebuild never queues behind rate-limit checks.
   const rankingsRedis = config.redisUrl
     ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1 })

@@ -165,10 +165,13 @@ describe('calls in the engine, against the server', { timeout: 30_000 }, () => {
     await until(() => expect(callOf(bobLaptop, call.id)?.state).toBe('ringing'));
 
     // Declined while the socket is down: the frame goes out once it is back.
+    const back = heard(bobPhone, 'reconnected');
     socketsOf.get(bobPhone)?.at(-1)?.terminate();
     await until(() => expect(['connecting', 'offline']).toContain(bobPhone.getSnapshot().status));
     const declined = bobPhone.calls.reject(call.id);
     await expect(declined).resolves.toMatchObject({ state: 'ended', outcome: 'rejected' });
+    // The call screens hear the socket came back (a call going on says so again).
+    expect(back).toHaveLength(1);
     await until(() => expect(callOf(adaPhone, call.id)?.outcome).toBe('rejected'));
   });
 

@@ -26,6 +26,11 @@ export interface CallEvents {
   signal: { callId: string; fromSessionId: string; signal: CallSignal };
   /** Another device of this person took the call: this one stops ringing. */
   answeredElsewhere: { callId: string };
+  /**
+   * The socket is back after a drop: the server took this device's calls as lost (or, in a
+   * group, as left), and a call still going here says so again.
+   */
+  reconnected: void;
 }
 
 interface Pending {
@@ -56,6 +61,7 @@ export class CallsClient {
   private readonly events = new Emitter<CallEvents>();
   private snapshot: readonly Call[] = [];
   private nextRid = 0;
+  private connectedBefore = false;
 
   constructor(
     private readonly deps: {
@@ -165,6 +171,8 @@ export class CallsClient {
 
   /** The socket is (again) ready: frames that waited go out, and the calls are read back. */
   onConnected(): void {
+    if (this.connectedBefore) this.events.emit('reconnected');
+    this.connectedBefore = true;
     for (const pending of this.pending.values()) this.deps.socket.send(pending.frame);
     void this.readBack().catch(this.deps.onBackgroundError);
   }

@@ -102,10 +102,19 @@ export class NodeHub implements MemberHub {
     if (!sockets) return;
     if (!sockets.delete(socket)) return;
     if (sockets.size === 0) this.byUser.delete(socket.userId);
-    if (this.presence && this.countOf(socket.userId, socket.sessionId).session === 0) {
-      this.presence.unmark(socket.sessionId);
+    if (this.countOf(socket.userId, socket.sessionId).session === 0) {
+      this.presence?.unmark(socket.sessionId);
+      for (const listener of [...this.goneListeners]) listener(socket.userId, socket.sessionId);
     }
   }
+
+  /** Calls `listener` when a session's last socket on this node closes. */
+  onSessionGone(listener: (userId: string, sessionId: string) => void): () => void {
+    this.goneListeners.add(listener);
+    return () => this.goneListeners.delete(listener);
+  }
+
+  private readonly goneListeners = new Set<(userId: string, sessionId: string) => void>();
 
   /** This node's open sockets of a user, and of those the ones of one session. */
   countOf(userId: string, sessionId: string): { user: number; session: number } {

@@ -23,6 +23,7 @@ import {
   type TestApp,
 } from '../../test/harness.js';
 import { socketUrl, TestSocket } from '../../test/test-client.js';
+import { CallRepo } from './repo.js';
 
 type Frame<T extends ServerFrame['t']> = Extract<ServerFrame, { t: T }>;
 const is =
@@ -74,6 +75,15 @@ describe.each(dialects)('calls on $dialect', ({ dialect }) => {
     socket.send({ t: 'auth', token });
     const hello = await socket.next(is('hello'));
     return { user: { ...user, token }, socket, sessionId: hello.sessionId };
+  }
+
+  /** The same device (session) with a new socket, after its last one closed. */
+  async function reopen(from: Device): Promise<Device> {
+    const socket = await TestSocket.open(url);
+    sockets.push(socket);
+    socket.send({ t: 'auth', token: from.user.token });
+    const hello = await socket.next(is('hello'));
+    return { ...from, socket, sessionId: hello.sessionId };
   }
 
   let requests = 0;
@@ -308,6 +318,39 @@ describe.each(dialects)('calls on $dialect', ({ dialect }) => {
     });
   });
 
+  it('takes the media of a device whose sockets all closed as lost, failing the call unless it comes back', async () => {
+    const adaTablet = await device(ada, true);
+    const ringing = await invite(adaTablet, adaBob, 'audio');
+    await okCall(bobPhone, { t: 'callAccept', callId: ringing.id });
+    await okCall(bobPhone, { t: 'callMedia', callId: ringing.id, state: 'connected' });
+    // The tablet crashes: its one socket closes.
+    await adaTablet.socket.close();
+    const lostAt = async (id: string) =>
+      (await new CallRepo(t.ctx.db).find(id))?.record.mediaLostAt;
+    await expect.poll(() => lostAt(ringing.id)).toBe(t.clock.now());
+    t.clock.advance(CALL_MEDIA_LOSS_SECONDS * 1000);
+    await expect
+      .poll(async () => (await t.ctx.services.calls.current(bob.user.id)).calls)
+      .toEqual([]);
+    expect(await recordOf(bobPhone, ringing.id)).toMatchObject({ outcome: 'failed' });
+
+    // A device that comes back within the grace says its media flows: the call goes on.
+    const again = await invite(adaPhone, adaBob, 'audio');
+    await okCall(bobLaptop, { t: 'callAccept', callId: again.id });
+    await okCall(bobLaptop, { t: 'callMedia', callId: again.id, state: 'connected' });
+    const laptopSession = bobLaptop.sessionId;
+    await bobLaptop.socket.close();
+    await expect.poll(() => lostAt(again.id)).toBe(t.clock.now());
+    bobLaptop = await reopen(bobLaptop);
+    expect(bobLaptop.sessionId).toBe(laptopSession);
+    await okCall(bobLaptop, { t: 'callMedia', callId: again.id, state: 'restored' });
+    t.clock.advance(CALL_MEDIA_LOSS_SECONDS * 1000);
+    expect(ok<{ calls: Call[] }>(await call(ada, 'GET', '/calls/current')).calls).toMatchObject([
+      { id: again.id, state: 'connected' },
+    ]);
+    await okCall(adaPhone, { t: 'callHangup', callId: again.id });
+  });
+
   it('tells a caller the callee is busy in another call', async () => {
     const caiPhone = await device(cai);
     const first = await invite(adaPhone, adaBob);
@@ -413,6 +456,22 @@ describe.each(dialects)('calls on $dialect', ({ dialect }) => {
         outcome: 'completed',
         group: true,
       });
+    });
+
+    it('lets a member whose device went away leave, and take their place again on its return', async () => {
+      const caiPhone = await device(cai, true);
+      const running = await invite(adaPhone, conversationId, 'audio');
+      await okCall(caiPhone, { t: 'callAccept', callId: running.id });
+      await caiPhone.socket.close();
+      const caiIn = async () =>
+        ok<{ calls: Call[] }>(await call(ada, 'GET', '/calls/current'))
+          .calls.find((c) => c.id === running.id)
+          ?.participants.find((p) => p.userId === cai.user.id)?.state;
+      await expect.poll(caiIn).toBe('left');
+      const back = await reopen(caiPhone);
+      await okCall(back, { t: 'callAccept', callId: running.id });
+      expect(await caiIn()).toBe('joined');
+      for (const d of [adaPhone, back]) await okCall(d, { t: 'callHangup', callId: running.id });
     });
 
     it("follows the group's setting of who may start calls", async () => {

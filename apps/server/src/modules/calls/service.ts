@@ -255,8 +255,38 @@ export class CallService {
     }
   }
 
+  /**
+   * A device's last socket closed (a crash, a lost network, the page gone). If it is in a
+   * call and does not come back elsewhere: a one-to-one call's media counts as lost, and
+   * fails after its grace unless the device reconnects and says it flows (`restored`); in
+   * a group call the person leaves, and joins again on reconnecting.
+   */
+  sessionGone(userId: string, sessionId: string): void {
+    if (this.closing) return;
+    this.background(async () => {
+      const joined = (await this.deps.repo.joinedOf([userId])).filter(
+        (entry) => entry.sessionId === sessionId,
+      );
+      if (joined.length === 0 || (await this.deps.online(userId, sessionId))) return;
+      for (const { callId } of joined) {
+        const stored = await this.deps.repo.find(callId);
+        if (!stored || stored.record.state === 'ended') continue;
+        const event: CallEvent =
+          stored.record.kind === 'single'
+            ? { type: 'media', userId, state: 'lost' }
+            : { type: 'hangup', userId };
+        await this.apply(callId, event, userId).catch((error: unknown) => {
+          if (!(error instanceof AppError)) throw error;
+        });
+      }
+    });
+  }
+
+  private closing = false;
+
   /** Timers off, then waits for work under way (record messages, rooms closed). */
   async close(): Promise<void> {
+    this.closing = true;
     this.timers.close();
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
   }

@@ -115,6 +115,15 @@ export class CallSession {
         else this.early.push(signal);
       }),
       calls.subscribe(() => this.onCalls()),
+      // The server took this device as gone while its socket was down: still here.
+      calls.on('reconnected', () => {
+        const id = this.view.callId;
+        if (id === null || this.closed) return;
+        if (this.view.group) void calls.accept(id).catch(() => undefined);
+        else if (this.reportedFlowing && !this.view.reconnecting) {
+          void calls.media(id, 'restored').catch(() => undefined);
+        }
+      }),
     );
     const restart = () => this.link?.restartIce();
     window.addEventListener('online', restart);
