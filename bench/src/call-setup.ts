@@ -146,20 +146,38 @@ async function openChats(
     caller.userId,
     callee.userId,
   )}`;
+  // What went wrong in the pages, for the message of a run that fails.
+  const said: string[] = [];
   const [callerPage, calleePage] = await Promise.all(
-    [caller, callee].map(async (account) => {
+    [caller, callee].map(async (account, index) => {
+      const who = index === 0 ? 'caller' : 'callee';
       const context = await probedContext(browser);
       await context.addInitScript(
         (token) => localStorage.setItem('teltlk.token', token),
         account.token,
       );
       const page = await context.newPage();
+      page.on('pageerror', (error) => said.push(`${who}: ${error.message}`));
+      page.on('console', (message) => {
+        if (message.type() === 'error') said.push(`${who}: ${message.text()}`);
+      });
       await page.goto(chat);
       return page;
     }),
   );
-  await callerPage!.locator('[data-call-start="video"]').waitFor();
   const pages = { caller: callerPage!, callee: calleePage! };
+  const failed = (error: unknown) =>
+    new Error(
+      (error as Error).message +
+        (said.length > 0 ? `\nthe pages said:\n  ${said.slice(-8).join('\n  ')}` : ''),
+    );
+  try {
+    await pages.caller.locator('[data-call-start="video"]').waitFor();
+  } catch (error) {
+    throw failed(
+      new Error(`the chat page shows no video call button: ${(error as Error).message}`),
+    );
+  }
   const probes = { caller: probeOf(pages.caller), callee: probeOf(pages.callee) };
 
   /** Neither friend is in a call, as the server and both pages see it. */
@@ -183,7 +201,7 @@ async function openChats(
     }
   };
 
-  return async (): Promise<CallSetupRun> => {
+  const run = async (): Promise<CallSetupRun> => {
     await Promise.all([probes.caller.arm(), probes.callee.arm()]);
     await pages.caller.locator('[data-call-start="video"]').click();
     const accept = pages.callee.locator('[data-call-action="accept"]');
@@ -205,6 +223,13 @@ async function openChats(
     await pages.caller.locator('[data-call-action="hangup"]').click();
     await ended();
     return { ms: Math.max(...sidesMs), sidesMs };
+  };
+  return async (): Promise<CallSetupRun> => {
+    try {
+      return await run();
+    } catch (error) {
+      throw failed(error);
+    }
   };
 }
 
