@@ -44,7 +44,7 @@ import { handleError, handleNotFound } from './http/errors.js';
 import { refuseNul } from './http/nul.js';
 import { byAddress, limitBy } from './http/rate-limit.js';
 import { DebugRequestLog } from './http/request-log.js';
-import { piSources, securityHeaders } from './http/security.js';
+import { piSources, sfuSources, securityHeaders } from './http/security.js';
 import { piHandlers, piServing } from './modules/pi/routes.js';
 import { walletHandlers } from './modules/wallet/routes.js';
 import { paymentHandlers } from './modules/payments/routes.js';
@@ -130,7 +130,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   app.decorateRequest('auth', null);
   refuseNul(app);
 
-  await securityHeaders(app, piSources(ctx.config.pi));
+  await securityHeaders(app, piSources(ctx.config.pi), sfuSources(ctx.config.calls));
   await apiDocs(app, ctx.config.apiDocs, ctx.limits);
 
   app.get('/healthz', { schema: { tags: ['meta'], response: { 200: healthResult } } }, () => ({

@@ -3,8 +3,12 @@ import { HOST_REPLY, HOST_REQUEST } from '@teltlk/pi-sdk/contract';
 /**
  * The sandbox's host page: it frames the app and plays the Pi Browser's part for the SDK
  * inside it (window messages of @teltlk/pi-sdk's host protocol): the consent dialog, the
- * wallet's confirmation of a payment, ads, sharing. A development tool, never served by
- * the app itself.
+ * wallet's confirmation of a payment, ads, sharing, the device permissions the app asks
+ * for, Pi's own chat. A development tool, never served by the app itself.
+ *
+ * Its address takes `app` (the page to frame), `user` (the Pi username the consent
+ * dialog offers) and `refuse`: the device permissions the person refuses, by name
+ * (`camera`, `microphone`, comma-separated) or `all`; the others are granted.
  */
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -50,6 +54,10 @@ export const HOST_SCRIPT = String.raw`(() => {
   const appOrigin = new URL(frame.src).origin;
   const params = new URLSearchParams(location.search);
   const state = { username: params.get('user') || localStorage.getItem('piSandboxUser') || '', token: '', granted: [] };
+  const refused = new Set((params.get('refuse') || '').split(',').map((name) => name.trim()).filter(Boolean));
+  // What the app asked of the Pi Browser beyond sign-in and payments, for tests to read.
+  const asked = { permissions: [], conversations: [] };
+  window.piSandbox = asked;
   const who = document.getElementById('who');
   const notice = document.getElementById('notice');
   const sheet = document.getElementById('sheet');
@@ -148,7 +156,19 @@ export const HOST_SCRIPT = String.raw`(() => {
       return { ok: true };
     },
     openUrlInSystemBrowser({ url }) { window.open(url, '_blank', 'noopener'); return { ok: true }; },
-    checkNativeFeatures() { return { features: ['inline_media', 'ad_network'] }; },
+    checkNativeFeatures() { return { features: ['inline_media', 'request_permission', 'ad_network'] }; },
+    requestNativePermission({ permission }) {
+      // The Pi Browser shows the system's prompt; here the address says the answer.
+      const granted = !refused.has(permission) && !refused.has('all');
+      asked.permissions.push({ permission, granted });
+      notice.textContent = 'The app ' + (granted ? 'may use' : 'was refused') + ' the ' + permission;
+      return { granted };
+    },
+    openConversation({ conversationId }) {
+      asked.conversations.push(conversationId);
+      notice.textContent = 'Pi would open its chat: conversation ' + conversationId;
+      return { ok: true };
+    },
     isAdReady() { return { ready: true }; },
     requestAd() { return { result: 'AD_LOADED' }; },
     async showAd({ format }) {

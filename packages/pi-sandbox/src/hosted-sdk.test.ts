@@ -47,6 +47,11 @@ function setup() {
       paymentId: string;
       targetStatus: 'developer_approved';
     }) => ({ retry: !emulator.payments.get(paymentId)!.status[targetStatus] }),
+    checkNativeFeatures: () => ({ features: ['inline_media', 'request_permission'] }),
+    requestNativePermission: ({ permission }: { permission: string }) => ({
+      granted: permission === 'microphone',
+    }),
+    openConversation: () => ({ ok: true }),
     isAdReady: () => ({ ready: true }),
     showAd: ({ format }: { format: string }) => ({ type: format, result: 'AD_REWARDED' }),
   };
@@ -326,6 +331,51 @@ describe('the hosted Pi SDK', () => {
     await vi.advanceTimersByTimeAsync(1_000);
     events.dispatchEvent(new Event('touchend'));
     await vi.waitFor(() => expect(emulator.usageReports).toBe(2));
+  });
+
+  it('asks the host for a device permission, and answers as the person did', async () => {
+    const { pi, handlers, asked } = setup();
+    await expect(pi.requestPermission('camera')).rejects.toThrow(PI_MESSAGES.notInitialized);
+    void pi.init({ version: '2.0' });
+    expect(await pi.requestPermission('microphone')).toBe(true);
+    expect(await pi.requestPermission('camera')).toBe(false);
+    // A host that could not ask counts as a refusal, as in Pi's own SDK.
+    handlers.requestNativePermission = () => ({ granted: null });
+    expect(await pi.requestPermission('microphone')).toBe(false);
+    expect(asked.filter((a) => a.method === 'requestNativePermission')).toEqual([
+      { method: 'requestNativePermission', params: { permission: 'microphone' } },
+      { method: 'requestNativePermission', params: { permission: 'camera' } },
+      { method: 'requestNativePermission', params: { permission: 'microphone' } },
+    ]);
+    await expect(pi.requestPermission('contacts' as never)).rejects.toThrow('Invalid argument');
+    expect(asked.filter((a) => a.method === 'requestNativePermission')).toHaveLength(3);
+  });
+
+  it('waits on the person for a permission 60 s, as for consent', async () => {
+    const { pi, handlers } = setup();
+    void pi.init({ version: '2.0' });
+    handlers.requestNativePermission = undefined;
+    const failed = vi.fn();
+    pi.requestPermission('camera').catch(failed);
+    await vi.advanceTimersByTimeAsync(59_999);
+    expect(failed).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(failed).toHaveBeenCalledWith(expect.objectContaining({ message: 'timeout' }));
+  });
+
+  it('asks the host to open a conversation of Pi’s chat by its number', async () => {
+    const { pi, handlers, asked } = setup();
+    await expect(pi.openConversation(42)).rejects.toThrow(PI_MESSAGES.notInitialized);
+    void pi.init({ version: '2.0' });
+    await pi.openConversation(42);
+    expect(asked).toContainEqual({ method: 'openConversation', params: { conversationId: 42 } });
+    await expect(pi.openConversation('42' as never)).rejects.toThrow('Invalid argument');
+    await expect(pi.openConversation(1.5)).rejects.toThrow('Invalid argument');
+    handlers.openConversation = () => {
+      throw new Error('no_such_conversation');
+    };
+    await expect(pi.openConversation(7)).rejects.toThrow('no_such_conversation');
+    expect(asked.filter((a) => a.method === 'openConversation')).toHaveLength(2);
   });
 
   it('shows ads of the two formats only', async () => {

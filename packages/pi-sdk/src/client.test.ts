@@ -46,7 +46,9 @@ function fakePi() {
     createPayment: vi.fn(),
     openShareDialog: vi.fn(),
     openUrlInSystemBrowser: vi.fn(() => Promise.resolve()),
-    nativeFeaturesList: vi.fn(() => Promise.resolve(['inline_media'])),
+    nativeFeaturesList: vi.fn(() => Promise.resolve(['inline_media', 'request_permission'])),
+    requestPermission: vi.fn((permission: string) => Promise.resolve(permission === 'microphone')),
+    openConversation: vi.fn(() => Promise.resolve()),
     Ads: {
       isAdReady: vi.fn(),
       requestAd: vi.fn(),
@@ -113,5 +115,43 @@ describe('the app’s Pi client', () => {
     ).rejects.toThrow('Cannot create a payment without "payments" scope');
     await expect(pi.showAd('banner' as never)).rejects.toThrow('Invalid argument');
     expect(await pi.showAd('rewarded')).toEqual({ type: 'rewarded', result: 'AD_REWARDED' });
+  });
+
+  it('asks the Pi Browser for a device permission where it can ask', async () => {
+    const sdk = fakePi();
+    const pi = client(fakeWindow({ agent: 'PiBrowser', pi: sdk }));
+    expect(await pi.requestPermission('microphone')).toBe(true);
+    expect(await pi.requestPermission('camera')).toBe(false);
+    expect(sdk.requestPermission.mock.calls).toEqual([['microphone'], ['camera']]);
+    await expect(pi.requestPermission('location' as never)).rejects.toThrow('Invalid argument');
+    expect(sdk.requestPermission).toHaveBeenCalledTimes(2);
+  });
+
+  it('says null where the Pi Browser cannot ask, so the browser’s own prompt applies', async () => {
+    const older = fakePi();
+    older.nativeFeaturesList.mockResolvedValue(['inline_media']);
+    expect(
+      await client(fakeWindow({ agent: 'PiBrowser', pi: older })).requestPermission('camera'),
+    ).toBeNull();
+    expect(older.requestPermission).not.toHaveBeenCalled();
+    const { requestPermission: _none, ...withoutMethod } = fakePi();
+    const oldSdk = client(fakeWindow({ agent: 'PiBrowser', pi: withoutMethod }));
+    expect(await oldSdk.requestPermission('microphone')).toBeNull();
+    await expect(client(fakeWindow({})).requestPermission('camera')).rejects.toThrow(
+      'This feature is currently only available to PI users',
+    );
+  });
+
+  it('opens a conversation of Pi’s chat, where the SDK can', async () => {
+    const sdk = fakePi();
+    await client(fakeWindow({ agent: 'PiBrowser', pi: sdk })).openConversation(42);
+    expect(sdk.openConversation).toHaveBeenCalledWith(42);
+    const { openConversation: _none, ...older } = fakePi();
+    await expect(
+      client(fakeWindow({ agent: 'PiBrowser', pi: older })).openConversation(42),
+    ).rejects.toThrow('This feature is currently not available');
+    await expect(
+      client(fakeWindow({ agent: 'PiBrowser', pi: sdk })).openConversation(-0.5),
+    ).rejects.toThrow('Invalid argument');
   });
 });

@@ -2,11 +2,15 @@ import { isPiBrowserAgent } from './agent.js';
 import {
   PI_MESSAGES,
   PiSdkError,
+  REQUEST_PERMISSION_FEATURE,
   SDK_VERSION,
   checkAdFormat,
+  checkConversationId,
+  checkNativePermission,
   checkPaymentsScope,
   checkScopes,
   type AdFormat,
+  type NativePermission,
   type PiScope,
 } from './rules.js';
 import type {
@@ -136,6 +140,29 @@ export class PiClient {
 
   async nativeFeaturesList(): Promise<string[]> {
     return (await this.sdk()).nativeFeaturesList();
+  }
+
+  /**
+   * Asks the Pi Browser to let the app use the camera or the microphone: whether the person
+   * allowed it, or null where this Pi Browser cannot ask (an SDK without the method, or a
+   * build whose native features lack `request_permission`): the browser's own prompt is
+   * then the only one.
+   */
+  async requestPermission(permission: NativePermission): Promise<boolean | null> {
+    const wanted = checkNativePermission(permission);
+    const pi = await this.sdk();
+    if (!pi.requestPermission) return null;
+    const features = await pi.nativeFeaturesList();
+    if (!features.includes(REQUEST_PERMISSION_FEATURE)) return null;
+    return pi.requestPermission(wanted);
+  }
+
+  /** Opens a conversation of Pi's own chat in the Pi Browser. */
+  async openConversation(conversationId: number): Promise<void> {
+    const id = checkConversationId(conversationId);
+    const pi = await this.sdk();
+    if (!pi.openConversation) throw new PiSdkError(PI_MESSAGES.unavailable, 'UNAVAILABLE');
+    await pi.openConversation(id);
   }
 
   /** Copies through the Pi host when it can, otherwise through the clipboard. */

@@ -1,4 +1,4 @@
-import type { AdFormat } from './rules.js';
+import type { AdFormat, NativePermission } from './rules.js';
 import type { ShowAdResponse } from './types.js';
 
 /**
@@ -25,9 +25,19 @@ export interface HostMethods {
     params: { paymentId: string; targetStatus: 'developer_approved' | 'developer_completed' };
     result: { retry: boolean };
   };
+  /** Opens a conversation of Pi's own chat in the Pi Browser. */
+  openConversation: { params: { conversationId: number }; result: { ok: true } };
   openShareDialog: { params: { title: string; sharingMessage: string }; result: { ok: true } };
   openUrlInSystemBrowser: { params: { url: string }; result: { ok: true } };
   checkNativeFeatures: { params: Record<string, never>; result: { features: string[] } };
+  /**
+   * Asks the person to let the app use a device (the system's prompt, in the Pi Browser);
+   * `granted: null` when the host could not ask.
+   */
+  requestNativePermission: {
+    params: { permission: NativePermission };
+    result: { granted: boolean | null };
+  };
   isAdReady: { params: { format: AdFormat }; result: { ready: boolean } };
   requestAd: { params: { format: AdFormat }; result: { result: string } };
   showAd: { params: { format: AdFormat }; result: ShowAdResponse };
@@ -56,6 +66,7 @@ export type HostReply =
 export const USER_ACTION_METHODS: ReadonlySet<HostMethod> = new Set([
   'openConsentModal',
   'waitForTransaction',
+  'requestNativePermission',
   'showAd',
 ]);
 

@@ -4,6 +4,8 @@ import {
   PI_TIMINGS,
   PiSdkError,
   checkAdFormat,
+  checkConversationId,
+  checkNativePermission,
   checkPaymentsScope,
   checkScopes,
   checkVersion,
@@ -38,7 +40,10 @@ export interface HostedPiDeps {
   now?: () => Date;
 }
 
-export function createHostedPi(deps: HostedPiDeps): PiGlobal {
+/** The hosted SDK has every method, those older SDK versions lack included. */
+export type HostedPi = Required<PiGlobal>;
+
+export function createHostedPi(deps: HostedPiDeps): HostedPi {
   const { host } = deps;
   const now = deps.now ?? (() => new Date());
   let initialized = false;
@@ -265,6 +270,22 @@ export function createHostedPi(deps: HostedPiDeps): PiGlobal {
     async nativeFeaturesList() {
       ensureInit();
       return (await host.request('checkNativeFeatures', {})).features;
+    },
+
+    async requestPermission(permission) {
+      ensureInit();
+      const wanted = checkNativePermission(permission);
+      // As Pi's own SDK: a host that could not ask (null) counts as not granted.
+      return (
+        (await host.request('requestNativePermission', { permission: wanted })).granted === true
+      );
+    },
+
+    async openConversation(conversationId) {
+      ensureInit();
+      await host.request('openConversation', {
+        conversationId: checkConversationId(conversationId),
+      });
     },
 
     copyText(text) {

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   PI_MESSAGES,
   checkAdFormat,
+  checkConversationId,
+  checkNativePermission,
   checkPaymentsScope,
   checkScopes,
   checkVersion,
@@ -29,6 +31,18 @@ describe('the Pi SDK rules', () => {
     expect(checkAdFormat('rewarded')).toBe('rewarded');
     expect(checkAdFormat('interstitial')).toBe('interstitial');
     expect(() => checkAdFormat('banner')).toThrow('Invalid argument');
+  });
+
+  it('asks for the camera and the microphone only, and opens conversations by number', () => {
+    expect(checkNativePermission('camera')).toBe('camera');
+    expect(checkNativePermission('microphone')).toBe('microphone');
+    for (const permission of ['location', 'Camera', undefined, 1]) {
+      expect(() => checkNativePermission(permission)).toThrow('Invalid argument');
+    }
+    expect(checkConversationId(42)).toBe(42);
+    for (const id of ['42', 4.2, Number.NaN, 2 ** 53, null]) {
+      expect(() => checkConversationId(id)).toThrow('Invalid argument');
+    }
   });
 
   it('needs the payments scope for a payment', () => {

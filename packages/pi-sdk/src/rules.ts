@@ -14,6 +14,13 @@ export type PiScope = (typeof PI_SCOPES)[number];
 export const AD_FORMATS = ['interstitial', 'rewarded'] as const;
 export type AdFormat = (typeof AD_FORMATS)[number];
 
+/** Devices the app may ask the Pi Browser to let it use (`requestPermission`). */
+export const NATIVE_PERMISSIONS = ['camera', 'microphone'] as const;
+export type NativePermission = (typeof NATIVE_PERMISSIONS)[number];
+
+/** What `nativeFeaturesList` names when the Pi Browser can ask for a native permission. */
+export const REQUEST_PERMISSION_FEATURE = 'request_permission';
+
 export const AD_RESULTS = [
   'AD_REWARDED',
   'AD_CLOSED',
@@ -53,6 +60,7 @@ export const PI_MESSAGES = {
   authenticationFailed: 'Authentication failed.',
   timeout: 'timeout',
   piOnly: 'This feature is currently only available to PI users',
+  unavailable: 'This feature is currently not available',
 } as const;
 
 /** An error of the Pi SDK, with the spec's message. */
@@ -87,6 +95,24 @@ export function checkAdFormat(format: unknown): AdFormat {
     throw new PiSdkError(PI_MESSAGES.invalidArgument);
   }
   return format as AdFormat;
+}
+
+export function checkNativePermission(permission: unknown): NativePermission {
+  if (
+    typeof permission !== 'string' ||
+    !(NATIVE_PERMISSIONS as readonly string[]).includes(permission)
+  ) {
+    throw new PiSdkError(PI_MESSAGES.invalidArgument);
+  }
+  return permission as NativePermission;
+}
+
+/** A conversation of Pi's chat is named by a whole number. */
+export function checkConversationId(conversationId: unknown): number {
+  if (typeof conversationId !== 'number' || !Number.isSafeInteger(conversationId)) {
+    throw new PiSdkError(PI_MESSAGES.invalidArgument);
+  }
+  return conversationId;
 }
 
 export function checkPaymentsScope(granted: readonly string[]): void {

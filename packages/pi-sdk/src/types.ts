@@ -1,4 +1,4 @@
-import type { AdFormat, AdResult, PiScope } from './rules.js';
+import type { AdFormat, AdResult, NativePermission, PiScope } from './rules.js';
 
 /** What `window.Pi` offers: Pi's SDK in the Pi Browser, or the sandbox's stand-in. */
 
@@ -75,5 +75,13 @@ export interface PiGlobal {
   nativeFeaturesList(): Promise<string[]>;
   /** Not in every SDK version: the typed layer falls back to the clipboard. */
   copyText?(text: string): void;
+  /**
+   * Asks the person to let the app use the camera or the microphone (the system's prompt,
+   * in the Pi Browser): whether they did. Not in every SDK version; nor can every Pi Browser
+   * build ask (`nativeFeaturesList` then lacks `request_permission`).
+   */
+  requestPermission?(permission: NativePermission): Promise<boolean>;
+  /** Opens a conversation of Pi's own chat, by its number. Not in every SDK version. */
+  openConversation?(conversationId: number): Promise<void>;
   Ads: PiAds;
 }

@@ -21,3 +21,15 @@ export {
   type NewAccount,
 } from './api.js';
 export { LocalPushService, type LocalSubscription, type ReceivedPush } from './push-service.js';
+export {
+  GroupCallDevice,
+  serveGroupCallPage,
+  type EvaluatingPage,
+  type GroupCallPageServer,
+  type PageIceServer,
+  type PageJoin,
+  type PageJoinError,
+  type PageReceived,
+  type PageSeen,
+  type SfuWay,
+} from './group-call-page.js';

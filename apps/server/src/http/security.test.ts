@@ -57,6 +57,25 @@ describe('Content-Security-Policy connect-src', () => {
     ]);
   });
 
+  it('lets the pages reach the SFU of group calls, when one is configured', async () => {
+    const sfu = await createTestApp({
+      env: {
+        JANUS_URL: 'http://127.0.0.1:8088/janus',
+        JANUS_PUBLIC_URL: 'https://sfu.example.com/janus',
+      },
+    });
+    try {
+      expect(await connectSrc(sfu, { host: 'chat.example.com' })).toEqual([
+        "'self'",
+        'ws://chat.example.com',
+        'wss://chat.example.com',
+        'https://sfu.example.com',
+      ]);
+    } finally {
+      await sfu.close();
+    }
+  });
+
   it('gives a forged Host header no way to add sources or directives', async () => {
     for (const host of [
       'evil.example; script-src *',

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
-import { PI_SANDBOX_ORIGIN, type PiConfig } from '../config.js';
+import { PI_SANDBOX_ORIGIN, type CallsConfig, type PiConfig } from '../config.js';
 
 const SELF = "'self'";
 
@@ -19,6 +19,15 @@ export function socketSources(host: string | undefined): string[] {
   if (!host || host.length > CSP_HOST_MAX_LENGTH || !CSP_HOST.test(host)) return [];
   const lower = host.toLowerCase();
   return [`ws://${lower}`, `wss://${lower}`];
+}
+
+/**
+ * The SFU's origin as browsers reach it (its HTTP API or WebSocket), which the group call
+ * screens connect to; none without group call rooms.
+ */
+export function sfuSources(calls: CallsConfig): string[] {
+  const url = calls.janus?.publicUrl;
+  return url ? [new URL(url).origin] : [];
 }
 
 /** Origins the Pi Browser's parts come from, when Pi is configured. */
@@ -61,6 +70,8 @@ export function piSources(pi: PiConfig): PiSources {
 export async function securityHeaders(
   app: FastifyInstance,
   pi: PiSources = NO_PI_SOURCES,
+  /** The SFU's address for browsers (group calls), when one is configured. */
+  sfu: string[] = [],
 ): Promise<void> {
   // The host as Fastify reads it (X-Forwarded-Host only from a trusted proxy), kept for the
   // CSP, which helmet builds from the raw request.
@@ -70,7 +81,7 @@ export async function securityHeaders(
     done();
   });
   const connectSources = (request: IncomingMessage) =>
-    [SELF, ...socketSources(hosts.get(request)), ...pi.connect].join(' ');
+    [SELF, ...socketSources(hosts.get(request)), ...pi.connect, ...sfu].join(' ');
 
   await app.register(helmet, {
     global: true,

@@ -280,6 +280,23 @@ describe.each(dialects)('socket gateway on $dialect', ({ dialect }) => {
           content: {},
         }),
       ).toMatchObject({ rid: 'r-bad', error: { code: 'VALIDATION_FAILED' } });
+      // A call's record is the server's to write when the call ends, never a client's.
+      expect(
+        await errorFor({
+          t: 'send',
+          rid: 'r-call',
+          conversationId: adaBob,
+          clientMsgId: 'forged-call-0001',
+          content: {
+            kind: 'call',
+            callId: 'forged',
+            media: 'audio',
+            outcome: 'completed',
+            durationSeconds: 60,
+            group: false,
+          },
+        }),
+      ).toMatchObject({ rid: 'r-call', error: { code: 'VALIDATION_FAILED' } });
       expect(
         await errorFor({ t: 'send', rid: 'r-huge', padding: 'x'.repeat(SOCKET_FRAME_MAX_BYTES) }),
       ).toMatchObject({ rid: null, error: { code: 'PAYLOAD_TOO_LARGE' } });

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { PiClient, type PiPayment, type PiScope } from '@teltlk/pi-sdk';
 import { routes } from '@teltlk/client';
 import type { PiConfig } from '@teltlk/protocol';
+import { queryClient } from '../app/providers';
 import { api } from './client';
 import { IncompletePayments } from './pi-incomplete';
 import { queryKeys } from './query-keys';
@@ -9,13 +10,15 @@ import { queryKeys } from './query-keys';
 /** What signing in with Pi asks for: who the person is, and payments for the wallet. */
 export const PI_SIGN_IN_SCOPES: PiScope[] = ['username', 'payments'];
 
+const piConfigQuery = {
+  queryKey: queryKeys.piConfig(),
+  queryFn: () => api.call(routes.pi.config),
+  staleTime: Number.POSITIVE_INFINITY,
+};
+
 /** Whether Pi is on for this server, and where its SDK loads from; asked once. */
 export function usePiConfig() {
-  return useQuery({
-    queryKey: queryKeys.piConfig(),
-    queryFn: () => api.call(routes.pi.config),
-    staleTime: Number.POSITIVE_INFINITY,
-  });
+  return useQuery(piConfigQuery);
 }
 
 let current: { key: string; client: PiClient } | null = null;
@@ -35,6 +38,11 @@ export function piClientFor(config: PiConfig): PiClient {
     };
   }
   return current.client;
+}
+
+/** The Pi client of this page outside React: the server's settings asked as usePiConfig does. */
+export async function pagePiClient(): Promise<PiClient> {
+  return piClientFor(await queryClient.ensureQueryData(piConfigQuery));
 }
 
 /** The server's Pi settings, and the Pi client for them once they are known. */

@@ -1,7 +1,7 @@
 import type { ImEngine, LocalMessage } from '@teltlk/im-sdk';
 import type { Settings } from '@teltlk/protocol';
 import { i18n } from '../i18n/index';
-import { conversationName, partLine, quotablePart } from '../ui/conversation/messages';
+import { alertLine, conversationName } from '../ui/conversation/messages';
 import { paths, withQuery } from './paths';
 
 /*
@@ -69,9 +69,10 @@ export function alertMessage(
   const conversation = engine
     .getSnapshot()
     .conversations.find((candidate) => candidate.id === message.conversationId);
-  const part = quotablePart(message);
+  const t = i18n.t.bind(i18n);
+  const line = alertLine(message, t);
   // A chat's first message may come before the chat itself is synced: not muted then.
-  if (!part) return;
+  if (line === null) return;
   const { content } = message;
   const mentioned =
     content.kind === 'text' &&
@@ -83,12 +84,11 @@ export function alertMessage(
   const background = document.visibilityState === 'hidden';
   if (!background || !settings.notifications) return;
   if (!('Notification' in window) || Notification.permission !== 'granted') return;
-  const t = i18n.t.bind(i18n);
   const previews = settings.notificationPreviews;
   const title = previews
     ? (conversationName(conversation) ?? t('common.appName'))
     : t('notify.newMessage');
-  const body = previews ? partLine(part, t) : '';
+  const body = previews ? line : '';
   const path = withQuery(paths.chat, { conversationId: message.conversationId });
   void notify(title, body, message.conversationId, path).catch(() => undefined);
 }

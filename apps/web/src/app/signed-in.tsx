@@ -3,6 +3,7 @@ import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'rea
 import { useSettings } from '../api/queries';
 import { Outlet } from 'react-router';
 import { ContactsSync } from '../features/contacts/contacts-sync';
+import { CallLayer } from '../features/calls/call-layer';
 import { ConnectionBanner } from '../features/chat/connection-banner';
 import { useMiningNotices } from '../features/discover/mining-notices';
 import { PageSpinner } from '../ui/spinner';
@@ -42,11 +43,15 @@ export function SessionServices() {
   useMiningNotices();
   useMessageAlerts();
   const latest = useLatestSecurityEvent();
-  if (!latest) return null;
   return (
-    <Suspense fallback={null}>
-      <SecurityNotices latest={latest} />
-    </Suspense>
+    <>
+      <CallLayer />
+      {latest ? (
+        <Suspense fallback={null}>
+          <SecurityNotices latest={latest} />
+        </Suspense>
+      ) : null}
+    </>
   );
 }
 

@@ -8,6 +8,9 @@ import { zh_TW } from './zh_TW';
 import { security_en_US } from './security-en_US';
 import { security_zh_CN } from './security-zh_CN';
 import { security_zh_TW } from './security-zh_TW';
+import { calls_en_US } from './calls-en_US';
+import { calls_zh_CN } from './calls-zh_CN';
+import { calls_zh_TW } from './calls-zh_TW';
 
 type Tree = { readonly [key: string]: string | Tree };
 
@@ -149,26 +152,32 @@ describe('i18n catalogs', () => {
   );
 });
 
-describe('the security namespace', () => {
-  const security = {
-    en_US: flatten(security_en_US),
-    zh_CN: flatten(security_zh_CN),
-    zh_TW: flatten(security_zh_TW),
+const namespaces = {
+  security: [security_en_US, security_zh_CN, security_zh_TW],
+  calls: [calls_en_US, calls_zh_CN, calls_zh_TW],
+} as const;
+
+describe.each(Object.keys(namespaces) as (keyof typeof namespaces)[])('the %s namespace', (ns) => {
+  const [en, cn, tw] = namespaces[ns];
+  const texts = {
+    en_US: flatten(en),
+    zh_CN: flatten(cn),
+    zh_TW: flatten(tw),
   } satisfies Record<(typeof UI_LANGUAGES)[number], Map<string, string>>;
 
   it.each(['zh_CN', 'zh_TW'] as const)('%s has exactly the English keys', (name) => {
-    expect([...security[name].keys()].sort()).toEqual([...security.en_US.keys()].sort());
+    expect([...texts[name].keys()].sort()).toEqual([...texts.en_US.keys()].sort());
   });
 
-  it.each(Object.keys(security) as (keyof typeof security)[])('%s has no empty texts', (name) => {
-    expect([...security[name]].filter(([, text]) => text.trim() === '')).toEqual([]);
+  it.each(Object.keys(texts) as (keyof typeof texts)[])('%s has no empty texts', (name) => {
+    expect([...texts[name]].filter(([, text]) => text.trim() === '')).toEqual([]);
   });
 
   it.each(['zh_CN', 'zh_TW'] as const)('%s uses the same {placeholders} as English', (name) => {
-    const differing = [...security.en_US]
+    const differing = [...texts.en_US]
       .filter(
         ([key, text]) =>
-          placeholders(text).join() !== placeholders(security[name].get(key) ?? '').join(),
+          placeholders(text).join() !== placeholders(texts[name].get(key) ?? '').join(),
       )
       .map(([key]) => key);
     expect(differing).toEqual([]);
@@ -176,6 +185,6 @@ describe('the security namespace', () => {
 
   it('holds no text the main catalog has too: each text lives in one place', () => {
     const main = new Set(reference.keys());
-    expect([...security.en_US.keys()].filter((key) => main.has(key))).toEqual([]);
+    expect([...texts.en_US.keys()].filter((key) => main.has(key))).toEqual([]);
   });
 });

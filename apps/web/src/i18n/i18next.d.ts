@@ -1,5 +1,6 @@
 import 'i18next';
 import type { en_US } from './en_US';
+import type { calls_en_US } from './calls-en_US';
 import type { security_en_US } from './security-en_US';
 
 declare module 'i18next' {
@@ -7,6 +8,10 @@ declare module 'i18next' {
     defaultNS: 'translation';
     // Keys are checked; parameters are not, since i18next would type every `{name}` as a
     // string. catalogs.test.ts checks that every language has the same placeholders.
-    resources: { translation: typeof en_US; security: typeof security_en_US };
+    resources: {
+      translation: typeof en_US;
+      security: typeof security_en_US;
+      calls: typeof calls_en_US;
+    };
   }
 }

@@ -217,6 +217,36 @@ describe.each(dialects)('sending on $dialect', ({ dialect }) => {
       expectError(await send(b, id, 'still friends?'), 'NOT_FRIENDS');
     });
 
+    it('takes from clients only what people write: call records and notices are the server’s', async () => {
+      const [a, b, id] = await pair();
+      await sent(a, id, 'before');
+      const written = [
+        {
+          kind: 'call',
+          callId: 'forged-call',
+          media: 'video',
+          outcome: 'completed',
+          durationSeconds: 3600,
+          group: false,
+        },
+        { kind: 'system', event: 'created', actorId: a.user.id, targetIds: [] },
+        { kind: 'burn', seconds: 10 },
+        { kind: 'revoked' },
+      ];
+      for (const content of written) {
+        const refused = await t.call('POST', '/api/v1/messages', {
+          token: a.token,
+          body: { conversationId: id, clientMsgId: clientId(), content },
+        });
+        expect(expectError(refused, 'VALIDATION_FAILED').issues, content.kind).toEqual([
+          { path: 'content.kind', rule: 'content' },
+        ]);
+      }
+      expect((await pull(b, id)).messages.map((m) => m.content)).toEqual([
+        { kind: 'text', text: 'before' },
+      ]);
+    });
+
     it('needs a session', async () => {
       expectError(
         await t.call('GET', `/api/v1/conversations/${adaBob}/messages`),

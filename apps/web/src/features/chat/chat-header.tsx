@@ -1,19 +1,26 @@
-import { LeftOutline, MoreOutline } from 'antd-mobile-icons';
+import type { CallMedia } from '@teltlk/protocol';
+import { LeftOutline, MoreOutline, PhoneFill, VideoOutline } from 'antd-mobile-icons';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useGoBack } from '../../ui/page-header';
 import { setPageTitle } from '../../ui/page-title';
 
-/** The chat's header: back, whom the chat is with (and whether they are typing), settings. */
+/**
+ * The chat's header: back, whom the chat is with (and whether they are typing), a voice
+ * and a video call, settings.
+ */
 export function ChatHeader({
   title,
   typing,
   settingsTo,
+  onCall,
 }: {
   title: string;
   typing: boolean;
   settingsTo: string;
+  /** Calls in this chat; none: no call buttons. */
+  onCall?: (media: CallMedia) => void;
 }) {
   const { t } = useTranslation();
   const goBack = useGoBack();
@@ -42,6 +49,28 @@ export function ChatHeader({
         </p>
       </div>
       <div className="tt-header-side tt-header-side-end">
+        {onCall ? (
+          <>
+            <button
+              type="button"
+              className="tt-icon-button"
+              aria-label={t('chat.voiceCall')}
+              data-call-start="audio"
+              onClick={() => onCall('audio')}
+            >
+              <PhoneFill aria-hidden />
+            </button>
+            <button
+              type="button"
+              className="tt-icon-button"
+              aria-label={t('chat.videoCall')}
+              data-call-start="video"
+              onClick={() => onCall('video')}
+            >
+              <VideoOutline aria-hidden />
+            </button>
+          </>
+        ) : null}
         <Link className="tt-icon-button" to={settingsTo} aria-label={t('chat.settings')}>
           <MoreOutline aria-hidden />
         </Link>

@@ -26,6 +26,8 @@ import { Page } from '../../ui/page';
 import { PageSpinner } from '../../ui/spinner';
 import { showToast } from '../../ui/toast';
 import { ChatHeader } from './chat-header';
+import { GroupCallBanner } from './group-call-banner';
+import { startCall } from '../../app/start-call';
 import { ChatSheets, useChatSheets } from './chat-sheets';
 import { Composer, type ShareKind } from './composer';
 import { ConnectionBanner } from './connection-banner';
@@ -233,6 +235,11 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
         title={title}
         typing={open?.snapshot.peerTyping ?? false}
         settingsTo={groupChat?.settingsTo ?? withQuery(paths.chatSetting, { conversationId })}
+        onCall={
+          view?.peer?.official || (!single && !groupChat?.group)
+            ? undefined
+            : (media) => startCall(conversationId, media)
+        }
       />
       <main
         className={media.dragging ? 'tt-chat-body tt-chat-dropping' : 'tt-chat-body'}
@@ -245,6 +252,9 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
         ) : null}
         <ConnectionBanner inline />
         {groupChat?.group ? <GroupNoticeBanner group={groupChat.group} /> : null}
+        {groupChat?.group ? (
+          <GroupCallBanner conversationId={conversationId} selfId={selfId} />
+        ) : null}
         {open && snapshot && snapshot.status !== 'starting' ? (
           <>
             {rows.length === 0 && !open.snapshot.hasMore ? (

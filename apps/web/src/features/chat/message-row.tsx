@@ -17,6 +17,7 @@ import {
   isSentContent,
   type MergedContent,
 } from '@teltlk/protocol';
+import { CallBubble } from './call-bubble';
 import { StickerBubble } from './faces';
 import { MergedBubble } from './merged';
 import { MoneyBubble } from './money-bubble';
@@ -164,7 +165,8 @@ export function MessageBubble({
   const sender = context.personOf(message.senderId);
   const { content } = message;
   const money = isMoneyContent(content) ? content : null;
-  if (!isSentContent(content) && !money) return null;
+  const call = content.kind === 'call' ? content : null;
+  if (!isSentContent(content) && !money && !call) return null;
   const group = context.group;
   const quote = content.kind === 'text' ? content.quote : undefined;
   const forwarded = isSentContent(content) ? content.forwarded : undefined;
@@ -193,6 +195,8 @@ export function MessageBubble({
       own={own}
       nameOf={(id) => context.personOf(id).name}
     />
+  ) : call ? (
+    <CallBubble conversationId={message.conversationId} content={call} own={own} />
   ) : content.kind === 'image' ? (
     <PhotoBubble message={message} content={content} onOpen={context.onOpenPhoto} />
   ) : content.kind === 'file' ? (

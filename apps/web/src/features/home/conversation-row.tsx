@@ -8,6 +8,7 @@ import { paths, withQuery } from '../../app/paths';
 import { badgeText } from '../../app/tab-badges';
 import { Avatar } from '../../ui/avatar';
 import { useUiLocale } from '../../ui/use-ui-locale';
+import { callRecordPreview } from '../../ui/conversation/call-record';
 import { conversationName, partLine } from '../../ui/conversation/messages';
 import { SenderPrefix, SystemPreview } from '../../ui/conversation/system-preview';
 import { useGroupRemarks } from '../../api/use-groups';
@@ -103,6 +104,8 @@ function PreviewText({
           selfId={selfId}
         />
       );
+    case 'call':
+      return <>{callRecordPreview(preview.call, t)}</>;
     case 'revoked':
       return <>{preview.self ? t('chat.revokedSelf') : t('chat.revokedOther', { name })}</>;
     case 'burn':

@@ -1,6 +1,11 @@
 import type { ConversationView } from '@teltlk/im-sdk';
 import type { Message } from '@teltlk/protocol';
 import { describe, expect, it } from 'vitest';
+import { catalogText } from '../../i18n/catalogs';
+import { en_US, type Catalog } from '../../i18n/en_US';
+import { zh_CN } from '../../i18n/zh_CN';
+import { zh_TW } from '../../i18n/zh_TW';
+import { callRecordPreview } from './call-record';
 import { hasUnreadMention, orderConversations, previewOf } from './chat-list';
 
 function lastMessage(patch: Partial<Message>): Message {
@@ -200,6 +205,54 @@ describe('previewOf', () => {
         toId: 'b',
       }),
     ).toEqual({ kind: 'nft', name: 'Early bird', forwarded: false, senderId: null });
+  });
+
+  it('shows a call record from the reader’s side, in the reader’s language', () => {
+    const call = (patch: Partial<Message> = {}, reader = 'a') => {
+      const preview = previewOf(
+        conversation('si_a_b', {
+          lastMessage: lastMessage({
+            content: {
+              kind: 'call',
+              callId: 'c1',
+              media: 'video',
+              outcome: 'missed',
+              durationSeconds: 0,
+              group: false,
+            },
+            ...patch,
+          }),
+        }),
+        reader,
+      );
+      if (preview.kind !== 'call') throw new Error(`not a call preview: ${preview.kind}`);
+      return (catalog: Catalog) =>
+        callRecordPreview(preview.call, (key, params) => catalogText(catalog, key, params));
+    };
+    // Sent as the caller, b: a was called and missed it; b called and had no answer.
+    expect(call()(en_US)).toBe('[Missed video call]');
+    expect(call({}, 'b')(en_US)).toBe('[Video call] No answer');
+    expect(call()(zh_CN)).toBe('[未接视频通话]');
+    expect(call({}, 'b')(zh_TW)).toBe('[視訊通話] 對方未接聽');
+    const completed = {
+      kind: 'call',
+      callId: 'c2',
+      media: 'audio',
+      outcome: 'completed',
+      durationSeconds: 201,
+      group: false,
+    } as const;
+    expect(call({ content: completed })(en_US)).toBe('[Voice call] 3:21');
+    expect(call({ content: completed })(zh_CN)).toBe('[语音通话] 3:21');
+    // In a group no sender is named before it: the record is the call's, not words its caller wrote.
+    const group = conversation('sg_g1', {
+      kind: 'group',
+      lastMessage: lastMessage({ content: { ...completed, group: true } }),
+    });
+    expect(previewOf(group, 'a')).toEqual({
+      kind: 'call',
+      call: { media: 'audio', group: true, status: 'lasted', duration: '3:21' },
+    });
   });
 
   it('is empty with no message or after the history was cleared', () => {

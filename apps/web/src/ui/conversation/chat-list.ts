@@ -1,5 +1,6 @@
 import type { ConversationView } from '@teltlk/im-sdk';
 import { isMoneyContent, isSentContent, quotedPart, type SystemContent } from '@teltlk/protocol';
+import { callRecordView, type CallRecordView } from './call-record';
 import { isRevoked } from './messages';
 
 /** Latest activity of a conversation: its last message, or the member's own change. */
@@ -43,6 +44,8 @@ export type Preview =
       senderId: string | null;
     }
   | { kind: 'system'; content: SystemContent }
+  /** A call's record, from the reader's side: "[Voice call] 3:21", "[Missed video call]". */
+  | { kind: 'call'; call: CallRecordView }
   | { kind: 'revoked'; self: boolean }
   | { kind: 'burn'; seconds: number }
   | { kind: 'empty' };
@@ -59,6 +62,9 @@ export function previewOf(conversation: ConversationView, selfId: string): Previ
   }
   if (content.kind === 'burn') return { kind: 'burn', seconds: content.seconds };
   if (content.kind === 'system') return { kind: 'system', content };
+  if (content.kind === 'call') {
+    return { kind: 'call', call: callRecordView(content, last.senderId === selfId) };
+  }
   const senderId = conversation.kind === 'group' && last.senderId !== selfId ? last.senderId : null;
   if (content.kind === 'text' || content.kind === 'edit') {
     // An edit notice last: the list shows the new words.

@@ -1,7 +1,16 @@
 import type { LocalMessage } from '@teltlk/im-sdk';
-import { EDIT_WINDOW_SECONDS, quoteExcerpt, REVOKE_WINDOW_SECONDS } from '@teltlk/protocol';
-import { describe, expect, it } from 'vitest';
 import {
+  EDIT_WINDOW_SECONDS,
+  quoteExcerpt,
+  REVOKE_WINDOW_SECONDS,
+  type CallContent,
+} from '@teltlk/protocol';
+import { describe, expect, it } from 'vitest';
+import { catalogText, type CatalogKey } from '../../i18n/catalogs';
+import { en_US } from '../../i18n/en_US';
+import { zh_TW } from '../../i18n/zh_TW';
+import {
+  alertLine,
   buildRows,
   canEdit,
   canRevoke,
@@ -161,6 +170,54 @@ describe('shared cards', () => {
     expect(partLine({ text: 'Cat', kind: 'card' }, label)).toBe('chat.cardPreview:Cat');
     expect(partLine({ text: 'Opera', kind: 'location' }, label)).toBe('chat.locationPreview:Opera');
     expect(partLine({ text: 'hi' }, label)).toBe('hi');
+  });
+});
+
+describe('call records', () => {
+  const call = (seq: number, patch: Partial<CallContent> = {}, senderId = 'b') =>
+    message(seq, {
+      senderId,
+      content: {
+        kind: 'call',
+        callId: `call-${seq}`,
+        media: 'audio',
+        outcome: 'missed',
+        durationSeconds: 0,
+        group: false,
+        ...patch,
+      },
+    });
+  const english = (key: CatalogKey, params?: Record<string, string>) =>
+    catalogText(en_US, key, params);
+
+  it('shows a record as a bubble of its caller that carries no read state', () => {
+    const rows = buildRows([message(1), call(2, {}, 'a')], { selfId: 'a', readReceipts: true });
+    expect(
+      rows.map((row) => (row.kind === 'message' ? [row.kind, row.showRead] : row.kind)),
+    ).toEqual(['day', ['message', true], ['message', false]]);
+  });
+
+  it('offers nothing to quote, copy, edit or revoke in a record', () => {
+    const own = call(3, { outcome: 'completed', durationSeconds: 60 }, 'a');
+    expect(quotablePart(own)).toBeNull();
+    expect(messageText(own)).toBeNull();
+    expect(canEdit(own, 'a', own.createdAt + 1)).toBe(false);
+    expect(canRevoke(own, 'a', own.createdAt + 1)).toBe(false);
+  });
+
+  it('alerts a missed call with the record, and not a call the reader took or turned down', () => {
+    expect(alertLine(call(4), english)).toBe('[Missed voice call]');
+    expect(alertLine(call(5, { media: 'video', outcome: 'busy' }), english)).toBe(
+      '[Missed video call]',
+    );
+    expect(alertLine(call(6), (key, params) => catalogText(zh_TW, key, params))).toBe(
+      '[未接語音通話]',
+    );
+    expect(alertLine(call(7, { outcome: 'completed', durationSeconds: 9 }), english)).toBeNull();
+    expect(alertLine(call(8, { outcome: 'rejected' }), english)).toBeNull();
+    // Others' messages still alert with their line; notices do not.
+    expect(alertLine(message(9), english)).toBe('text 9');
+    expect(alertLine(message(10, { content: { kind: 'burn', seconds: 10 } }), english)).toBeNull();
   });
 });
 

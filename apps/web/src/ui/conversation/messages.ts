@@ -8,6 +8,12 @@ import {
   type QuotedPart,
   type MessageContent,
 } from '@teltlk/protocol';
+import {
+  callRecordPreview,
+  callRecordView,
+  isMissedCall,
+  type CallRecordText,
+} from './call-record';
 
 /**
  * A row of the message list: a day separator, a centred notice or a bubble. A bubble
@@ -208,6 +214,23 @@ export function partLine(
   t: (key: (typeof PART_LABELS)[keyof typeof PART_LABELS], options: { name: string }) => string,
 ): string {
   return part.kind ? t(PART_LABELS[part.kind], { name: part.text }) : part.text;
+}
+
+/**
+ * What an alert says of a message someone else sent: its part as one line (the text,
+ * "[Photo]"), or a call the reader missed ("[Missed voice call]"); null for what raises
+ * no alert (notices, and records of calls the reader took part in or turned down).
+ */
+export function alertLine(
+  message: LocalMessage,
+  t: Parameters<typeof partLine>[1] & CallRecordText,
+): string | null {
+  if (message.content.kind === 'call') {
+    const call = callRecordView(message.content, false);
+    return isMissedCall(call) && !isRevoked(message) ? callRecordPreview(call, t) : null;
+  }
+  const part = quotablePart(message);
+  return part ? partLine(part, t) : null;
 }
 
 /** The point in a map site (OpenStreetMap), opened in a new tab: no tiles ship with the app. */

@@ -1,0 +1,196 @@
+import {
+  joinGroupCall,
+  JanusError,
+  type GroupCall,
+  type GroupCallEvent,
+} from '../../../apps/web/src/features/calls/janus/index';
+import type { PageJoin, PageJoinError, PageReceived, PageSeen } from '../src/group-call-types';
+
+/**
+ * A page of one person in a group call, for the browser tests and the benchmarks: the web
+ * app's Janus client (bundled by group-call-page.ts) joined with what the driver passes
+ * in, every event it hears written down, and the bytes received from each participant
+ * read from the PeerConnections' statistics. The driver calls `window.groupCallPage`.
+ */
+
+const peerConnections: RTCPeerConnection[] = [];
+
+/** The client's PeerConnections, kept to read their statistics. */
+class WatchedPeerConnection extends RTCPeerConnection {
+  constructor(configuration?: RTCConfiguration) {
+    super(configuration);
+    peerConnections.push(this);
+  }
+}
+
+const seen: PageSeen = {
+  participants: {},
+  left: [],
+  talking: {},
+  talks: {},
+  connection: [],
+  failed: null,
+  log: [],
+};
+const streams = new Map<string, MediaStream>();
+let call: GroupCall | null = null;
+let toneGain: GainNode | null = null;
+
+function hear(event: GroupCallEvent): void {
+  seen.log.push(
+    event.type === 'failed'
+      ? `failed ${event.error.message}`
+      : `${event.type} ${JSON.stringify({ ...event, type: undefined, stream: undefined })}`,
+  );
+  switch (event.type) {
+    case 'participant':
+      streams.set(event.userId, event.stream);
+      seen.participants[event.userId] = {
+        audio: event.audio,
+        video: event.video,
+        audioTracks: event.stream.getAudioTracks().length,
+        videoTracks: event.stream.getVideoTracks().length,
+      };
+      return;
+    case 'media': {
+      const known = seen.participants[event.userId];
+      if (known) Object.assign(known, { audio: event.audio, video: event.video });
+      return;
+    }
+    case 'left':
+      streams.delete(event.userId);
+      delete seen.participants[event.userId];
+      seen.left.push(event.userId);
+      return;
+    case 'talking':
+      seen.talking[event.userId] = event.talking;
+      if (event.talking) seen.talks[event.userId] = (seen.talks[event.userId] ?? 0) + 1;
+      return;
+    case 'connection':
+      seen.connection.push(event.state);
+      return;
+    case 'failed':
+      seen.failed = event.error.message;
+  }
+}
+
+/** A steady 440 Hz tone, silent until tone(true): something for talk detection to hear. */
+function toneTrack(): MediaStreamTrack {
+  const context = new AudioContext();
+  const oscillator = context.createOscillator();
+  oscillator.frequency.value = 440;
+  toneGain = context.createGain();
+  toneGain.gain.value = 0;
+  const destination = context.createMediaStreamDestination();
+  oscillator.connect(toneGain).connect(destination);
+  oscillator.start();
+  const [track] = destination.stream.getAudioTracks();
+  if (!track) throw new Error('no tone track');
+  return track;
+}
+
+async function localStream(input: PageJoin): Promise<MediaStream> {
+  const captured = await navigator.mediaDevices.getUserMedia({
+    audio: input.audio === 'microphone',
+    video: input.video ? { ...input.video } : false,
+  });
+  if (input.audio === 'tone') captured.addTrack(toneTrack());
+  return captured;
+}
+
+const api = {
+  async join(input: PageJoin): Promise<PageJoinError | null> {
+    try {
+      call = await joinGroupCall({
+        join: input.way,
+        localStream: await localStream(input),
+        iceServers: input.iceServers,
+        onEvent: hear,
+        RTCPeerConnection: WatchedPeerConnection,
+      });
+      return null;
+    } catch (error) {
+      const code = error instanceof JanusError ? error.code : null;
+      return { code, message: (error as Error).message };
+    }
+  },
+
+  seen(): PageSeen {
+    return seen;
+  },
+
+  /** Bytes each participant's tracks have received, from the inbound RTP statistics. */
+  async received(): Promise<PageReceived> {
+    const owners = new Map<string, string>();
+    for (const [userId, stream] of streams) {
+      for (const track of stream.getTracks()) owners.set(track.id, userId);
+    }
+    const received: PageReceived = {};
+    for (const pc of peerConnections) {
+      if (pc.connectionState === 'closed') continue;
+      for (const report of (await pc.getStats()).values() as IterableIterator<RTCStats>) {
+        if (report.type !== 'inbound-rtp') continue;
+        const inbound = report as RTCInboundRtpStreamStats;
+        const owner = owners.get(inbound.trackIdentifier);
+        if (!owner || (inbound.kind !== 'audio' && inbound.kind !== 'video')) continue;
+        const bytes = (received[owner] ??= { audio: 0, video: 0 });
+        bytes[inbound.kind] += inbound.bytesReceived ?? 0;
+      }
+    }
+    return received;
+  },
+
+  async setAudio(on: boolean): Promise<void> {
+    await call?.setAudioEnabled(on);
+  },
+
+  async setVideo(on: boolean): Promise<void> {
+    await call?.setVideoEnabled(on);
+  },
+
+  /** The tone on (a loud steady note) or off (silence). */
+  tone(on: boolean): void {
+    if (toneGain) toneGain.gain.value = on ? 0.5 : 0;
+  },
+
+  async leave(): Promise<void> {
+    await call?.leave();
+    call = null;
+  },
+
+  /**
+   * One call frame over the server's socket, as the app sends it: authenticated, sent
+   * with a rid, answered by the call as it now stands (or the error, thrown).
+   */
+  frame(wsUrl: string, token: string, frame: Record<string, unknown>): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      const socket = new WebSocket(wsUrl);
+      const rid = `page-${Math.random().toString(36).slice(2)}`;
+      socket.onopen = () => socket.send(JSON.stringify({ t: 'auth', token }));
+      socket.onerror = () => reject(new Error('the socket failed'));
+      socket.onmessage = ({ data }) => {
+        const message = JSON.parse(String(data)) as {
+          t: string;
+          rid?: string;
+          call?: unknown;
+          error?: { code: string };
+        };
+        if (message.t === 'hello') socket.send(JSON.stringify({ ...frame, rid }));
+        if (message.rid !== rid) return;
+        socket.close();
+        if (message.t === 'call') resolve(message.call);
+        else reject(new Error(`refused: ${message.error?.code ?? message.t}`));
+      };
+    });
+  },
+};
+
+export type GroupCallPageApi = typeof api;
+
+declare global {
+  interface Window {
+    groupCallPage: GroupCallPageApi;
+  }
+}
+
+window.groupCallPage = api;
