@@ -11,6 +11,10 @@ export interface CallProbe {
   firstFrameAt: number | null;
   /** Every RTCPeerConnection the page made this run. */
   connections: RTCPeerConnection[];
+  /** Date.now() when each of them was made. */
+  madeAt: number[];
+  /** Date.now() when each of them that got there was first `connected` (ICE and DTLS). */
+  connectedAt: number[];
   /** Forgets the last run: a new accept, a new first frame, new connections. */
   arm(): void;
   /** Watches every remote video of the page for its first frame from now on. */
@@ -52,11 +56,15 @@ export function installCallProbe(): void {
     acceptedAt: null,
     firstFrameAt: null,
     connections: [],
+    madeAt: [],
+    connectedAt: [],
     arm() {
       generation += 1;
       probe.acceptedAt = null;
       probe.firstFrameAt = null;
       probe.connections = [];
+      probe.madeAt = [];
+      probe.connectedAt = [];
       probe.watchVideos();
     },
     watchVideos() {
@@ -98,6 +106,14 @@ export function installCallProbe(): void {
         newTarget,
       );
       probe.connections.push(connection);
+      probe.madeAt.push(Date.now());
+      const madeIn = generation;
+      const onState = () => {
+        if (connection.connectionState !== 'connected') return;
+        connection.removeEventListener('connectionstatechange', onState);
+        if (madeIn === generation) probe.connectedAt.push(Date.now());
+      };
+      connection.addEventListener('connectionstatechange', onState);
       return connection;
     },
   });
@@ -121,6 +137,8 @@ export interface BaselineRun {
   ms: number;
   /** Each side's own first frame, after createOffer. */
   sidesMs: number[];
+  /** createOffer to the later of the two connections being connected. */
+  connectedMs: number;
   candidateTypes: string[];
 }
 
@@ -162,7 +180,7 @@ export async function baselineCall({
             video.srcObject = event.streams[0] ?? new MediaStream([event.track]);
             void video.play();
           };
-          video.requestVideoFrameCallback(() => resolve(performance.now()));
+          video.requestVideoFrameCallback(() => resolve(Date.now()));
         }),
     );
     // Candidates that come before the other side has the description wait for it.
@@ -179,7 +197,7 @@ export async function baselineCall({
       for (const track of stream.getTracks()) peers[index]!.addTrack(track, stream);
     });
     const [offerer, answerer] = peers as [RTCPeerConnection, RTCPeerConnection];
-    const start = performance.now();
+    const start = Date.now();
     await offerer.setLocalDescription(await offerer.createOffer());
     await answerer.setRemoteDescription(offerer.localDescription!);
     for (const candidate of waiting[1]!.splice(0)) await answerer.addIceCandidate(candidate);
@@ -198,7 +216,12 @@ export async function baselineCall({
     ]);
     window.clearTimeout(timer);
     const sidesMs = ends.map((end) => end - start);
-    return { ms: Math.max(...sidesMs), sidesMs, candidateTypes: await probe.candidateTypes() };
+    return {
+      ms: Math.max(...sidesMs),
+      sidesMs,
+      connectedMs: Math.max(...probe.connectedAt) - start,
+      candidateTypes: await probe.candidateTypes(),
+    };
   } finally {
     for (const peer of peers) peer.close();
     for (const stream of streams) for (const track of stream.getTracks()) track.stop();

@@ -27,10 +27,16 @@ export interface CallSetupOptions {
 
 export const CALL_SETUP_DEFAULTS: CallSetupOptions = { runs: 5, warmup: 1 };
 
+/** Times from the start (the accept click; the baseline's createOffer), in ms. */
 export interface CallSetupRun {
+  /** The later of the two sides' first remote frame. */
   ms: number;
   /** The caller's and the callee's first frame (for the baseline: offerer, answerer). */
   sidesMs: number[];
+  /** Both sides have made their RTCPeerConnection (the baseline's exist before it starts: 0). */
+  madeMs: number;
+  /** Both sides' connections are connected (ICE and DTLS). */
+  connectedMs: number;
 }
 
 export interface CallSetup {
@@ -38,6 +44,9 @@ export interface CallSetup {
   oursMs: number;
   baselineMs: number;
   ratio: number;
+  /** Medians of the phases: the connections made, then connected. */
+  ourPhases: { madeMs: number; connectedMs: number };
+  baselineConnectedMs: number;
   ours: CallSetupRun[];
   baseline: CallSetupRun[];
 }
@@ -69,8 +78,15 @@ function probeOf(page: Page) {
     arm: () => page.evaluate(() => (window as unknown as ProbedWindow).callProbe.arm()),
     read: () =>
       page.evaluate(() => {
-        const { acceptedAt, firstFrameAt } = (window as unknown as ProbedWindow).callProbe;
-        return { acceptedAt, firstFrameAt };
+        const { acceptedAt, firstFrameAt, madeAt, connectedAt } = (
+          window as unknown as ProbedWindow
+        ).callProbe;
+        return {
+          acceptedAt,
+          firstFrameAt,
+          madeAt: Math.min(...madeAt),
+          connectedAt: Math.max(...connectedAt),
+        };
       }),
     candidateTypes: () =>
       page.evaluate(() => (window as unknown as ProbedWindow).callProbe.candidateTypes()),
@@ -131,7 +147,7 @@ async function openBaseline(browser: Browser, server: ServerProcess, accounts: A
       timeoutMs: STEP_TIMEOUT_MS,
     });
     checkRelayed('baseline', run.candidateTypes);
-    return { ms: run.ms, sidesMs: run.sidesMs };
+    return { ms: run.ms, sidesMs: run.sidesMs, madeMs: 0, connectedMs: run.connectedMs };
   };
 }
 
@@ -222,7 +238,12 @@ async function openChats(
     checkRelayed('callee', await probes.callee.candidateTypes());
     await pages.caller.locator('[data-call-action="hangup"]').click();
     await ended();
-    return { ms: Math.max(...sidesMs), sidesMs };
+    return {
+      ms: Math.max(...sidesMs),
+      sidesMs,
+      madeMs: Math.max(callerSeen.madeAt, calleeSeen.madeAt) - acceptedAt,
+      connectedMs: Math.max(callerSeen.connectedAt, calleeSeen.connectedAt) - acceptedAt,
+    };
   };
   return async (): Promise<CallSetupRun> => {
     try {
@@ -274,7 +295,18 @@ export async function benchCallSetup(
     }
     const oursMs = median(ours.map((run) => run.ms));
     const baselineMs = median(baseline.map((run) => run.ms));
-    return { oursMs, baselineMs, ratio: oursMs / baselineMs, ours, baseline };
+    return {
+      oursMs,
+      baselineMs,
+      ratio: oursMs / baselineMs,
+      ourPhases: {
+        madeMs: median(ours.map((run) => run.madeMs)),
+        connectedMs: median(ours.map((run) => run.connectedMs)),
+      },
+      baselineConnectedMs: median(baseline.map((run) => run.connectedMs)),
+      ours,
+      baseline,
+    };
   } finally {
     await browser?.close();
     await server?.stop();

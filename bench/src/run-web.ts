@@ -123,12 +123,16 @@ export async function runCallSetup(options: CallSetupOptions, report: Report): P
     const result = await benchCallSetup(options, (kind, run) =>
       console.log(
         `  ${kind === 'ours' ? 'teltlk  ' : 'baseline'} ${fixed(run.ms, 0)} ms ` +
-          `(${kind === 'ours' ? 'caller/callee' : 'offerer/answerer'} ${sides(run)})`,
+          `(${kind === 'ours' ? 'caller/callee' : 'offerer/answerer'} ${sides(run)}; ` +
+          (kind === 'ours' ? `connections made at ${fixed(run.madeMs, 0)}, ` : '') +
+          `connected at ${fixed(run.connectedMs, 0)})`,
       ),
     );
     console.log(
-      `  medians: teltlk ${fixed(result.oursMs, 0)} ms from accept, two bare RTCPeerConnections ` +
-        `${fixed(result.baselineMs, 0)} ms from createOffer`,
+      `  medians: teltlk ${fixed(result.oursMs, 0)} ms from accept (connections made at ` +
+        `${fixed(result.ourPhases.madeMs, 0)}, connected at ${fixed(result.ourPhases.connectedMs, 0)}); ` +
+        `two bare RTCPeerConnections ${fixed(result.baselineMs, 0)} ms from createOffer ` +
+        `(connected at ${fixed(result.baselineConnectedMs, 0)})`,
     );
     report(
       resultLine(
