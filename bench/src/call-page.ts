@@ -24,6 +24,8 @@ export interface CallProbe {
    * connection of this run sends through.
    */
   candidateTypes(): Promise<string[]>;
+  /** Where the page's call stands, for a run that fails: its connections and videos. */
+  describe(): string;
 }
 
 export type ProbedWindow = Window & { callProbe: CallProbe };
@@ -76,6 +78,18 @@ export function installCallProbe(): void {
           if (armedIn === generation) probe.firstFrameAt ??= Date.now();
         });
       });
+    },
+    describe() {
+      const connections = probe.connections.map(
+        (connection) =>
+          `${connection.connectionState} (signalling ${connection.signalingState}, ` +
+          `ICE gathering ${connection.iceGatheringState})`,
+      );
+      const videos = document.querySelectorAll('video[data-call-remote]').length;
+      return (
+        `connections: ${connections.join(', ') || 'none'}; remote videos: ${videos}; ` +
+        `first frame: ${probe.firstFrameAt === null ? 'none' : 'shown'}`
+      );
     },
     async candidateTypes() {
       const types: string[] = [];

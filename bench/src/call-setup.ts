@@ -88,6 +88,7 @@ function probeOf(page: Page) {
           connectedAt: Math.max(...connectedAt),
         };
       }),
+    describe: () => page.evaluate(() => (window as unknown as ProbedWindow).callProbe.describe()),
     candidateTypes: () =>
       page.evaluate(() => (window as unknown as ProbedWindow).callProbe.candidateTypes()),
     firstFrame: () =>
@@ -224,7 +225,18 @@ async function openChats(
     await accept.waitFor();
     await pages.callee.waitForTimeout(RING_MS);
     await accept.click();
-    await Promise.all([probes.caller.firstFrame(), probes.callee.firstFrame()]);
+    try {
+      await Promise.all([probes.caller.firstFrame(), probes.callee.firstFrame()]);
+    } catch {
+      const [callerState, calleeState] = await Promise.all([
+        probes.caller.describe(),
+        probes.callee.describe(),
+      ]);
+      throw new Error(
+        `no remote video frame on both sides within ${STEP_TIMEOUT_MS / 1000} s of the accept\n` +
+          `  caller: ${callerState}\n  callee: ${calleeState}`,
+      );
+    }
     const [callerSeen, calleeSeen] = await Promise.all([
       probes.caller.read(),
       probes.callee.read(),
