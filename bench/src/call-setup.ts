@@ -51,7 +51,8 @@ export interface CallSetup {
   baseline: CallSetupRun[];
 }
 
-const CHROMIUM_ARGS = [
+/** Chromium with a fake camera and microphone, allowed without asking. */
+export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-background-networking',
@@ -60,6 +61,11 @@ const CHROMIUM_ARGS = [
   '--autoplay-policy=no-user-gesture-required',
 ];
 
+/** The system Chromium, or the one CHROMIUM_PATH (or CHROME_PATH, as the other benchmarks) names. */
+export function chromiumPath(): string {
+  return process.env.CHROMIUM_PATH ?? process.env.CHROME_PATH ?? '/usr/bin/chromium';
+}
+
 /** How long one call may take to show a frame, or to end. */
 const STEP_TIMEOUT_MS = 20_000;
 /** A person answers a moment after the ringing starts, not the instant it shows. */
@@ -67,7 +73,7 @@ const RING_MS = 1_000;
 const BASELINE_PATH = '/call-setup-baseline';
 
 /** The only candidates a relay-only call may send through. */
-function checkRelayed(who: string, types: readonly string[]): void {
+export function checkRelayed(who: string, types: readonly string[]): void {
   if (types.length === 0) throw new Error(`${who}: no connected RTCPeerConnection`);
   if (types.some((type) => type !== 'relay'))
     throw new Error(`${who}: media not through TURN alone (candidates ${types.join(', ')})`);
@@ -285,10 +291,7 @@ export async function benchCallSetup(
     });
     const [caller, callee] = (await registerAccounts(server.baseUrl, 2)) as [Account, Account];
     await befriend(server.baseUrl, caller, callee);
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? process.env.CHROME_PATH ?? '/usr/bin/chromium',
-      args: CHROMIUM_ARGS,
-    });
+    browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
     const runBaseline = await openBaseline(browser, server, [caller, callee]);
     const runOurs = await openChats(browser, server, caller, callee);
     for (let index = 0; index < options.warmup; index += 1) {
