@@ -15,7 +15,7 @@ export const workspaceAlias = {
   '@teltlk/pi-sdk': source('./packages/pi-sdk/src/index.ts'),
   '@teltlk/pi-sandbox': source('./packages/pi-sandbox/src/index.ts'),
   '@teltlk/server/tools': source('./apps/server/src/tools.ts'),
-  '@teltlk/server/testing': source('./apps/server/src/test/harness.ts'),
+  '@teltlk/server/testing': source('./apps/server/src/test/testing.ts'),
 };
 
 export default defineConfig({

@@ -1,11 +1,10 @@
 import { groupConversationId, singleConversationId } from '@teltlk/protocol';
-import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { befriend, call, registerAccounts, type Account } from './accounts.js';
 import { startGroupClient, type GroupClient, type SendResult } from './group-protocol.js';
 import { seed, startTeltlk, type ServerProcess } from './server-process.js';
-import { fixed, median, quantile } from './stats.js';
+import { cpuMsOf, fixed, median, quantile } from './stats.js';
 
 /**
  * Group fan-out: one message into a group of `members` (100,000 by default) with
@@ -67,20 +66,6 @@ export interface GroupFigures {
 const SEND_TIMEOUT_MS = 10_000;
 const WARMUP_MESSAGES = 3;
 const SINGLE_CPU_FACTOR = 20;
-
-/** Clock ticks per second, the unit of /proc/<pid>/stat times (100 on most Linux). */
-const CLOCK_TICKS =
-  Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
-
-/** CPU time the process has used so far, ms (user + system, in clock ticks). */
-async function cpuMsOf(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-  // Fields after the command name, which is in parentheses and may hold spaces.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // utime and stime are fields 14 and 15 of the line, 12th and 13th after the name.
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  return (ticks * 1000) / CLOCK_TICKS;
-}
 
 interface GroupReplyBody {
   id?: string;

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import {
   UPLOADS_PATH,
@@ -11,7 +10,7 @@ import { Upload } from 'tus-js-client';
 import { WebSocket } from 'ws';
 import { befriend, call, registerAccounts, type Account } from './accounts.js';
 import { startTeltlk, type ServerProcess } from './server-process.js';
-import { median, quantile } from './stats.js';
+import { cpuMsOf, median, quantile } from './stats.js';
 
 /**
  * Photo messages as phones send them: `clients` people each upload a different 4 MB
@@ -48,16 +47,8 @@ export interface MediaFigures {
   photoBytes: number;
 }
 
-const CLOCK_TICKS_PER_S = 100;
 /** Uncounted rounds before the measured ones. */
 const WARMUP_ROUNDS = 4;
-
-/** User and system CPU time of a process so far, in milliseconds (/proc/<pid>/stat). */
-async function cpuMsOf(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_S;
-}
 
 /**
  * A phone photo of about `bytes`: 12 MP, a scene of gradients with fine grain (which is

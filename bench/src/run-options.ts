@@ -9,6 +9,7 @@ import { LIGHTHOUSE_DEFAULTS } from './lighthouse.js';
 import { MEDIA_DEFAULTS, type MediaOptions } from './media-upload.js';
 import { PERSISTENCE_DEFAULTS, type PersistenceOptions } from './persistence.js';
 import { SEARCH_DEFAULTS, type SearchOptions } from './search.js';
+import { SFU_DEFAULTS, type SfuOptions } from './sfu-fanout.js';
 import { TRANSLATION_DEFAULTS, type TranslationOptions } from './translation.js';
 import { FIRST_LOAD_DEFAULTS, type FirstLoadOptions } from './web-first-load.js';
 
@@ -35,6 +36,8 @@ import { FIRST_LOAD_DEFAULTS, type FirstLoadOptions } from './web-first-load.js'
  *     (SQLite, and PostgreSQL at TEST_DATABASE_URL when set)
  *   --growth-users=1000000 --growth-reads=2000 --growth-checkins=2000 --growth-rounds=3   rankings, check-ins
  *     (SQLite, and PostgreSQL at TEST_DATABASE_URL when set; Redis at TEST_REDIS_URL when set)
+ *   --sfu-participants=8 --sfu-seconds=20 --sfu-runs=3 --sfu-settle=5   group video call on Janus
+ *     (its own Janus from infra/janus, `janus` on the PATH; Chromium at CHROME_PATH or CHROMIUM_PATH)
  */
 const BENCHMARKS = [
   'web',
@@ -50,6 +53,7 @@ const BENCHMARKS = [
   'search',
   'ledger',
   'growth',
+  'sfu-fanout',
 ] as const;
 type Benchmark = (typeof BENCHMARKS)[number];
 
@@ -151,4 +155,10 @@ export const callSetupOptions: CallSetupOptions = {
   warmup: numberFlag('call-warmup', CALL_SETUP_DEFAULTS.warmup),
 };
 export const lighthouseRuns = numberFlag('lighthouse-runs', LIGHTHOUSE_DEFAULTS.runs);
+export const sfuOptions: SfuOptions = {
+  participants: numberFlag('sfu-participants', SFU_DEFAULTS.participants),
+  seconds: numberFlag('sfu-seconds', SFU_DEFAULTS.seconds, 'seconds'),
+  runs: numberFlag('sfu-runs', SFU_DEFAULTS.runs),
+  settleSeconds: numberFlag('sfu-settle', SFU_DEFAULTS.settleSeconds, 'seconds'),
+};
 if (flags.size > 0) throw new Error(`unknown flag --${[...flags.keys()][0]}`);

@@ -21,12 +21,14 @@ import {
   only,
   persistenceOptions,
   searchOptions,
+  sfuOptions,
   socketLimit,
   socketsFlag,
   translationOptions,
 } from './run-options.js';
 import { runCallSetup, runLighthouse, runWebFirstLoad } from './run-web.js';
 import { benchSearch, SEARCH_QUERIES } from './search.js';
+import { benchSfu } from './sfu-fanout.js';
 import { fixed } from './stats.js';
 import {
   dmOk,
@@ -39,6 +41,7 @@ import {
   rankingsOk,
   resultLine,
   searchOk,
+  sfuOk,
   TARGETS,
   translationOk,
 } from './targets.js';
@@ -420,6 +423,41 @@ if (only.includes('growth')) {
   } catch (error) {
     failed = true;
     console.error(`growth failed: ${(error as Error).message}`);
+  }
+}
+
+if (only.includes('sfu-fanout')) {
+  console.log(
+    `sfu-fanout: ${sfuOptions.participants} people in a video call on Janus, each publishing and ` +
+      `receiving everyone else; ${sfuOptions.runs} x ${sfuOptions.seconds} s windows of each, alternating`,
+  );
+  try {
+    const sfu = await benchSfu(sfuOptions);
+    console.log(
+      `  medians: ours ${fixed(sfu.oursCpuMs, 0)} ms CPU per window (Janus ${fixed(sfu.oursJanusCpuMs, 0)}, ` +
+        `server ${fixed(sfu.oursServerCpuMs, 0)}), Janus alone ${fixed(sfu.baselineCpuMs, 0)} ms; ` +
+        `per MB delivered ${fixed(sfu.oursMsPerMb, 1)} ms against ${fixed(sfu.baselineMsPerMb, 1)} ms; ` +
+        `${sfu.streams} of ${sfu.expectedStreams} remote videos flowed through every window`,
+    );
+    report(
+      resultLine(
+        'sfu-fanout',
+        {
+          ratio: fixed(sfu.ratio, 3),
+          ours_cpu_ms: fixed(sfu.oursCpuMs, 0),
+          janus_cpu_ms: fixed(sfu.oursJanusCpuMs, 0),
+          server_cpu_ms: fixed(sfu.oursServerCpuMs, 0),
+          baseline_cpu_ms: fixed(sfu.baselineCpuMs, 0),
+          participants: sfu.participants,
+          streams: sfu.streams,
+          target_ratio: TARGETS.sfu.maxRatio,
+        },
+        sfuOk(sfu),
+      ),
+    );
+  } catch (error) {
+    failed = true;
+    console.error(`sfu-fanout failed: ${(error as Error).message}`);
   }
 }
 

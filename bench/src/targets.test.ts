@@ -10,6 +10,7 @@ import {
   mediaOk,
   searchOk,
   persistenceOk,
+  sfuOk,
   resultLine,
   translationOk,
   webFirstLoadOk,
@@ -67,6 +68,14 @@ describe('benchmark targets', () => {
     expect(translationOk({ callsPerMessage: 5, languages: 5 })).toBe(true);
     expect(translationOk({ callsPerMessage: 4, languages: 5 })).toBe(false);
     expect(translationOk({ callsPerMessage: 5.05, languages: 5 })).toBe(false);
+  });
+
+  it('a group video call: at most 1.2 times Janus alone, eight people, every video flowing', () => {
+    const call = { ratio: 1.2, participants: 8, streams: 56, expectedStreams: 56 };
+    expect(sfuOk(call)).toBe(true);
+    expect(sfuOk({ ...call, ratio: 1.21 })).toBe(false);
+    expect(sfuOk({ ...call, participants: 4, streams: 12, expectedStreams: 12 })).toBe(false);
+    expect(sfuOk({ ...call, streams: 55 })).toBe(false);
   });
 
   it('writes the RESULT line, and fails one whose figures are not numbers', () => {

@@ -18,6 +18,7 @@ export const TARGETS = {
   callSetup: { maxRatio: 2 },
   /** Not in PERFORMANCE.md: a check-in writes three rows, like a transfer; the ledger's bar. */
   checkin: { minRatio: 0.3 },
+  sfu: { maxRatio: 1.2, participants: 8 },
 } as const;
 
 /** Top 100 plus my place among the population, p99. */
@@ -68,6 +69,23 @@ export function idleOk({ ratio, kbPerSocket }: { ratio: number; kbPerSocket: num
 
 export function groupOk({ acceptRatio, p99 }: { acceptRatio: number; p99: number }): boolean {
   return acceptRatio <= TARGETS.group.maxAcceptRatio && p99 <= TARGETS.group.maxP99Ms;
+}
+
+/**
+ * A group video call of at least the target's size, every remote video flowing through the
+ * measured windows, costs Janus and our server at most 1.2 times what Janus alone costs.
+ */
+export function sfuOk(figures: {
+  ratio: number;
+  participants: number;
+  streams: number;
+  expectedStreams: number;
+}): boolean {
+  return (
+    figures.ratio <= TARGETS.sfu.maxRatio &&
+    figures.participants >= TARGETS.sfu.participants &&
+    figures.streams >= figures.expectedStreams
+  );
 }
 
 /** Server CPU per photo within 1.5 times sharp making the same thumbnail alone. */

@@ -1,24 +1,18 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { callApi } from '@teltlk/test-kit';
 import { expectAccessible } from './axe.js';
 import {
-  befriend,
   createGroup,
   mintNft,
-  launchBrowser,
-  newPhoneContext,
   openChat,
-  registerAccount,
+  openFromChats,
   send,
-  signIn,
-  startServer,
   useInterface,
-  watchConsole,
   type ApiAccount,
   type ChatTexts,
-  type RunningServer,
 } from './harness.js';
+import { browserSuite } from './suite.js';
 
 /**
  * axe-core on every main screen, in each interface language: sign-in, registration, the
@@ -27,10 +21,7 @@ import {
  * landmarks, language) fails.
  */
 
-let server: RunningServer;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-const consoleErrors: string[][] = [];
+const suite = browserSuite();
 let ada: ApiAccount;
 let adaPage: Page;
 
@@ -119,13 +110,9 @@ const MESSAGES = {
 };
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-  const [first, bob] = await Promise.all([
-    registerAccount(server.baseUrl, 'Ada'),
-    registerAccount(server.baseUrl, 'Bob'),
-  ]);
+  const { server } = suite;
+  const [first, bob] = await suite.accounts('Ada', 'Bob');
   ada = first;
-  await befriend(server.baseUrl, ada, bob);
   await createGroup(server.baseUrl, ada, 'Pioneers', [bob]);
   // A wallet holding a badge: the wallet page with its assets and NFTs.
   await callApi(server.baseUrl, 'POST', '/wallet', { token: ada.token });
@@ -139,7 +126,7 @@ beforeAll(async () => {
     description: 'Day one',
   });
 
-  const [a, b] = await Promise.all([signedIn(ada), signedIn(bob)]);
+  const [a, b] = await Promise.all([suite.signedIn(ada), suite.signedIn(bob)]);
   adaPage = a;
   await openChat(a, /Bob/);
   await openChat(b, /Ada/);
@@ -149,20 +136,6 @@ beforeAll(async () => {
   }
   await a.getByText(MESSAGES.fromBob.at(-1)!, { exact: true }).waitFor();
 });
-
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
-  await server?.stop();
-  expect(consoleErrors.flat()).toEqual([]);
-});
-
-async function signedIn(account: ApiAccount): Promise<Page> {
-  const { context, page, errors } = await signIn(browser, server.baseUrl, account);
-  contexts.push(context);
-  consoleErrors.push(errors);
-  return page;
-}
 
 function heading(page: Page, name: string) {
   return page.getByRole('heading', { level: 1, name, exact: true });
@@ -176,15 +149,10 @@ async function checkPage(page: Page, label: string): Promise<void> {
 
 describe('accessibility by axe-core', () => {
   it.each(LANGUAGES)('has no serious violation on the main screens in %s', async (language, ui) => {
-    // Signed out: the sign-in and registration pages, in a fresh browser.
-    const guest = await newPhoneContext(browser);
-    contexts.push(guest);
-    if (language !== 'zh_CN') {
-      await guest.addInitScript((code) => localStorage.setItem('currentLanguage', code), language);
-    }
-    const page = await guest.newPage();
-    consoleErrors.push(watchConsole(page));
-    await page.goto(`${server.baseUrl}/`);
+    const { server } = suite;
+    // Signed out: the sign-in and registration pages, in a fresh browser (in Simplified
+    // Chinese as the app starts, unless told otherwise).
+    const page = await suite.guest(language === 'zh_CN' ? undefined : language);
     await heading(page, ui.welcome).waitFor();
     // index.html paints the same heading before the app runs: wait for the app's form.
     await page.locator('input[type="password"]').waitFor();
@@ -211,9 +179,7 @@ describe('accessibility by axe-core', () => {
     }
     await checkPage(a, `chat (${language})`);
 
-    await a.goto(`${server.baseUrl}/#/pages/home/home`);
-    await a.getByRole('link', { name: /Pioneers/ }).click();
-    await a.getByRole('textbox', { name: ui.message }).waitFor();
+    await openFromChats(a, /Pioneers/);
     await a.getByRole('banner').getByRole('link').last().click();
     await heading(a, ui.groupSettings).waitFor();
     await a.getByText('Bob', { exact: true }).first().waitFor();

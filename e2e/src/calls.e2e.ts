@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { callApi } from '@teltlk/test-kit';
 import { describe, expect, it } from 'vitest';
+import { expectAccessible } from './axe.js';
 import { createGroup, openChat, type ApiAccount } from './harness.js';
 import { browserSuite } from './suite.js';
 
@@ -16,9 +17,7 @@ const JANUS_URL = process.env.TEST_JANUS_URL;
 const JANUS_KEY = process.env.TEST_JANUS_ROOM_ADMIN_KEY;
 
 const suite = browserSuite({
-  ...(TURN_URL && TURN_SECRET
-    ? { TURN_URLS: TURN_URL, TURN_SECRET, TURN_RELAY_ONLY: 'true' }
-    : {}),
+  ...(TURN_URL && TURN_SECRET ? { TURN_URLS: TURN_URL, TURN_SECRET, TURN_RELAY_ONLY: 'true' } : {}),
   ...(JANUS_URL && JANUS_KEY ? { JANUS_URL, JANUS_ROOM_ADMIN_KEY: JANUS_KEY } : {}),
 });
 
@@ -46,7 +45,7 @@ async function recordPeerConnections(page: Page): Promise<void> {
         super(config);
         made.push(this);
       }
-    } as typeof RTCPeerConnection;
+    };
   });
   await page.reload();
 }
@@ -116,6 +115,14 @@ describe.runIf(TURN_URL && TURN_SECRET)('one-to-one calls', () => {
     await a.getByText(/^0:0\d$/).waitFor();
     await a.getByText(/connection$/).waitFor();
 
+    // The network changes: ICE starts again, and media keeps flowing without a new call.
+    const before = (await flowOf(b)).videoIn.reduce((sum, bytes) => sum + bytes, 0);
+    await a.evaluate(() => window.dispatchEvent(new Event('online')));
+    await expect
+      .poll(async () => (await flowOf(b)).videoIn.reduce((sum, bytes) => sum + bytes, 0))
+      .toBeGreaterThan(before + 20_000);
+    expect(await a.getByRole('dialog').count()).toBe(1);
+
     // Muting says so on the button; minimizing keeps the call in a small window.
     await action(a, 'mute').click();
     expect(await action(a, 'mute').getAttribute('aria-pressed')).toBe('true');
@@ -123,9 +130,14 @@ describe.runIf(TURN_URL && TURN_SECRET)('one-to-one calls', () => {
     await a.getByRole('button', { name: /^Back to the call/ }).click();
 
     await action(a, 'hangup').click();
-    await b.getByRole('status').getByText(/Call ended/).waitFor();
+    await b
+      .getByRole('status')
+      .getByText(/Call ended/)
+      .waitFor();
     await expect.poll(() => b.getByRole('dialog').count()).toBe(0);
-    await log(a).getByText(/^Video call · 0:\d\d$/).waitFor();
+    await log(a)
+      .getByText(/^Video call · 0:\d\d$/)
+      .waitFor();
   });
 
   it('rings every device of the callee, and the others stop when one answers', async () => {
@@ -144,7 +156,9 @@ describe.runIf(TURN_URL && TURN_SECRET)('one-to-one calls', () => {
     await expect.poll(() => laptop.getByRole('alertdialog').count()).toBe(0);
     await phone.getByRole('dialog').waitFor();
     await action(phone, 'hangup').click();
-    await log(a).getByText(/^Voice call · 0:\d\d$/).waitFor();
+    await log(a)
+      .getByText(/^Voice call · 0:\d\d$/)
+      .waitFor();
   });
 
   it('leaves a record for a declined, a cancelled and a busy call', async () => {
@@ -158,7 +172,10 @@ describe.runIf(TURN_URL && TURN_SECRET)('one-to-one calls', () => {
     // Declined.
     await callButton(a, 'audio').click();
     await action(b, 'decline').click();
-    await a.getByRole('status').getByText(/Call declined/).waitFor();
+    await a
+      .getByRole('status')
+      .getByText(/Call declined/)
+      .waitFor();
     await log(a).getByText('Call declined').waitFor();
 
     // Cancelled by the caller before an answer.
@@ -174,9 +191,60 @@ describe.runIf(TURN_URL && TURN_SECRET)('one-to-one calls', () => {
     await a.getByRole('dialog').waitFor();
     await openChat(c, /Ada/);
     await callButton(c, 'audio').click();
-    await c.getByRole('status').getByText(/The person is in another call/).waitFor();
+    await c
+      .getByRole('status')
+      .getByText(/The person is in another call/)
+      .waitFor();
     await log(c).getByText('Busy').waitFor();
     await action(a, 'hangup').click();
+  });
+});
+
+describe.runIf(TURN_URL && TURN_SECRET)('calls in Chinese, and unanswered', () => {
+  it('shows the screens in Simplified Chinese, accessible to a screen reader', async () => {
+    const [ada, bob] = await suite.accounts('Ada', 'Bob');
+    const a = await suite.signedIn(ada);
+    const b = await suite.signedIn(bob);
+    for (const page of [a, b]) {
+      await page.evaluate(() => localStorage.setItem('currentLanguage', 'zh_CN'));
+      await page.reload();
+      await page.getByRole('heading', { level: 1, name: '消息' }).waitFor();
+    }
+    await a.goto(`${suite.server.baseUrl}/#/pages/contacts/contacts`);
+    await a.getByRole('link', { name: /Bob/ }).first().click();
+    await a.getByRole('button', { name: '发消息' }).click();
+    await a.getByRole('button', { name: '视频通话' }).click();
+    const incoming = b.getByRole('alertdialog');
+    await incoming.getByText('邀请你视频通话').waitFor();
+    await expectAccessible(b, 'incoming call (zh_CN)');
+    await incoming.getByRole('button', { name: '视频接听' }).click();
+    const call = a.getByRole('dialog');
+    await call.getByRole('button', { name: '静音' }).waitFor();
+    await call.getByRole('button', { name: '挂断' }).waitFor();
+    await expectAccessible(a, 'in a call (zh_CN)');
+    await call.getByRole('button', { name: '挂断' }).click();
+    await b
+      .getByRole('status')
+      .getByText(/通话已结束/)
+      .waitFor();
+  });
+
+  it('ends a call no one answers as missed, with its record on both sides', async () => {
+    const [ada, bob] = await suite.accounts('Ada', 'Bob');
+    const a = await suite.signedIn(ada);
+    const b = await suite.signedIn(bob);
+    await openChat(a, /Bob/);
+    await callButton(a, 'audio').click();
+    await b.getByRole('alertdialog').waitFor();
+    // Sixty seconds of ringing, then the server ends it.
+    await a
+      .getByRole('status')
+      .getByText(/No answer/)
+      .waitFor({ timeout: 90_000 });
+    await expect.poll(() => b.getByRole('alertdialog').count()).toBe(0);
+    await log(a).getByText('No answer').waitFor();
+    await openChat(b, /Ada/);
+    await log(b).getByText('Missed voice call').waitFor();
   });
 });
 
@@ -187,25 +255,41 @@ async function remoteVideos(page: Page): Promise<number> {
 }
 
 describe.runIf(JANUS_URL && JANUS_KEY)('group calls through Janus', () => {
-  it('gives each of three people the other two, and refuses a non-member', async () => {
+  it('gives each of three people the other two, takes a late joiner from the banner, and refuses a non-member', async () => {
     const [ada, bob, cai, eve]: ApiAccount[] = await suite.accounts('Ada', 'Bob', 'Cai', 'Eve');
-    await createGroup(suite.server.baseUrl, ada!, 'Calling group', [bob!, cai!]);
+    await createGroup(suite.server.baseUrl, ada, 'Calling group', [bob, cai]);
     const pages = [];
-    for (const person of [ada!, bob!, cai!]) {
+    for (const person of [ada, bob, cai]) {
       const page = await suite.signedIn(person);
       await recordPeerConnections(page);
       pages.push(page);
     }
     const [a, b, c] = pages as [Page, Page, Page];
     await a.goto(`${suite.server.baseUrl}/#/pages/home/home`);
-    await a.getByRole('link', { name: /Calling group/ }).first().click();
+    await a
+      .getByRole('link', { name: /Calling group/ })
+      .first()
+      .click();
     await callButton(a, 'video').click();
     for (const page of [b, c]) {
-      await page.getByRole('alertdialog').getByText(/invites you to a group video call/).waitFor();
-      await action(page, 'accept').click();
+      await page
+        .getByRole('alertdialog')
+        .getByText(/invites you to a group video call/)
+        .waitFor();
     }
+    await action(b, 'accept').click();
+    // Cai declines, then changes his mind: he joins the running call from the chat's banner.
+    await action(c, 'decline').click();
+    await expect.poll(() => c.getByRole('alertdialog').count()).toBe(0);
+    await c.goto(`${suite.server.baseUrl}/#/pages/home/home`);
+    await c
+      .getByRole('link', { name: /Calling group/ })
+      .first()
+      .click();
+    await c.getByText('A group call is in progress').waitFor();
+    await action(c, 'join').click();
     for (const page of pages) {
-      await expect.poll(() => remoteVideos(page), { timeout: 30_000 }).toBe(2);
+      await expect.poll(() => remoteVideos(page)).toBe(2);
       await expect.poll(() => page.locator('.tt-call-tile').count()).toBe(3);
     }
 
@@ -214,11 +298,11 @@ describe.runIf(JANUS_URL && JANUS_KEY)('group calls through Janus', () => {
       suite.server.baseUrl,
       'GET',
       '/calls/current',
-      { token: ada!.token },
+      { token: ada.token },
     );
     const id = call.calls[0]?.id ?? '';
     await expect(
-      callApi(suite.server.baseUrl, 'POST', `/calls/${id}/sfu`, { token: eve!.token }),
+      callApi(suite.server.baseUrl, 'POST', `/calls/${id}/sfu`, { token: eve.token }),
     ).rejects.toThrow(/: 404 /);
 
     // Cai leaves: the others see two tiles.

@@ -154,6 +154,22 @@ describe.runIf(JANUS_URL && ADMIN_KEY)('group calls through Janus', () => {
     await expect
       .poll(async () => (await adaCall.received())[bob.id]?.video)
       .toBeGreaterThan(stopped ?? 0);
+    // And his microphone: off, then on again.
+    await bobCall.setAudio(false);
+    await expect.poll(async () => (await participants(caiCall))[bob.id]?.audio).toBe(false);
+    await bobCall.setAudio(true);
+    await expect.poll(async () => (await participants(caiCall))[bob.id]?.audio).toBe(true);
+
+    // Ada's ICE restarts (as after a network change): what she sends and receives goes on.
+    const beforeRestart = await bobCall.received();
+    await adaCall.restartIce();
+    await expect
+      .poll(async () => (await bobCall.received())[ada.id]?.video)
+      .toBeGreaterThan(beforeRestart[ada.id]?.video ?? 0);
+    const adaBefore = await adaCall.received();
+    await expect
+      .poll(async () => (await adaCall.received())[bob.id]?.video)
+      .toBeGreaterThan(adaBefore[bob.id]?.video ?? 0);
 
     // Someone without a token of the room's list is refused by Janus itself.
     const stranger = await device();
@@ -178,11 +194,13 @@ describe.runIf(JANUS_URL && ADMIN_KEY)('group calls through Janus', () => {
       .poll(async () => (await adaCall.received())[bob.id]?.video)
       .toBeGreaterThan(before[bob.id]?.video ?? 0);
 
+    // Ada leaves too: Bob, alone, sees her go and his call still stands.
+    await adaCall.leave();
+    await expect.poll(async () => (await bobCall.seen()).left).toEqual([cai.id, ada.id]);
     for (const at of devices) {
       const seen: PageSeen = await at.seen();
       expect(seen.failed, seen.log.join('\n')).toBeNull();
     }
-    await adaCall.leave();
     await bobCall.leave();
   });
 });

@@ -1,14 +1,7 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import {
-  befriend,
-  launchBrowser,
-  registerAccount,
-  signIn,
-  startServer,
-  type ApiAccount,
-  type RunningServer,
-} from './harness.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it, onTestFailed } from 'vitest';
+import { openFromChats } from './harness.js';
+import { browserSuite } from './suite.js';
 
 /**
  * A group in four browsers: A creates it with B and C, sets a notice, B @-mentions A,
@@ -18,34 +11,7 @@ import {
 const ONE_PIXEL_PNG =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
 
-let server: RunningServer;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-const consoleErrors: string[][] = [];
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
-  await server?.stop();
-  expect(consoleErrors.flat()).toEqual([]);
-});
-
-async function signedIn(account: ApiAccount): Promise<Page> {
-  const { context, page, errors } = await signIn(browser, server.baseUrl, account);
-  contexts.push(context);
-  consoleErrors.push(errors);
-  return page;
-}
-
-async function openChat(page: Page, name: RegExp): Promise<void> {
-  await page.goto(`${server.baseUrl}/#/pages/home/home`);
-  await page.getByRole('link', { name }).first().click();
-  await page.getByRole('log', { name: 'Chat' }).waitFor();
-}
+const suite = browserSuite();
 
 async function openGroupSettings(page: Page): Promise<void> {
   await page.getByRole('banner').getByRole('link').last().click();
@@ -55,22 +21,17 @@ async function openGroupSettings(page: Page): Promise<void> {
 describe('a group in four browsers', () => {
   it('creates, notices, mentions, mutes, approves a join by ID, and lets a member quit', async () => {
     onTestFailed(async () => {
-      for (const context of contexts) {
+      for (const context of suite.browser.contexts()) {
         for (const page of context.pages()) {
           console.log(`DUMP ${page.url()}\n${await page.locator('body').ariaSnapshot()}`);
         }
       }
     });
-    const register = (name: string) => registerAccount(server.baseUrl, name);
-    const [ada, bob, cat, dan] = await Promise.all([
-      register('Ada'),
-      register('Bob'),
-      register('Cat'),
-      register('Dan'),
+    const [[ada, bob, cat], [dan]] = await Promise.all([
+      suite.accounts('Ada', 'Bob', 'Cat'),
+      suite.strangers('Dan'),
     ]);
-    await befriend(server.baseUrl, ada, bob);
-    await befriend(server.baseUrl, ada, cat);
-    const a = await signedIn(ada);
+    const a = await suite.signedIn(ada);
 
     // A creates the group from two friends.
     await a.getByRole('link', { name: 'Contacts', exact: true }).click();
@@ -101,8 +62,8 @@ describe('a group in four browsers', () => {
     await a.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
 
     // B mentions A.
-    const b = await signedIn(bob);
-    await openChat(b, /Pioneers/);
+    const b = await suite.signedIn(bob);
+    await openFromChats(b, /Pioneers/);
     await b
       .getByText(/Meet-up on Friday at 10/)
       .first()
@@ -115,46 +76,46 @@ describe('a group in four browsers', () => {
       .click();
     await box.pressSequentially('see you there');
     await box.press('Enter');
-    await a.goto(`${server.baseUrl}/#/pages/home/home`);
+    await a.goto(`${suite.server.baseUrl}/#/pages/home/home`);
     await a.getByText('[You were mentioned]').waitFor();
 
     // A mutes C; C cannot send.
-    await openChat(a, /Pioneers/);
+    await openFromChats(a, /Pioneers/);
     await openGroupSettings(a);
     await a.getByRole('button', { name: /Cat/ }).first().click();
     await a.getByRole('option', { name: 'Mute', exact: true }).click();
     await a.getByRole('option', { name: '10 minutes' }).click();
-    const c = await signedIn(cat);
-    await openChat(c, /Pioneers/);
+    const c = await suite.signedIn(cat);
+    await openFromChats(c, /Pioneers/);
     await c.getByText(/You are muted until/).waitFor();
     expect(await c.getByRole('textbox', { name: 'Message' }).count()).toBe(0);
 
     // D finds the group by its ID and applies; A approves.
     const groups = (await (
-      await fetch(`${server.baseUrl}/api/v1/groups`, {
+      await fetch(`${suite.server.baseUrl}/api/v1/groups`, {
         headers: { authorization: `Bearer ${ada.token}` },
       })
     ).json()) as { groups: { groupNo: string }[] };
     const groupNo = groups.groups[0]!.groupNo;
-    const d = await signedIn(dan);
-    await d.goto(`${server.baseUrl}/#/pages/contacts/addGroup`);
+    const d = await suite.signedIn(dan);
+    await d.goto(`${suite.server.baseUrl}/#/pages/contacts/addGroup`);
     await d.getByRole('textbox', { name: 'Group ID' }).fill(groupNo);
     await d.getByRole('button', { name: 'Search' }).click();
     await d.getByRole('button', { name: 'Apply to join' }).click();
     await d.getByText('Application sent').first().waitFor();
-    await a.goto(`${server.baseUrl}/#/pages/contacts/groupApplication`);
+    await a.goto(`${suite.server.baseUrl}/#/pages/contacts/groupApplication`);
     await a
       .getByRole('button', { name: /Accept/ })
       .first()
       .click();
-    await openChat(d, /Pioneers/);
+    await openFromChats(d, /Pioneers/);
     await d.getByText('You joined the group').waitFor();
 
     // B quits; A sees it.
     await openGroupSettings(b);
     await b.getByRole('button', { name: 'Quit group' }).click();
     await b.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
-    await openChat(a, /Pioneers/);
+    await openFromChats(a, /Pioneers/);
     await a.getByText('Dan joined the group').waitFor();
     await a.getByText('Bob left the group').waitFor();
   });

@@ -330,6 +330,13 @@ export async function openChat(
   await page.getByRole('textbox', { name: ui.message }).waitFor();
 }
 
+/** Opens a conversation from the chat list, and waits for its messages' log. */
+export async function openFromChats(page: Page, name: RegExp): Promise<void> {
+  await page.goto(`${new URL(page.url()).origin}/#/pages/home/home`);
+  await page.getByRole('link', { name }).first().click();
+  await page.getByRole('log').waitFor();
+}
+
 /** Sends a text from the open chat and waits for it to show. */
 export async function send(
   page: Page,

@@ -3,9 +3,11 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import {
   befriend,
   launchBrowser,
+  newPhoneContext,
   registerAccount,
   signIn,
   startServer,
+  watchConsole,
   type ApiAccount,
   type RunningServer,
 } from './harness.js';
@@ -16,6 +18,15 @@ export interface BrowserSuite {
   readonly browser: Browser;
   /** A phone-sized browser of one person, signed in; its console is watched. */
   signedIn(account: ApiAccount): Promise<Page>;
+  /**
+   * A phone-sized browser nobody is signed in to, in the interface `language` if given
+   * (else the one the app starts in), at the app's first page; its console is watched.
+   */
+  guest(language?: string): Promise<Page>;
+  /** New accounts of these names, strangers to each other, none signed in yet. */
+  strangers<const N extends readonly string[]>(
+    ...names: N
+  ): Promise<{ [K in keyof N]: ApiAccount }>;
   /** New accounts of these names, all friends of the first, none signed in yet. */
   accounts<const N extends readonly string[]>(...names: N): Promise<{ [K in keyof N]: ApiAccount }>;
   /** New accounts of these names, all friends of the first: each one's browser, signed in. */
@@ -64,9 +75,28 @@ export function browserSuite(env: Record<string, string> = {}): BrowserSuite {
       consoleErrors.push(errors);
       return page;
     },
-    async accounts(...names) {
+    async guest(language) {
+      const context = await newPhoneContext(started(browser));
+      contexts.push(context);
+      if (language !== undefined) {
+        await context.addInitScript(
+          (code) => localStorage.setItem('currentLanguage', code),
+          language,
+        );
+      }
+      const page = await context.newPage();
+      consoleErrors.push(watchConsole(page));
+      await page.goto(`${started(server).baseUrl}/`);
+      return page;
+    },
+    async strangers(...names) {
       const { baseUrl } = started(server);
       const accounts = await Promise.all(names.map((name) => registerAccount(baseUrl, name)));
+      return accounts as { [K in keyof typeof names]: ApiAccount };
+    },
+    async accounts(...names) {
+      const { baseUrl } = started(server);
+      const accounts: readonly ApiAccount[] = await this.strangers(...names);
       const [first, ...others] = accounts;
       for (const other of others) await befriend(baseUrl, first!, other);
       return accounts as { [K in keyof typeof names]: ApiAccount };

@@ -30,8 +30,8 @@ export interface CallEvents {
 
 interface Pending {
   frame: ClientFrame;
-  resolve(call: Call): void;
-  reject(error: Error): void;
+  resolve: (call: Call) => void;
+  reject: (error: Error) => void;
   timer: ReturnType<typeof setTimeout>;
 }
 
@@ -61,7 +61,7 @@ export class CallsClient {
     private readonly deps: {
       api: ApiClient;
       socket: CallSocket;
-      onBackgroundError(error: unknown): void;
+      onBackgroundError: (error: unknown) => void;
     },
   ) {}
 
@@ -71,14 +71,13 @@ export class CallsClient {
   }
 
   /** The calls known here, newest first: ringing, running, and ended ones not yet forgotten. */
-  getSnapshot(): readonly Call[] {
-    return this.snapshot;
-  }
+  getSnapshot = (): readonly Call[] => this.snapshot;
 
-  subscribe(listener: () => void): () => void {
+  /** Bound, so a view can hand it to useSyncExternalStore as it is. */
+  subscribe = (listener: () => void): (() => void) => {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
-  }
+  };
 
   on<K extends keyof CallEvents>(type: K, listener: (value: CallEvents[K]) => void): () => void {
     return this.events.on(type, listener);

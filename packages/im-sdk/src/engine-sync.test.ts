@@ -1,19 +1,14 @@
 import type { UserCard } from '@teltlk/protocol';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ImEngine } from './engine.js';
-import { ServerWorld, startServer, type LiveServer } from './test-server.js';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ServerWorld, startServer, until, type LiveServer } from './test-server.js';
 import { record, seqs, texts } from './test-fixtures.js';
 import type { LocalMessage } from './types.js';
 
 /**
- * The engine against the real server: syncing the list, opening a conversation, and what
- * the user and the peer do to messages. Faults the server cannot be made to show (lost
- * frames, dropped sockets) are in the fake server's tests.
+ * The engine against the real server: syncing the list, opening a conversation, what the
+ * user and the peer do to messages, burning and typing. Faults the server cannot be made
+ * to show (lost frames, dropped sockets) are in the fake server's tests.
  */
-
-/** The server and the engine share two cores with other test files: waits are generous. */
-const until = <T>(check: () => T | Promise<T>): Promise<T> =>
-  vi.waitFor(check, { timeout: 10_000 });
 
 let server: LiveServer;
 let world: ServerWorld;
@@ -34,13 +29,7 @@ afterEach(async () => {
   await world.close();
 });
 
-async function started(): Promise<ImEngine> {
-  const engine = world.engine();
-  const finished = record(engine, 'syncFinish');
-  await engine.start();
-  await until(() => expect(finished.length).toBeGreaterThan(0));
-  return engine;
-}
+const started = () => world.started();
 
 describe('ImEngine against the server', { timeout: 30_000 }, () => {
   it('syncs the list without pulling history, and pulls a conversation when it is opened', async () => {
@@ -202,5 +191,96 @@ describe('ImEngine against the server', { timeout: 30_000 }, () => {
     expect(handle.getSnapshot().messages.at(-1)?.content).toMatchObject({ quote });
     await until(async () => expect(await world.messages()).toHaveLength(3));
     expect((await world.contents())[2]).toMatchObject({ quote });
+  });
+
+  it('keeps snapshots stable between changes and notifies once per batch', async () => {
+    await world.send({ kind: 'text', text: 'hi' });
+    const engine = await started();
+    await until(() => expect(engine.getSnapshot().conversations).toHaveLength(1));
+    const first = engine.getSnapshot();
+    expect(engine.getSnapshot()).toBe(first);
+    // The drafts each listener call saw: changes of one task arrive together.
+    const drafts: (string | undefined)[] = [];
+    engine.subscribe(() => drafts.push(engine.getSnapshot().conversations[0]?.draft));
+    engine.conversation(world.conversationId).setDraft('x');
+    engine.conversation(world.conversationId).setDraft('xy');
+    await until(() => expect(drafts.length).toBeGreaterThan(0));
+    expect(drafts[0]).toBe('xy');
+    expect(engine.getSnapshot()).not.toBe(first);
+    expect(engine.getSnapshot().conversations[0]?.draft).toBe('xy');
+  });
+
+  it('shows burns and the peer typing', async () => {
+    const id = world.conversationId;
+    await world.send({ kind: 'text', text: 'a' });
+    const engine = await started();
+    const handle = engine.conversation(id);
+    await until(() => expect(texts(handle)).toEqual(['a']));
+
+    await engine.setBurn(id, 10);
+    await until(() => expect(engine.getSnapshot().conversations[0]?.burnSeconds).toBe(10));
+    await until(() => expect(texts(handle)).toEqual(['a', 'burn']));
+    const burning = await world.send({ kind: 'text', text: 'secret' });
+    // Its clock starts when it is read.
+    expect(burning.burnAt).toBeNull();
+    await until(() => expect(texts(handle)).toContain('secret'));
+    // Read while the server's clock is behind: it burns 150 ms after the read rather than
+    // the 10 s chosen, to keep the test short.
+    await world.serverBehind(9_850, async () => {
+      handle.markRead();
+      await until(() => expect(texts(handle)).not.toContain('secret'));
+    });
+
+    await world.peerTypes();
+    await until(() => expect(handle.getSnapshot().peerTyping).toBe(true));
+  });
+
+  it('sends a reply by the quoted seq, and shows the quote unavailable once it is revoked or burnt', async () => {
+    const id = world.conversationId;
+    const peerId = world.peer.user.id;
+    await world.send({ kind: 'text', text: 'lunch?' });
+    const engine = await started();
+    const handle = engine.conversation(id);
+    await until(() => expect(texts(handle)).toEqual(['lunch?']));
+    const quoteOf = (text: string) => {
+      const found = handle
+        .getSnapshot()
+        .messages.find(
+          (message) => message.content.kind === 'text' && message.content.text === text,
+        );
+      return found?.content.kind === 'text' ? found.content.quote : undefined;
+    };
+
+    const sent = await handle.send({ kind: 'text', text: 'yes', quote: { seq: 1 } });
+    expect(sent.content).toMatchObject({ quote: { seq: 1, senderId: peerId, text: 'lunch?' } });
+    await until(async () => expect(await world.messages()).toHaveLength(2));
+    const frame = world.network.frames.find((f) => f.t === 'send');
+    expect(frame?.t === 'send' && frame.content).toEqual({
+      kind: 'text',
+      text: 'yes',
+      quote: { seq: 1 },
+    });
+    await until(() => expect(handle.getSnapshot().messages[1]?.status).toBe('sent'));
+
+    await world.call('POST', `/conversations/${id}/messages/1/revoke`);
+    await until(() => expect(quoteOf('yes')).toEqual({ seq: 1, unavailable: true }));
+
+    // The peer writes a message that burns once read, and quotes it in one that does not;
+    // burning is on again when it is read, so the read starts its clock.
+    const burn = (seconds: number) => world.call('PUT', `/conversations/${id}/burn`, { seconds });
+    await burn(10);
+    const secret = await world.send({ kind: 'text', text: 'secret' });
+    await burn(0);
+    await world.send({ kind: 'text', text: 'got it', quote: { seq: secret.seq } });
+    await burn(10);
+    await until(() =>
+      expect(quoteOf('got it')).toEqual({ seq: secret.seq, senderId: peerId, text: 'secret' }),
+    );
+    await until(() => expect(engine.getSnapshot().conversations[0]?.burnSeconds).toBe(10));
+    await world.serverBehind(9_850, async () => {
+      handle.markRead();
+      await until(() => expect(quoteOf('got it')).toEqual({ seq: secret.seq, unavailable: true }));
+    });
+    expect(texts(handle)).not.toContain('secret');
   });
 });

@@ -1,14 +1,14 @@
 import { SOCKET_CLOSE } from '@teltlk/protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BACKOFF_CAP_MS } from './connection.js';
 import { FakeSocket } from './fake-socket.js';
 import { FakeWorld } from './fake-world.js';
-import { CONV, ME, PEER, record, texts } from './test-fixtures.js';
+import { CONV, ME, record, texts } from './test-fixtures.js';
 
 /**
- * The engine where the network misbehaves: frames lost or replayed, sockets dropped,
- * the server down or failing, answers that never come. The fake server plays these; what
- * the real server can show is in engine-sync.test.ts.
+ * The engine where the server misbehaves on cue: frames lost or replayed, a socket cut at
+ * a given moment, sends refused or never answered, a sync failing. The fake server plays
+ * these; what the real server can show is in engine-sync, engine-offline and
+ * engine-translation.
  */
 
 let world: FakeWorld;
@@ -101,42 +101,6 @@ describe('ImEngine', () => {
     });
   });
 
-  it('sends what was written offline after the restart, and shows the cache at once', async () => {
-    world.server.append({ kind: 'text', text: 'before' }, { push: false });
-    let engine = await world.started();
-    let handle = engine.conversation(CONV);
-    await vi.waitFor(() => expect(texts(handle)).toEqual(['before']));
-    handle.setDraft('half written');
-
-    await world.goOffline(engine);
-    await handle.send({ kind: 'text', text: 'offline' });
-    engine = await world.restart(engine);
-    world.server.up = false;
-    await engine.start();
-    // The cache, before any network.
-    expect(engine.getSnapshot().status).not.toBe('starting');
-    expect(engine.getSnapshot().conversations[0]).toMatchObject({
-      id: CONV,
-      draft: 'half written',
-    });
-    handle = engine.conversation(CONV);
-    await vi.waitFor(() => expect(texts(handle)).toEqual(['before', 'offline']));
-    expect(handle.getSnapshot().messages[1]?.status).toBe('sending');
-
-    world.server.append({ kind: 'text', text: 'while away' }, { push: false });
-    world.server.up = true;
-    FakeSocket.last.drop();
-    await vi.waitFor(() => expect(texts(handle)).toEqual(['before', 'while away', 'offline']), {
-      timeout: 3000,
-    });
-    await vi.waitFor(() => expect(handle.getSnapshot().messages[2]?.status).toBe('sent'));
-    expect(world.server.messages.map((message) => message.content)).toEqual([
-      { kind: 'text', text: 'before' },
-      { kind: 'text', text: 'while away' },
-      { kind: 'text', text: 'offline' },
-    ]);
-  });
-
   it('applies events once and in order, pulling a gap', async () => {
     const engine = await world.started();
     const events = record(engine, 'userEvent');
@@ -153,43 +117,6 @@ describe('ImEngine', () => {
     await vi.waitFor(() => expect(engine.getSnapshot().conversations[0]?.muted).toBe(false));
     expect(events.map((event) => event.seq)).toEqual([1, 2, 3, 4]);
     expect(engine.getSnapshot().conversations[0]?.pinned).toBe(false);
-  });
-
-  it('shows burns and the peer typing', async () => {
-    world.server.append({ kind: 'text', text: 'a' }, { push: false });
-    const engine = await world.started();
-    const handle = engine.conversation(CONV);
-    await vi.waitFor(() => expect(texts(handle)).toEqual(['a']));
-
-    await engine.setBurn(CONV, 10);
-    await vi.waitFor(() => expect(engine.getSnapshot().conversations[0]?.burnSeconds).toBe(10));
-    expect(texts(handle)).toEqual(['a', 'burn']);
-    const burning = world.server.append({ kind: 'text', text: 'secret' }, { push: false });
-    expect(burning.burnAt).not.toBeNull();
-    // Sooner than the 10 s the server chose, to keep the test short.
-    burning.burnAt = Date.now() + 150;
-    world.server.push({ t: 'message', message: burning });
-    await vi.waitFor(() => expect(texts(handle)).toContain('secret'));
-    await vi.waitFor(() => expect(texts(handle)).not.toContain('secret'), { timeout: 2000 });
-
-    world.server.push({ t: 'typing', conversationId: CONV, userId: PEER });
-    await vi.waitFor(() => expect(handle.getSnapshot().peerTyping).toBe(true));
-  });
-
-  it('stops for good when kicked offline', async () => {
-    const engine = await world.started();
-    const kicked = record(engine, 'kickedOffline');
-    // The clock jumps past the longest reconnect delay: no new socket is tried.
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    try {
-      FakeSocket.last.drop(SOCKET_CLOSE.kicked);
-      expect(kicked).toHaveLength(1);
-      await vi.advanceTimersByTimeAsync(BACKOFF_CAP_MS * 2);
-    } finally {
-      vi.useRealTimers();
-    }
-    expect(FakeSocket.instances).toHaveLength(1);
-    expect(engine.getSnapshot().status).toBe('offline');
   });
 
   it('reconnects and catches up by sync after being cut off as a slow consumer', async () => {
@@ -210,66 +137,6 @@ describe('ImEngine', () => {
     expect(FakeSocket.last).not.toBe(first);
     expect(['syncing', 'ready']).toContain(engine.getSnapshot().status);
     expect(ended.flat()).toEqual([]);
-  });
-
-  it('keeps snapshots stable between changes and notifies once per batch', async () => {
-    const engine = await world.started();
-    const first = engine.getSnapshot();
-    expect(engine.getSnapshot()).toBe(first);
-    // The drafts each listener call saw: changes of one task arrive together.
-    const drafts: (string | undefined)[] = [];
-    engine.subscribe(() => drafts.push(engine.getSnapshot().conversations[0]?.draft));
-    engine.conversation(CONV).setDraft('x');
-    engine.conversation(CONV).setDraft('xy');
-    await vi.waitFor(() => expect(drafts.length).toBeGreaterThan(0));
-    expect(drafts[0]).toBe('xy');
-    expect(engine.getSnapshot()).not.toBe(first);
-    expect(engine.getSnapshot().conversations[0]?.draft).toBe('xy');
-  });
-
-  it('sends a reply by the quoted seq, and shows the quote unavailable once it is revoked or burnt', async () => {
-    world.server.append({ kind: 'text', text: 'lunch?' }, { push: false });
-    const engine = await world.started();
-    const handle = engine.conversation(CONV);
-    await vi.waitFor(() => expect(texts(handle)).toEqual(['lunch?']));
-    const quoteOf = (text: string) => {
-      const found = handle
-        .getSnapshot()
-        .messages.find(
-          (message) => message.content.kind === 'text' && message.content.text === text,
-        );
-      return found?.content.kind === 'text' ? found.content.quote : undefined;
-    };
-
-    const sent = await handle.send({ kind: 'text', text: 'yes', quote: { seq: 1 } });
-    expect(sent.content).toMatchObject({ quote: { seq: 1, senderId: PEER, text: 'lunch?' } });
-    await vi.waitFor(() => expect(world.server.messages).toHaveLength(2));
-    const frame = world.server.frames.find((f) => f.t === 'send');
-    expect(frame?.t === 'send' && frame.content).toEqual({
-      kind: 'text',
-      text: 'yes',
-      quote: { seq: 1 },
-    });
-    await vi.waitFor(() => expect(handle.getSnapshot().messages[1]?.status).toBe('sent'));
-
-    world.server.revoke(1);
-    await vi.waitFor(() => expect(quoteOf('yes')).toEqual({ seq: 1, unavailable: true }));
-
-    const burning = world.server.append({ kind: 'text', text: 'secret' }, { push: false });
-    burning.burnAt = Date.now() + 150;
-    world.server.push({ t: 'message', message: burning });
-    world.server.append({
-      kind: 'text',
-      text: 'got it',
-      quote: { seq: burning.seq, senderId: PEER, text: 'secret' },
-    });
-    await vi.waitFor(() =>
-      expect(quoteOf('got it')).toEqual({ seq: burning.seq, senderId: PEER, text: 'secret' }),
-    );
-    await vi.waitFor(
-      () => expect(quoteOf('got it')).toEqual({ seq: burning.seq, unavailable: true }),
-      { timeout: 2000 },
-    );
   });
 });
 

@@ -7,10 +7,10 @@ import { record, testEngine } from './test-fixtures.js';
 
 /**
  * The fake server and the engines of a test, for what the real server cannot be made to
- * do: lose frames, drop sockets, go down, fail a sync, translate later on cue.
+ * do on cue (see fake-server.ts).
  */
 export class FakeWorld {
-  server: FakeServer;
+  readonly server: FakeServer;
   private readonly indexedDB = new IDBFactory();
   private readonly engines: ImEngine[] = [];
 
@@ -33,32 +33,6 @@ export class FakeWorld {
     await engine.start();
     await vi.waitFor(() => expect(finished.length).toBeGreaterThan(0));
     return engine;
-  }
-
-  /** The network goes down: the socket drops and reconnects fail until `server.up`. */
-  async goOffline(engine: ImEngine): Promise<void> {
-    this.server.up = false;
-    FakeSocket.last.drop();
-    await vi.waitFor(() =>
-      expect(['offline', 'connecting']).toContain(engine.getSnapshot().status),
-    );
-  }
-
-  /** The app reloads: a new engine on the same database, and a server that kept its data. */
-  async restart(engine: ImEngine): Promise<ImEngine> {
-    await engine.stop();
-    this.engines.splice(this.engines.indexOf(engine), 1);
-    FakeSocket.reset();
-    const { server } = this;
-    this.server = Object.assign(new FakeServer(), {
-      messages: server.messages,
-      events: server.events,
-      member: server.member,
-      burnSeconds: server.burnSeconds,
-      translations: server.translations,
-      translateMode: server.translateMode,
-    });
-    return this.engine();
   }
 
   async close(): Promise<void> {

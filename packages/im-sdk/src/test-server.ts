@@ -5,20 +5,36 @@ import {
   type MessageContent,
   type SendableContent,
 } from '@teltlk/protocol';
-import { createTestApp, type RegisteredUser, type TestApp } from '@teltlk/server/testing';
-import { expect } from 'vitest';
-import { WebSocket } from 'ws';
+import {
+  createTestApp,
+  TestSocket,
+  type RegisteredUser,
+  type TestApp,
+  type TestAppOptions,
+} from '@teltlk/server/testing';
+import { expect, vi } from 'vitest';
 import { ApiClient } from '@teltlk/client';
 import { ImEngine } from './engine.js';
+import { record } from './test-fixtures.js';
+import { DeviceNetwork } from './test-network.js';
 
-/** The real server in-process, listening on a loopback port; one per test file. */
+/** The server and the engine share two cores with other test files: waits are generous. */
+export const until = <T>(check: () => T | Promise<T>): Promise<T> =>
+  vi.waitFor(check, { timeout: 10_000 });
+
+/** The real server in-process, listening on a loopback port. */
 export interface LiveServer {
   t: TestApp;
   port: number;
 }
 
-export async function startServer(): Promise<LiveServer> {
-  const t = await createTestApp();
+/** Starts the server; `options` as the server's own tests give them (providers, say). */
+export async function startServer(options: TestAppOptions = {}): Promise<LiveServer> {
+  const t = await createTestApp({
+    ...options,
+    // Retries and batches of translations in milliseconds, not the production's quarter second.
+    translationRunner: { backoffMs: 5, batchWindowMs: 5, ...options.translationRunner },
+  });
   // The engine's burn clocks and sync marks compare the server's times with this
   // device's: the server keeps real time rather than the harness's frozen clock.
   t.clock.now = () => Date.now();
@@ -31,12 +47,16 @@ export async function startServer(): Promise<LiveServer> {
 /**
  * Two new friends on the real server (`me`, whose engine is tested, and `peer`, who
  * writes over REST) and their conversation: the engine's tests run against the server's
- * own rules rather than a copy of them.
+ * own rules rather than a copy of them. `me` reads English; `peer` writes in
+ * `peerTongue`, which the server takes short texts to be in.
  */
 export class ServerWorld {
   readonly engines: ImEngine[] = [];
-  /** REST calls the engines made, as `METHOD /path?query` under /api/v1, in order. */
-  readonly requests: string[] = [];
+  /** This device's network, which every engine of `me` goes through. */
+  readonly network = new DeviceNetwork();
+  /** This device's database. */
+  private readonly indexedDB = new IDBFactory();
+  private readonly sockets: TestSocket[] = [];
   private counter = 0;
 
   private constructor(
@@ -46,10 +66,13 @@ export class ServerWorld {
     readonly conversationId: string,
   ) {}
 
-  static async open(server: LiveServer): Promise<ServerWorld> {
+  static async open(
+    server: LiveServer,
+    { peerTongue = 'en' }: { peerTongue?: string } = {},
+  ): Promise<ServerWorld> {
     const { t } = server;
     const me = await t.register({ nickname: 'Ada', motherTongue: 'en' });
-    const peer = await t.register({ nickname: 'Bob', motherTongue: 'en' });
+    const peer = await t.register({ nickname: 'Bob', motherTongue: peerTongue });
     const { contacts } = t.ctx.services;
     const request = await contacts.sendRequest(
       { userId: me.user.id, sessionId: 'test' },
@@ -64,8 +87,13 @@ export class ServerWorld {
     return this.server.t;
   }
 
-  /** An engine of `me`, over a real socket and an in-memory IndexedDB (the device's). */
-  engine(indexedDB: IDBFactory = new IDBFactory()): ImEngine {
+  /** REST calls the engines made, as `METHOD /path?query` under /api/v1, in order. */
+  get requests(): string[] {
+    return this.network.requests;
+  }
+
+  /** An engine of `me` on this device, over a real socket and an in-memory IndexedDB. */
+  engine(): ImEngine {
     const token = this.me.token;
     const engine = new ImEngine({
       wsUrl: `ws://127.0.0.1:${this.server.port}/ws`,
@@ -74,19 +102,36 @@ export class ServerWorld {
       api: new ApiClient({
         baseUrl: `http://127.0.0.1:${this.server.port}`,
         getToken: () => token,
-        fetch: (input, init) => {
-          const url = new URL(input instanceof Request ? input.url : input);
-          const path = url.pathname.replace('/api/v1', '');
-          this.requests.push(`${init?.method ?? 'GET'} ${path}${url.search}`);
-          return fetch(input, init);
-        },
+        fetch: this.network.fetch,
       }),
-      WebSocket: WebSocket as unknown as typeof globalThis.WebSocket,
-      indexedDB,
+      WebSocket: this.network.WebSocket,
+      indexedDB: this.indexedDB,
       IDBKeyRange,
     });
     this.engines.push(engine);
     return engine;
+  }
+
+  /** A started engine, once its first sync finished. */
+  async started(): Promise<ImEngine> {
+    const engine = this.engine();
+    const finished = record(engine, 'syncFinish');
+    await engine.start();
+    await until(() => expect(finished.length).toBeGreaterThan(0));
+    return engine;
+  }
+
+  /** The app reloads: the engine stops, and a new one opens the same database. */
+  async restart(engine: ImEngine): Promise<ImEngine> {
+    await engine.stop();
+    this.engines.splice(this.engines.indexOf(engine), 1);
+    return this.engine();
+  }
+
+  /** The device loses the network: the socket drops and nothing gets through until `network.up`. */
+  async goOffline(engine: ImEngine): Promise<void> {
+    this.network.down();
+    await until(() => expect(['offline', 'connecting']).toContain(engine.getSnapshot().status));
   }
 
   /** `peer` (or `me`, from another device) sends a message over REST. */
@@ -106,7 +151,7 @@ export class ServerWorld {
 
   /** A REST call as `peer` (or `me` from another device) that answers 2xx. */
   async call(
-    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
     url: string,
     body?: unknown,
     from: RegisteredUser = this.peer,
@@ -114,6 +159,29 @@ export class ServerWorld {
     const response = await this.t.call(method, `/api/v1${url}`, { token: from.token, body });
     expect(response.statusCode, response.body).toBeLessThan(300);
     return response.body ? response.json<unknown>() : null;
+  }
+
+  /** `peer` is typing, from a socket of theirs. */
+  async peerTypes(): Promise<void> {
+    const socket = await TestSocket.connect(
+      `ws://127.0.0.1:${this.server.port}/ws`,
+      this.peer.token,
+    );
+    this.sockets.push(socket);
+    socket.send({ t: 'typing', conversationId: this.conversationId });
+  }
+
+  /**
+   * Runs `act` with the server's clock `ms` behind this device's: a burn clock the server
+   * starts meanwhile runs out that much sooner here.
+   */
+  async serverBehind<T>(ms: number, act: () => Promise<T>): Promise<T> {
+    this.t.clock.now = () => Date.now() - ms;
+    try {
+      return await act();
+    } finally {
+      this.t.clock.now = () => Date.now();
+    }
   }
 
   /** What the server holds of the conversation, oldest first, as `me` sees it. */
@@ -131,8 +199,9 @@ export class ServerWorld {
     return (await this.messages()).map((message) => message.content);
   }
 
-  /** Stops the engines (the server goes on for the file's next test). */
+  /** Stops the engines and `peer`'s sockets (the server goes on for the file's next test). */
   async close(): Promise<void> {
     for (const engine of this.engines.splice(0)) await engine.stop();
+    await Promise.all(this.sockets.splice(0).map((socket) => socket.close()));
   }
 }

@@ -34,7 +34,8 @@ const seen: PageSeen = {
 };
 const streams = new Map<string, MediaStream>();
 let call: GroupCall | null = null;
-let toneGain: GainNode | null = null;
+let local: MediaStream | null = null;
+let tone: { context: AudioContext; gain: GainNode } | null = null;
 
 function hear(event: GroupCallEvent): void {
   seen.log.push(
@@ -79,10 +80,11 @@ function toneTrack(): MediaStreamTrack {
   const context = new AudioContext();
   const oscillator = context.createOscillator();
   oscillator.frequency.value = 440;
-  toneGain = context.createGain();
-  toneGain.gain.value = 0;
+  const gain = context.createGain();
+  gain.gain.value = 0;
+  tone = { context, gain };
   const destination = context.createMediaStreamDestination();
-  oscillator.connect(toneGain).connect(destination);
+  oscillator.connect(gain).connect(destination);
   oscillator.start();
   const [track] = destination.stream.getAudioTracks();
   if (!track) throw new Error('no tone track');
@@ -98,12 +100,33 @@ async function localStream(input: PageJoin): Promise<MediaStream> {
   return captured;
 }
 
+/** What a call left behind: its local capture stopped, what was heard forgotten. */
+async function forget(): Promise<void> {
+  for (const track of local?.getTracks() ?? []) track.stop();
+  local = null;
+  await tone?.context.close();
+  tone = null;
+  streams.clear();
+  Object.assign(seen, {
+    participants: {},
+    left: [],
+    talking: {},
+    talks: {},
+    connection: [],
+    failed: null,
+    log: [],
+  });
+}
+
 const api = {
+  /** Joins and publishes (after leave(), again, with everything heard before forgotten). */
   async join(input: PageJoin): Promise<PageJoinError | null> {
+    await forget();
     try {
+      local = await localStream(input);
       call = await joinGroupCall({
         join: input.way,
-        localStream: await localStream(input),
+        localStream: local,
         iceServers: input.iceServers,
         onEvent: hear,
         RTCPeerConnection: WatchedPeerConnection,
@@ -148,14 +171,20 @@ const api = {
     await call?.setVideoEnabled(on);
   },
 
-  /** The tone on (a loud steady note) or off (silence). */
-  tone(on: boolean): void {
-    if (toneGain) toneGain.gain.value = on ? 0.5 : 0;
+  async restartIce(): Promise<void> {
+    await call?.restartIce();
   },
 
+  /** The tone on (a loud steady note) or off (silence). */
+  tone(on: boolean): void {
+    if (tone) tone.gain.gain.value = on ? 0.5 : 0;
+  },
+
+  /** Leaves the call and stops the capture. */
   async leave(): Promise<void> {
     await call?.leave();
     call = null;
+    for (const track of local?.getTracks() ?? []) track.stop();
   },
 
   /**

@@ -101,6 +101,10 @@ export class GroupCallDevice {
     return this.call('setVideo', on);
   }
 
+  restartIce(): Promise<void> {
+    return this.call('restartIce');
+  }
+
   tone(on: boolean): Promise<void> {
     return this.call('tone', on);
   }

@@ -20,7 +20,7 @@ export class FakeProvider implements TranslationProvider {
   flakyFailures = 0;
   /** Calls started and not yet answered. */
   inFlight = 0;
-  private readonly hung: (() => void)[] = [];
+  private readonly hung: { texts: readonly string[]; end: () => void }[] = [];
 
   constructor(
     readonly maxBatch = 1,
@@ -43,9 +43,16 @@ export class FakeProvider implements TranslationProvider {
     );
   }
 
-  /** Ends every hanging call with a retryable failure (its retry then runs in the current mode). */
-  release(): void {
-    for (const end of this.hung.splice(0)) end();
+  /**
+   * Ends hanging calls with a retryable failure (their retry then runs in the current
+   * mode): those carrying `text`, or every one.
+   */
+  release(text?: string): void {
+    const ending = this.hung.filter((call) => text === undefined || call.texts.includes(text));
+    for (const call of ending) {
+      this.hung.splice(this.hung.indexOf(call), 1);
+      call.end();
+    }
   }
 
   /** Calls into one target language. */
@@ -65,7 +72,7 @@ export class FakeProvider implements TranslationProvider {
       if (this.mode === 'hang') {
         await new Promise((_resolve, reject) => {
           const end = () => reject(new ProviderError('aborted', true));
-          this.hung.push(end);
+          this.hung.push({ texts, end });
           signal.addEventListener('abort', end, { once: true });
         });
       }

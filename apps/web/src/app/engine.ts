@@ -4,6 +4,7 @@ import {
   type ConversationSnapshot,
   type EngineSnapshot,
 } from '@teltlk/im-sdk';
+import type { Call } from '@teltlk/protocol';
 import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import { api } from '../api/client';
 import { mediaUploader } from '../api/media-uploader';
@@ -187,12 +188,23 @@ export function useEngine(): ImEngine | null {
   return useSyncExternalStore(subscribeActive, () => active?.engine ?? null);
 }
 
+const noSubscription = () => () => {};
+const NO_CALLS: readonly Call[] = [];
+const noCalls = () => NO_CALLS;
+
+/** The calls the engine knows (ringing, running, just ended); none while signed out. */
+export function useCalls(): readonly Call[] {
+  const engine = useEngine();
+  return useSyncExternalStore(
+    engine?.calls.subscribe ?? noSubscription,
+    engine?.calls.getSnapshot ?? noCalls,
+  );
+}
+
 /** The signed-in user's id, as the engine knows it (null while signed out). */
 export function useSelfId(): string | null {
   return useSyncExternalStore(subscribeActive, () => active?.userId ?? null);
 }
-
-const noSubscription = () => () => {};
 
 /** The chat list, unread total and connection state; null while no engine runs. */
 export function useEngineSnapshot(): EngineSnapshot | null {

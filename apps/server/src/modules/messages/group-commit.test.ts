@@ -61,7 +61,9 @@ describe('group commit', () => {
     const later = ['2', '3', '4'].map((item) => settle(group.submit(item)));
     let firstDone = false;
     void first.then(() => (firstDone = true));
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    // The turn in which the group would start a batch of them (it schedules one with
+    // setImmediate after a submit): none starts while the first runs.
+    await new Promise((resolve) => setImmediate(resolve));
     // Nothing is answered before its commit, and nothing overtakes the running batch.
     expect(firstDone).toBe(false);
     expect(batches).toEqual([['1']]);

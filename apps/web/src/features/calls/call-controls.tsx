@@ -15,7 +15,7 @@ import type { SessionView } from './call-session';
 export interface OutputChoice {
   label: string;
   sinkId: string;
-  next(): void;
+  next: () => void;
 }
 
 function Control({
@@ -28,7 +28,7 @@ function Control({
 }: {
   label: string;
   pressed?: boolean;
-  onClick(): void;
+  onClick: () => void;
   icon: ReactNode;
   danger?: boolean;
   action: string;
@@ -70,11 +70,11 @@ export function CallControls({
   cameras: number;
   screen: boolean;
   output: OutputChoice | null;
-  onMic(): void;
-  onCamera(): void;
-  onSwitchCamera(): void;
-  onShare(): void;
-  onHangUp(): void;
+  onMic: () => void;
+  onCamera: () => void;
+  onSwitchCamera: () => void;
+  onShare: () => void;
+  onHangUp: () => void;
   hangUpLabel: string;
   hangUpAction: 'hangup' | 'cancel';
 }) {

@@ -1,15 +1,12 @@
 import type { Call, CallMedia } from '@teltlk/protocol';
-import { lazy, Suspense, useEffect, useState, useSyncExternalStore } from 'react';
-import { useEngine, useSelfId } from '../../app/engine';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { useCalls, useEngine, useSelfId } from '../../app/engine';
 import type { CallRequest } from './call-screens';
 import { setCallStarter } from '../../app/start-call';
 
 const CallScreens = lazy(() =>
   import('./call-screens').then((module) => ({ default: module.CallScreens })),
 );
-
-const NO_CALLS: readonly Call[] = [];
-const noSubscription = () => () => {};
 
 /** A call that concerns this device: it rings here, or this person is in it. */
 function concerns(call: Call, selfId: string): boolean {
@@ -28,10 +25,7 @@ function concerns(call: Call, selfId: string): boolean {
 export function CallLayer() {
   const engine = useEngine();
   const selfId = useSelfId();
-  const calls = useSyncExternalStore(
-    engine ? engine.calls.subscribe.bind(engine.calls) : noSubscription,
-    () => engine?.calls.getSnapshot() ?? NO_CALLS,
-  );
+  const calls = useCalls();
   const [request, setRequest] = useState<CallRequest | null>(null);
   const [loaded, setLoaded] = useState(false);
   useEffect(

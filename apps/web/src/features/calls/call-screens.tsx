@@ -1,4 +1,5 @@
 import type { ImEngine } from '@teltlk/im-sdk';
+import { useCalls } from '../../app/engine';
 import type { Call, CallMedia } from '@teltlk/protocol';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useMe, useSettings } from '../../api/queries';
@@ -46,9 +47,7 @@ export function CallScreens({
   request: CallRequest | null;
 }) {
   const { t } = useCallTexts();
-  const calls = useSyncExternalStore(engine.calls.subscribe.bind(engine.calls), () =>
-    engine.calls.getSnapshot(),
-  );
+  const calls = useCalls();
   const settings = useSettings().data;
   const me = useMe().data;
   const [session, setSession] = useState<CallSession | null>(null);

@@ -321,7 +321,6 @@ export class CallSession {
       this.peer = peer;
       this.link = peer;
       for (const signal of this.early.splice(0)) void peer.handle(signal);
-      peer.start();
     } else {
       if (!this.deps.openGroupLink) return;
       this.connecting = true;

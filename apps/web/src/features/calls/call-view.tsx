@@ -6,7 +6,7 @@ import { useCallTexts } from '../../i18n/calls';
 import type { CallSession, RemotePerson, SessionView } from './call-session';
 import { canPickOutput, canShareScreen, cameraCount } from './local-media';
 import { CallControls, type OutputChoice } from './call-controls';
-import { callClock } from './call-clock';
+import { callClock, gridColumns } from './call-clock';
 
 /** A name and a face for someone in a call. */
 export interface Face {
@@ -53,8 +53,7 @@ export function RemoteAudio({ stream, sinkId }: { stream: MediaStream; sinkId: s
     if (audio && audio.srcObject !== stream) audio.srcObject = stream;
   }, [stream]);
   useEffect(() => {
-    const audio = ref.current as
-      (HTMLAudioElement & { setSinkId?(id: string): Promise<void> }) | null;
+    const audio = ref.current;
     if (audio?.setSinkId && sinkId !== null) void audio.setSinkId(sinkId).catch(() => undefined);
   }, [sinkId]);
   return <audio ref={ref} autoPlay data-call-audio />;
@@ -89,14 +88,6 @@ export function useOutputs(): OutputChoice | null {
     sinkId: current.deviceId,
     next: () => setIndex((value) => (value + 1) % outputs.length),
   };
-}
-
-/** Columns of the group grid: one person alone, two side by side, then a square. */
-export function gridColumns(count: number): number {
-  if (count <= 1) return 1;
-  if (count <= 4) return 2;
-  if (count <= 9) return 3;
-  return 4;
 }
 
 function Tile({

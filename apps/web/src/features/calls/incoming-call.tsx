@@ -20,8 +20,8 @@ export function IncomingCall({
   call: Call;
   title: string;
   caller: Face;
-  onAccept(media: CallMedia): void;
-  onDecline(): void;
+  onAccept: (media: CallMedia) => void;
+  onDecline: () => void;
 }) {
   const { t } = useCallTexts();
   const accept = useRef<HTMLButtonElement>(null);

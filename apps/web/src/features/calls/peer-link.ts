@@ -49,6 +49,8 @@ export const ICE_RESTART_AFTER_MS = 2_000;
 export class PeerLink implements MediaLink {
   private readonly pc: RTCPeerConnection;
   private makingOffer = false;
+  /** A first offer and answer went through. */
+  private negotiated = false;
   private ignoreOffer = false;
   private closed = false;
   private everConnected = false;
@@ -93,7 +95,12 @@ export class PeerLink implements MediaLink {
         sdpMLineIndex: candidate.sdpMLineIndex,
       });
     };
-    this.pc.onnegotiationneeded = () => void this.offer();
+    // The caller makes the first offer; the callee's own tracks ride in its answer, so it
+    // offers only to renegotiate later (an ICE restart, a track added).
+    this.pc.onnegotiationneeded = () => {
+      if (this.options.polite && !this.negotiated) return;
+      void this.offer();
+    };
     this.pc.ontrack = ({ track, streams }) => {
       const stream = streams[0] ?? (this.remoteStream ??= new MediaStream());
       if (!stream.getTracks().includes(track)) stream.addTrack(track);
@@ -101,11 +108,6 @@ export class PeerLink implements MediaLink {
       options.events.remote(options.peerId, stream);
     };
     this.pc.oniceconnectionstatechange = () => this.onIceState();
-  }
-
-  /** The caller starts once the callee has taken the call (the callee waits for the offer). */
-  start(): void {
-    if (!this.options.polite) void this.offer();
   }
 
   /** Applies the other side's signals one at a time, in the order they came. */
@@ -138,6 +140,7 @@ export class PeerLink implements MediaLink {
       this.ignoreOffer = !this.options.polite && collision;
       if (this.ignoreOffer) return;
       await pc.setRemoteDescription({ type: signal.type, sdp: signal.sdp });
+      this.negotiated = true;
       if (signal.type === 'offer') {
         await pc.setLocalDescription();
         const answer = pc.localDescription;

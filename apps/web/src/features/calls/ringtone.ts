@@ -46,13 +46,15 @@ export function ring(options: {
       // No audio here (or not yet allowed): the screen still shows the call.
     }
   }
-  if (options.vibrate && !options.ringBack && typeof navigator.vibrate === 'function') {
+  // Browsers refuse (and complain of) vibration before the person has touched the page.
+  const touched = !('userActivation' in navigator) || navigator.userActivation.hasBeenActive;
+  if (options.vibrate && !options.ringBack && touched && typeof navigator.vibrate === 'function') {
     navigator.vibrate(VIBRATE_PATTERN);
     timers.push(setInterval(() => navigator.vibrate(VIBRATE_PATTERN), RING_PERIOD_MS));
   }
   return () => {
     for (const timer of timers) clearInterval(timer);
-    if (options.vibrate && typeof navigator.vibrate === 'function') navigator.vibrate(0);
+    if (options.vibrate && touched && typeof navigator.vibrate === 'function') navigator.vibrate(0);
     void context?.close().catch(() => undefined);
     context = null;
   };

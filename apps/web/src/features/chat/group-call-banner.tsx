@@ -1,12 +1,7 @@
-import type { Call } from '@teltlk/protocol';
-import { useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useEngine } from '../../app/engine';
+import { useCalls, useEngine } from '../../app/engine';
 import { startCall } from '../../app/start-call';
 import './group-call-banner.css';
-
-const NO_CALLS: readonly Call[] = [];
-const noSubscription = () => () => {};
 
 /**
  * A group's running call, over its chat, for a member who is not in it on this device:
@@ -22,10 +17,7 @@ export function GroupCallBanner({
 }) {
   const { t } = useTranslation();
   const engine = useEngine();
-  const calls = useSyncExternalStore(
-    engine ? engine.calls.subscribe.bind(engine.calls) : noSubscription,
-    () => engine?.calls.getSnapshot() ?? NO_CALLS,
-  );
+  const calls = useCalls();
   const running = calls.find(
     (call) =>
       call.conversationId === conversationId && call.kind === 'group' && call.state !== 'ended',

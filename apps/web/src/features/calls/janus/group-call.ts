@@ -100,6 +100,7 @@ export class GroupCall {
   private talking = false;
   private connection: 'new' | 'connected' | 'lost' = 'new';
   private restarting = false;
+  private publisherRestart: Promise<void> | null = null;
   private ended = false;
   private failed = false;
 
@@ -197,12 +198,22 @@ export class GroupCall {
     await pc.setRemoteDescription(jsep);
   }
 
-  /** An ICE restart of the publisher: a new offer with `restart` in its `configure`. */
-  private async restartPublisher(): Promise<void> {
+  /**
+   * An ICE restart of the publisher: a new offer with `restart` in its `configure`. One at
+   * a time: asked again meanwhile (ICE failed during one asked for), the same restart.
+   */
+  private restartPublisher(): Promise<void> {
     const pc = this.pc;
-    if (!pc || this.ended) return;
-    await pc.setLocalDescription(await pc.createOffer({ iceRestart: true }));
-    await this.negotiate(pc, { request: 'configure', restart: true });
+    if (!pc || this.ended) return Promise.resolve();
+    this.publisherRestart ??= (async () => {
+      try {
+        await pc.setLocalDescription(await pc.createOffer({ iceRestart: true }));
+        await this.negotiate(pc, { request: 'configure', restart: true });
+      } finally {
+        this.publisherRestart = null;
+      }
+    })();
+    return this.publisherRestart;
   }
 
   private peerConnection(): RTCPeerConnection {
