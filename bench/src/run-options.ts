@@ -1,3 +1,4 @@
+import { CALL_SETUP_DEFAULTS, type CallSetupOptions } from './call-setup.js';
 import { DM_DEFAULTS, type DmOptions } from './dm-throughput.js';
 import { FIRST_SYNC_DEFAULTS, type FirstSyncOptions } from './first-sync.js';
 import { GROUP_DEFAULTS, type GroupOptions } from './group-fanout.js';
@@ -17,6 +18,8 @@ import { FIRST_LOAD_DEFAULTS, type FirstLoadOptions } from './web-first-load.js'
  *   --only=web,dm,idle   which benchmarks (default: all)
  *   --web-chats=3                                                    web first load
  *   --lighthouse-runs=3                                              sign-in and landing page audits
+ *   --call-runs=5 --call-warmup=1                                    one-to-one call set-up
+ *     (coturn's `turnserver` on the PATH)
  *   --clients=32 --seconds=2 --warmup=0.5 --repeats=3 --window=8   messaging load
  *   --sockets=10000 --settle=2 --idle-repeats=1     idle sockets, one user each
  *   --group-members=100000 --group-sockets=5000 --group-accounts=1
@@ -39,6 +42,7 @@ import { FIRST_LOAD_DEFAULTS, type FirstLoadOptions } from './web-first-load.js'
 const BENCHMARKS = [
   'web',
   'lighthouse',
+  'call-setup',
   'dm',
   'persistence',
   'sync',
@@ -145,6 +149,10 @@ export const searchOptions: SearchOptions = {
   messages: numberFlag('search-messages', SEARCH_DEFAULTS.messages),
   rounds: numberFlag('search-rounds', SEARCH_DEFAULTS.rounds),
   postgresUrl: process.env.TEST_DATABASE_URL ?? null,
+};
+export const callSetupOptions: CallSetupOptions = {
+  runs: numberFlag('call-runs', CALL_SETUP_DEFAULTS.runs),
+  warmup: numberFlag('call-warmup', CALL_SETUP_DEFAULTS.warmup),
 };
 export const lighthouseRuns = numberFlag('lighthouse-runs', LIGHTHOUSE_DEFAULTS.runs);
 export const sfuOptions: SfuOptions = {

@@ -1,3 +1,4 @@
+import { benchCallSetup, type CallSetupOptions, type CallSetupRun } from './call-setup.js';
 import {
   benchLighthouse,
   LIGHTHOUSE_PAGES,
@@ -5,7 +6,7 @@ import {
   type LighthousePage,
 } from './lighthouse.js';
 import { fixed } from './stats.js';
-import { resultLine, webFirstLoadOk } from './targets.js';
+import { callSetupOk, resultLine, TARGETS, webFirstLoadOk } from './targets.js';
 import {
   FIRST_LOAD_BUDGET_BYTES,
   type FirstLoadOptions,
@@ -102,4 +103,53 @@ export async function runLighthouse(lighthouseRuns: number, report: Report): Pro
     }
   }
   return ran;
+}
+
+/** Each side's first frame, for a run's line. */
+function sides(run: CallSetupRun): string {
+  return run.sidesMs.map((ms) => fixed(ms, 0)).join('/');
+}
+
+/**
+ * A one-to-one video call in the web app, accept to the first remote frame on both sides,
+ * against two bare RTCPeerConnections through the same TURN; false if it could not run.
+ */
+export async function runCallSetup(options: CallSetupOptions, report: Report): Promise<boolean> {
+  console.log(
+    `call-setup: accept to the first remote video frame on both sides, relay only through one coturn; ` +
+      `${options.warmup} warm-up and ${options.runs} measured runs of each, alternating`,
+  );
+  try {
+    const result = await benchCallSetup(options, (kind, run) =>
+      console.log(
+        `  ${kind === 'ours' ? 'teltlk  ' : 'baseline'} ${fixed(run.ms, 0)} ms ` +
+          `(${kind === 'ours' ? 'caller/callee' : 'offerer/answerer'} ${sides(run)}; ` +
+          (kind === 'ours' ? `connections made at ${fixed(run.madeMs, 0)}, ` : '') +
+          `connected at ${fixed(run.connectedMs, 0)})`,
+      ),
+    );
+    console.log(
+      `  medians: teltlk ${fixed(result.oursMs, 0)} ms from accept (connections made at ` +
+        `${fixed(result.ourPhases.madeMs, 0)}, connected at ${fixed(result.ourPhases.connectedMs, 0)}); ` +
+        `two bare RTCPeerConnections ${fixed(result.baselineMs, 0)} ms from createOffer ` +
+        `(connected at ${fixed(result.baselineConnectedMs, 0)})`,
+    );
+    report(
+      resultLine(
+        'call-setup',
+        {
+          ratio: fixed(result.ratio, 2),
+          ms: fixed(result.oursMs, 0),
+          baseline_ms: fixed(result.baselineMs, 0),
+          calls: result.ours.length,
+          target_ratio: TARGETS.callSetup.maxRatio,
+        },
+        callSetupOk(result),
+      ),
+    );
+    return true;
+  } catch (error) {
+    console.error(`call-setup failed: ${(error as Error).message}`);
+    return false;
+  }
 }

@@ -8,6 +8,7 @@ import { benchLedger } from './ledger.js';
 import { benchMediaUpload } from './media-upload.js';
 import { benchPersistence } from './persistence.js';
 import {
+  callSetupOptions,
   dmOptions,
   firstLoadOptions,
   firstSyncOptions,
@@ -25,7 +26,7 @@ import {
   socketsFlag,
   translationOptions,
 } from './run-options.js';
-import { runLighthouse, runWebFirstLoad } from './run-web.js';
+import { runCallSetup, runLighthouse, runWebFirstLoad } from './run-web.js';
 import { benchSearch, SEARCH_QUERIES } from './search.js';
 import { benchSfu } from './sfu-fanout.js';
 import { fixed } from './stats.js';
@@ -64,6 +65,8 @@ function report(result: { line: string; ok: boolean }): void {
 if (only.includes('web') && !(await runWebFirstLoad(firstLoadOptions, report))) failed = true;
 
 if (only.includes('lighthouse') && !(await runLighthouse(lighthouseRuns, report))) failed = true;
+
+if (only.includes('call-setup') && !(await runCallSetup(callSetupOptions, report))) failed = true;
 
 if (only.includes('dm')) {
   console.log(

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  callSetupOk,
   dmOk,
   firstSyncOk,
   groupOk,
@@ -56,6 +57,11 @@ describe('benchmark targets', () => {
     expect(mediaOk({ ratio: 1.51 })).toBe(false);
     expect(searchOk({ p99: 100 })).toBe(true);
     expect(searchOk({ p99: 100.1 })).toBe(false);
+  });
+
+  it('call set-up within twice the time of two bare connections through the same TURN', () => {
+    expect(callSetupOk({ ratio: 2 })).toBe(true);
+    expect(callSetupOk({ ratio: 2.01 })).toBe(false);
   });
 
   it('translation calls must equal the languages exactly, neither fewer nor more', () => {

@@ -14,6 +14,8 @@ export const TARGETS = {
   searchP99Ms: 100,
   ledger: { minRatio: 0.3 },
   rankingsP99Ms: 20,
+  /** Accept to the first remote video frame, the app's call ÷ two bare RTCPeerConnections. */
+  callSetup: { maxRatio: 2 },
   /** Not in PERFORMANCE.md: a check-in writes three rows, like a transfer; the ledger's bar. */
   checkin: { minRatio: 0.3 },
   sfu: { maxRatio: 1.2, participants: 8 },
@@ -94,6 +96,14 @@ export function mediaOk({ ratio }: { ratio: number }): boolean {
 /** Searches over a million messages answer within the target, 99 in 100 of them. */
 export function searchOk({ p99 }: { p99: number }): boolean {
   return p99 <= TARGETS.searchP99Ms;
+}
+
+/**
+ * A one-to-one call shows video within twice the time two bare RTCPeerConnections take
+ * through the same TURN.
+ */
+export function callSetupOk({ ratio }: { ratio: number }): boolean {
+  return ratio <= TARGETS.callSetup.maxRatio;
 }
 
 export function webFirstLoadOk(gzipKb: number): boolean {
