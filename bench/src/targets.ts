@@ -5,7 +5,9 @@
  */
 export const TARGETS = {
   webFirstLoadKb: 250,
-  dm: { minRatio: 0.5, maxP99VsWs: 2, maxP99Ms: 200 },
+  // Against the limit (a bare relay that does nothing else): a regression floor below
+  // run-to-run noise; against a peer server is the chat benchmark's business.
+  dm: { minRatio: 0.12, maxP99Ms: 200 },
   idle: { maxRatio: 3, maxKbPerSocket: 30 },
   persistence: { minRatio: 0.5 },
   firstSyncMs: 1000,
@@ -32,9 +34,9 @@ export interface DmResult {
   wsP99: number;
 }
 
-export function dmOk({ ratio, p99, wsP99 }: DmResult): boolean {
-  const { minRatio, maxP99VsWs, maxP99Ms } = TARGETS.dm;
-  return ratio >= minRatio && p99 <= maxP99VsWs * wsP99 && p99 <= maxP99Ms;
+export function dmOk({ ratio, p99 }: DmResult): boolean {
+  const { minRatio, maxP99Ms } = TARGETS.dm;
+  return ratio >= minRatio && p99 <= maxP99Ms;
 }
 
 /**
