@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { appFilesPlugin } from './app-files.ts';
 import { precompressPlugin } from './precompress.ts';
+import { preloadListsPlugin } from './preload-lists.ts';
 import { serviceWorkerPlugin } from './service-worker-plugin.ts';
 import { signInPagePlugin } from './sign-in-plugin.ts';
 import { landingPlugin } from './landing/landing-plugin.ts';
@@ -18,6 +19,7 @@ export default defineConfig({
     react(),
     signInPagePlugin(),
     appFilesPlugin(),
+    preloadListsPlugin(),
     serviceWorkerPlugin(),
     landingPlugin(),
     precompressPlugin(),

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { PiClient, type PiPayment, type PiScope } from '@teltlk/pi-sdk';
 import { routes } from '@teltlk/client';
 import type { PiConfig } from '@teltlk/protocol';
-import { queryClient } from '../app/providers';
+import { queryClient } from '../app/query-client';
 import { api } from './client';
 import { IncompletePayments } from './pi-incomplete';
 import { queryKeys } from './query-keys';

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../i18n/pages';
 import { useNavigate } from 'react-router';
 import { routes } from '@teltlk/client';
 import { api } from '../api/client';
@@ -11,7 +11,7 @@ import { confirmModal } from '../ui/modal';
 
 /** Log out after a confirmation: the server ends the session, this device forgets it. */
 export function useLogout() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const navigate = useNavigate();
   const logout = useMutation({
     mutationFn: async () => {

@@ -36,11 +36,13 @@ async function ensureCatalog(language: UiLanguage): Promise<void> {
 
 /**
  * Loads a namespace's catalog in the interface language, and in every language switched to
- * after; the pages that show its texts await it before they render.
+ * after; the pages that show its texts await it before they render. Asked for before
+ * i18n has started (component tests import pages without the app), it comes with the
+ * start instead.
  */
 export async function loadNamespace(ns: string, load: NamespaceLoader): Promise<void> {
   namespaces.set(ns, load);
-  await ensureBundle(currentUiLanguage(), ns, load);
+  if (i18n.isInitialized) await ensureBundle(currentUiLanguage(), ns, load);
 }
 
 /** Starts i18n in the stored language (or the default) before the first render. */
@@ -49,6 +51,9 @@ export async function initI18n(): Promise<UiLanguage> {
   await i18n.init({
     lng: language,
     fallbackLng: FALLBACK_UI_LANGUAGE,
+    // A namespace's `t` also reads the main catalog: a page on the `pages` texts
+    // (pages.ts) finds the shared ones (common, error, ...) with the same `t`.
+    fallbackNS: 'translation',
     resources: {},
     interpolation: { prefix: '{', suffix: '}', escapeValue: false },
     react: { useSuspense: false },

@@ -1,3 +1,4 @@
+import type { Namespace } from 'i18next';
 import type * as ReactRouter from 'react-router';
 import { vi } from 'vitest';
 
@@ -7,8 +8,8 @@ import { vi } from 'vitest';
  * libraries that would resolve a copy of their own are stood in for:
  *
  * - react-i18next: `useTranslation` answers from an i18next instance with the English
- *   catalog (english-for-tests.ts), so texts are the real ones; only React's binding is
- *   left out.
+ *   catalogs (english-for-tests.ts), in the namespace asked for, so texts are the real
+ *   ones; only React's binding is left out.
  * - antd-mobile-icons: every icon is decoration here and renders as nothing.
  * - react-router: links render as plain anchors, navigation goes nowhere; the rest of the
  *   library is the real one.
@@ -18,7 +19,7 @@ vi.mock('react-i18next', async () => {
   const { englishForTests } = await import('../i18n/english-for-tests');
   const i18n = await englishForTests();
   return {
-    useTranslation: () => ({ t: i18n.t.bind(i18n), i18n }),
+    useTranslation: (ns?: Namespace) => ({ t: i18n.getFixedT(null, ns ?? 'translation'), i18n }),
     initReactI18next: { type: '3rdParty', init: () => {} },
   };
 });

@@ -1,6 +1,6 @@
 import { PAYMENT_PASSWORD_LENGTH } from '@teltlk/protocol';
 import { useId } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../i18n/pages';
 import './money.css';
 import './code-input.css';
 
@@ -29,7 +29,7 @@ export function PasscodePad({
   error,
   disabled,
 }: PasscodePadProps) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const id = useId();
   const set = (next: string) => {
     const digits = next.replace(/\D/g, '').slice(0, PAYMENT_PASSWORD_LENGTH);

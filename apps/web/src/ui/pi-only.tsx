@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../i18n/pages';
 import { Link } from 'react-router';
 import { paths } from '../app/paths';
 import { useSignedIn } from '../app/guards';
@@ -13,7 +13,7 @@ export function piBrowserLink(location: Location = window.location): string {
  * do: sign in another way (when signed out), or open this page in the Pi Browser.
  */
 export function PiOnlyNotice() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const signedIn = useSignedIn();
   return (
     <div className="tt-auth tt-pi-only">

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { useGoBack } from '../../ui/page-header';
 import { Page } from '../../ui/page';
 import { CountryList } from '../../ui/country-list';
@@ -6,7 +6,7 @@ import { useContactDraft } from './contact-draft';
 
 /** `/pages/register/area`: choose the country or region code of a phone number. */
 export function AreaPage() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const goBack = useGoBack();
   const dialCountry = useContactDraft((state) => state.dialCountry);
   const update = useContactDraft((state) => state.update);

@@ -1,5 +1,5 @@
 import { ADDRESS_UNDO_DAYS } from '@teltlk/protocol';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { Navigate, useSearchParams } from 'react-router';
 import { useMe } from '../../api/queries';
 import { paths } from '../../app/paths';
@@ -15,7 +15,7 @@ import { DestinationForm } from './destination-form';
  * the old address is sent a link that undoes the change.
  */
 export function ChangeAddressPage() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const { t: ts } = useSecurityTexts();
   const [search] = useSearchParams();
   const me = useMe();

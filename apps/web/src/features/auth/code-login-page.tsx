@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { Link } from 'react-router';
 import { paths } from '../../app/paths';
 import { Page } from '../../ui/page';
@@ -6,7 +6,7 @@ import { DestinationForm } from './destination-form';
 
 /** `/pages/login/Mobilelogin`: sign in with a code sent to a phone or email. */
 export function CodeLoginPage() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   return (
     <Page title={t('codeLogin.title')}>
       <div className="tt-auth">

@@ -3,7 +3,7 @@ import { ApiError } from '@teltlk/im-sdk';
 import { routes } from '@teltlk/client';
 import type { Channel, CodePurpose } from '@teltlk/protocol';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { api } from '../../api/client';
 import { CodeInput } from '../../ui/code-input';
 import { errorMessage, isHandledError } from '../../ui/error-message';
@@ -34,7 +34,7 @@ export function CodeSection({
   error,
   disabled,
 }: CodeSectionProps) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const text = useMessageText();
   const key = cooldownKey(purpose, channel, destination);
   const [record, setRecord] = useState<CodeRecord | null>(() => readRecord(sessionStorage, key));

@@ -8,7 +8,7 @@ import {
   type SendCodeResult,
 } from '@teltlk/protocol';
 import { useEffect, useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { Link, useNavigate } from 'react-router';
 import { api } from '../../api/client';
 import { paths, withQuery } from '../../app/paths';
@@ -54,7 +54,7 @@ export function DestinationForm({
   beforeSend,
   onSent,
 }: DestinationFormProps) {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = usePageTexts();
   const text = useMessageText();
   const navigate = useNavigate();
   const draft = useContactDraft();

@@ -3,7 +3,7 @@ import { ApiError } from '@teltlk/im-sdk';
 import { routes } from '@teltlk/client';
 import type { DeviceLoginDecision, DeviceLoginView, StepUpStatus } from '@teltlk/protocol';
 import { useId, useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
@@ -96,7 +96,7 @@ type Decided =
  * password; refusing needs nothing.
  */
 function DeviceDecision({ ticket }: { ticket: DeviceLoginView }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const { t: ts } = useSecurityTexts();
   const text = useMessageText();
   const locale = useUiLocale();
@@ -342,7 +342,7 @@ export function MobileDevicePage() {
 
 /** `/verification`: approve a device that shows no QR code to scan, by its short code. */
 export function VerificationPage() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const { t: ts } = useSecurityTexts();
   const text = useMessageText();
   const [code, setCode] = useState('');

@@ -1,11 +1,11 @@
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { paths } from '../../app/paths';
 import { Page } from '../../ui/page';
 import { DestinationForm } from './destination-form';
 
 /** `/pages/login/forget`: a code to the account's phone or email, to set a new password. */
 export function ForgetPage() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   return (
     <Page title={t('forget.title')}>
       <div className="tt-auth">

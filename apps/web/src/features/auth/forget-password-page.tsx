@@ -2,7 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { routes } from '@teltlk/client';
 import { passwordSchema } from '@teltlk/protocol';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { useNavigate, useSearchParams } from 'react-router';
 import { api } from '../../api/client';
 import { paths } from '../../app/paths';
@@ -20,7 +20,7 @@ import { MissingDestination } from './missing-destination';
 type Field = 'code' | 'password' | 'confirmation';
 
 function ResetPassword({ target }: { target: DestinationParams }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const text = useMessageText();
   const navigate = useNavigate();
   const [code, setCode] = useState('');
@@ -106,7 +106,7 @@ function ResetPassword({ target }: { target: DestinationParams }) {
 
 /** `/pages/sendCode/forgetPassword?channel=&destination=`: code plus the new password. */
 export function ForgetPasswordPage() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const [search] = useSearchParams();
   const target = readDestination(search);
   if (!target)

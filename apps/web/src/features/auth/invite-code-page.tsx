@@ -3,7 +3,7 @@ import { ApiError } from '@teltlk/im-sdk';
 import { routes } from '@teltlk/client';
 import { inviteCodeSchema, type AuthResult } from '@teltlk/protocol';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { useNavigate } from 'react-router';
 import { api } from '../../api/client';
 import { handOverIncomplete } from '../../api/pi';
@@ -29,7 +29,7 @@ const fieldSteps: Record<string, RegisterStep> = {
 
 /** `/pages/register/invitCode`: optional invitation code, then the account is created. */
 export function InviteCodePage() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const text = useMessageText();
   const navigate = useNavigate();
   const applyAuth = useApplyAuth();

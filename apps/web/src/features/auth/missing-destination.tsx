@@ -1,11 +1,11 @@
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { Link } from 'react-router';
 import { EmptyState } from '../../ui/empty-state';
 import { Page } from '../../ui/page';
 
 /** A code page opened without a valid channel and destination in its query. */
 export function MissingDestination({ title, restartPath }: { title: string; restartPath: string }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   return (
     <Page title={title}>
       <EmptyState title={t('code.missingDestination')} text="">

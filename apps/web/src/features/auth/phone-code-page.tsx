@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { useNavigate, useSearchParams } from 'react-router';
 import { routes } from '@teltlk/client';
 import { api } from '../../api/client';
@@ -11,7 +11,7 @@ import { useRegistrationDraft } from './registration-draft';
 import { useApplyAuth } from './use-apply-auth';
 
 function LoginWithCode({ target, bindPi }: { target: DestinationParams; bindPi: boolean }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const navigate = useNavigate();
   const applyAuth = useApplyAuth();
   const draft = useRegistrationDraft();
@@ -45,7 +45,7 @@ function LoginWithCode({ target, bindPi }: { target: DestinationParams; bindPi: 
 
 /** `/pages/sendCode/phoneCode?channel=&destination=`: enter the sign-in code. */
 export function PhoneCodePage() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const [search] = useSearchParams();
   const target = readDestination(search);
   if (!target)

@@ -2,7 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { routes } from '@teltlk/client';
 import { nicknameSchema, NICKNAME_MAX_LENGTH, passwordInputSchema } from '@teltlk/protocol';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { Navigate, useNavigate } from 'react-router';
 import { api } from '../../api/client';
 import { handOverIncomplete } from '../../api/pi';
@@ -31,7 +31,7 @@ function nicknameFrom(username: string): string {
  * the account the person already has.
  */
 export function BindTipsPage() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const navigate = useNavigate();
   const draft = useRegistrationDraft();
   useLaterStepsFetched(false);
@@ -65,7 +65,7 @@ type BindField = 'account' | 'password';
  * password, or a code to its phone or email) and it is bound to their Pi account.
  */
 export function BindAccountPage() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const text = useMessageText();
   const navigate = useNavigate();
   const applyAuth = useApplyAuth();

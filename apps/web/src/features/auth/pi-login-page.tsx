@@ -2,7 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { ApiError } from '@teltlk/im-sdk';
 import { PiSdkError } from '@teltlk/pi-sdk';
 import { useEffect, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { Link, useNavigate } from 'react-router';
 import { routes } from '@teltlk/client';
 import { api } from '../../api/client';
@@ -33,7 +33,7 @@ function failureMessage(failure: unknown): Message {
  * Elsewhere: the Pi-only message, and the other ways in.
  */
 export function PiLoginPage() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const text = useMessageText();
   const navigate = useNavigate();
   const applyAuth = useApplyAuth();

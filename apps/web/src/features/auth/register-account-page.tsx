@@ -1,6 +1,6 @@
 import { nicknameSchema, NICKNAME_MAX_LENGTH, passwordSchema } from '@teltlk/protocol';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { useNavigate } from 'react-router';
 import { paths } from '../../app/paths';
 import { Button } from '../../ui/button';
@@ -13,7 +13,7 @@ import { useRegistrationDraft } from './registration-draft';
 
 /** `/pages/register/nikename`: nickname and password (no password for an account made through Pi). */
 export function RegisterAccountPage() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const text = useMessageText();
   const navigate = useNavigate();
   const draft = useRegistrationDraft();

@@ -1,6 +1,6 @@
 import { inviteCodeSchema } from '@teltlk/protocol';
 import { useEffect, useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { Link, useSearchParams } from 'react-router';
 import { useSignedIn } from '../../app/guards';
 import { paths } from '../../app/paths';
@@ -11,7 +11,7 @@ import { useLaterStepsFetched } from './later-steps';
 import { useRegistrationDraft } from './registration-draft';
 
 function RegisterForm({ phoneOnly = false }: { phoneOnly?: boolean }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const agreeId = useId();
   const draft = useRegistrationDraft();
   const [agreed, setAgreed] = useState(false);
@@ -82,7 +82,7 @@ export function RegisterPage() {
 
 /** Adding a phone to the signed-in account (one made through Pi has none). */
 function AddPhoneForm() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   return (
     <Page title={t('pi.addPhoneTitle')}>
       <div className="tt-auth">

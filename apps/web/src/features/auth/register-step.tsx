@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { Navigate } from 'react-router';
 import { paths } from '../../app/paths';
 import { Page } from '../../ui/page';
@@ -53,7 +53,7 @@ export function RegisterStepPage({
   flush = false,
   children,
 }: RegisterStepPageProps) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const draft = useRegistrationDraft();
   const missing = missingStep(step, draft);
   if (missing) return <Navigate to={stepPaths[missing]} replace />;

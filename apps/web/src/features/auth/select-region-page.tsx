@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { useNavigate } from 'react-router';
 import { paths } from '../../app/paths';
 import { Button } from '../../ui/button';
@@ -12,7 +12,7 @@ import './auth.css';
 
 /** `/pages/register/SelectRegion`: country or region of residence. */
 export function SelectRegionPage() {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = usePageTexts();
   const navigate = useNavigate();
   const draft = useRegistrationDraft();
   const dialCountry = useContactDraft((state) => state.dialCountry);

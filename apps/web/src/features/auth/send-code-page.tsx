@@ -1,6 +1,6 @@
 import { ApiError, StepUpCancelled } from '@teltlk/im-sdk';
 import { useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { useQueryClient } from '@tanstack/react-query';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { routes } from '@teltlk/client';
@@ -19,7 +19,7 @@ import { MissingDestination } from './missing-destination';
 import { useRegistrationDraft } from './registration-draft';
 
 function VerifyRegistrationCode({ target }: { target: DestinationParams }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const navigate = useNavigate();
   const update = useRegistrationDraft((state) => state.update);
   return (
@@ -52,7 +52,7 @@ function VerifyRegistrationCode({ target }: { target: DestinationParams }) {
  * one it has (the server then asks for a step-up, which the step-up sheet handles).
  */
 function VerifyAddedAddress({ target }: { target: DestinationParams }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const { t: ts } = useSecurityTexts();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -98,7 +98,7 @@ function VerifyAddedAddress({ target }: { target: DestinationParams }) {
  * or (`then=addPhone`, signed in) the code of a phone or email added to the account.
  */
 export function SendCodePage() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const [search] = useSearchParams();
   const signedIn = useSignedIn();
   const target = readDestination(search);

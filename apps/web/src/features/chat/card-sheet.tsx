@@ -1,5 +1,5 @@
 import type { CardContent } from '@teltlk/protocol';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { FriendPicker } from '../../ui/friend-picker';
 import { Sheet } from '../../ui/sheet';
 import '../../ui/sheet.css';
@@ -12,7 +12,7 @@ interface CardSheetProps {
 
 /** Shares a contact's card: one tap on a friend sends theirs. */
 export function CardSheet({ visible, onClose, onSend }: CardSheetProps) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   return (
     <Sheet
       visible={visible}

@@ -1,7 +1,7 @@
 import type { CallMedia } from '@teltlk/protocol';
 import { LeftOutline, MoreOutline, PhoneFill, VideoOutline } from 'antd-mobile-icons';
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { Link } from 'react-router';
 import { useGoBack } from '../../ui/page-header';
 import { setPageTitle } from '../../ui/page-title';
@@ -27,7 +27,7 @@ export function ChatHeader({
   /** Calls in this chat; none: no call buttons. */
   onCall?: (media: CallMedia) => void;
 }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const goBack = useGoBack();
   const appName = t('common.appName');
   useEffect(() => {

@@ -11,7 +11,7 @@ import './translation.css';
 import type { ConversationView } from '@teltlk/im-sdk';
 import { groupIdOf, peerOf, type SendableContent } from '@teltlk/protocol';
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { useSearchParams } from 'react-router';
 import { useMe, useSettings } from '../../api/queries';
 import { usePerson } from '../../api/use-contacts';
@@ -48,7 +48,7 @@ import { useTranslationRows } from './use-translation-rows';
 
 /** `/pages/home/chat?conversationId=…[&seq=…]`: one conversation. */
 export function ChatPage() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const selfId = useSelfId();
   const conversationId = useConversationParam(selfId);
   if (conversationId === null) {
@@ -70,7 +70,7 @@ function seqParam(value: string | null): number | null {
 
 /** A search hit the chat opened at: brought into view, then marked. */
 function useSearchFocus() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const [search] = useSearchParams();
   const [focusSeq, setFocusSeq] = useState(() => seqParam(search.get('seq')));
   const [foundSeq, setFoundSeq] = useState<number | null>(null);
@@ -86,7 +86,7 @@ function useSearchFocus() {
 }
 
 function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId: string }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const snapshot = useEngineSnapshot();
   const open = useConversation(conversationId);
   const visible = usePageVisible();

@@ -1,6 +1,6 @@
 import { BURN_DURATIONS, peerOf } from '@teltlk/protocol';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { Link } from 'react-router';
 import { useEngine, useEngineSnapshot, useSelfId } from '../../app/engine';
 import { paths, withQuery } from '../../app/paths';
@@ -28,7 +28,7 @@ import '../../ui/profile-card.css';
  * clear history.
  */
 export function ChatSettingPage() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const selfId = useSelfId();
   const conversationId = useConversationParam(selfId);
   if (conversationId === null) {
@@ -43,7 +43,7 @@ export function ChatSettingPage() {
 }
 
 function ChatSettings({ conversationId, selfId }: { conversationId: string; selfId: string }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const locale = useUiLocale();
   const engine = useEngine();
   const snapshot = useEngineSnapshot();

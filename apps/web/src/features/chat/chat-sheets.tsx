@@ -2,7 +2,7 @@ import { PENDING_MEDIA_ID, type ConversationView, type LocalMessage } from '@tel
 import type { MergedContent, SendableContent } from '@teltlk/protocol';
 import { ActionSheet } from 'antd-mobile';
 import { lazy, Suspense, useCallback, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { CardSheet } from './card-sheet';
 import type { ShareKind } from './composer';
 import { ForwardPicker } from './forward-picker';
@@ -71,7 +71,7 @@ export function ChatSheets({
   forwardTargets,
   remarks,
 }: ChatSheetsProps) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const { sharing, viewing, record } = sheets;
   return (
     <>

@@ -28,7 +28,7 @@ import {
   type ClipboardEvent,
   type KeyboardEvent,
 } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { useUiLocale } from '../../ui/use-ui-locale';
 import { MentionPicker } from './mention-picker';
 import { insertMention, mentionQueryAt, type Mentionable } from './mentions';
@@ -146,7 +146,7 @@ export function Composer({
   onSticker,
   translationPreview,
 }: ComposerProps) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const locale = useUiLocale();
   const [text, setText] = useState(initialDraft);
   const [emojiOpen, setEmojiOpen] = useState(false);
@@ -475,7 +475,7 @@ export function pastedKind(
  * on every keystroke, and the refusal as soon as the text crosses the limit.
  */
 function LengthNote({ id, length, locale }: { id: string; length: LengthState; locale: string }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const numbers = new Intl.NumberFormat(locale);
   const values = { length: numbers.format(length.length), max: numbers.format(length.max) };
   return (

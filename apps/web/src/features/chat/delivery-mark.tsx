@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import type { DeliveryState } from '../../ui/conversation/messages';
 
 /** The strokes of each mark, drawn in a 16×12 box: a clock, one tick, two ticks. */
@@ -14,7 +14,7 @@ const STROKES: Record<DeliveryState, string> = {
  * in the interface language.
  */
 export function DeliveryMark({ state }: { state: DeliveryState }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const label = { sending: t('chat.sending'), sent: t('chat.sent'), read: t('chat.read') }[state];
   return (
     <svg

@@ -8,7 +8,7 @@ import {
   type StickerId,
 } from '@teltlk/protocol';
 import { useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { api } from '../../api/client';
 import { useMediaAddress } from '../../api/media-urls';
 import { queryKeys } from '../../api/query-keys';
@@ -54,7 +54,7 @@ export function MediaThumb({
 
 /** A sticker in the chat: no bubble, the picture alone, named for screen readers. */
 export function StickerBubble({ content }: { content: FaceContent }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   if (content.sticker) {
     return (
       <img
@@ -86,7 +86,7 @@ export function useFavourites(enabled: boolean) {
 
 /** Keeps a photo as a favourite sticker; the panel's list follows. */
 export function useAddFavourite() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const client = useQueryClient();
   return useMutation({
     mutationFn: (mediaId: string) => api.call(routes.favourites.add, { body: { mediaId } }),
@@ -110,7 +110,7 @@ interface FacePanelProps {
 
 /** The panel under the message box: emoji to type, the sticker pack, and favourites. */
 export function FacePanel({ id, open, onEmoji, onSticker }: FacePanelProps) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const [tab, setTab] = useState<FaceTab>('emoji');
   const shown = onSticker ? tab : 'emoji';
   const favourites = useFavourites(open && shown === 'favourites');

@@ -1,7 +1,7 @@
 import type { ConversationView } from '@teltlk/im-sdk';
 import { FORWARD_MAX_TARGETS } from '@teltlk/protocol';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { CheckList } from '../../ui/check-list';
 import { Sheet } from '../../ui/sheet';
 import { showToast } from '../../ui/toast';
@@ -26,7 +26,7 @@ export function ForwardPicker({
   onClose,
   onSend,
 }: ForwardPickerProps) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const [chosen, setChosen] = useState<string[]>([]);
 
   const toggle = (id: string, checked: boolean) => {

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { useCalls, useEngine } from '../../app/engine';
 import { startCall } from '../../app/start-call';
 import './group-call-banner.css';
@@ -15,7 +15,7 @@ export function GroupCallBanner({
   conversationId: string;
   selfId: string;
 }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const engine = useEngine();
   const calls = useCalls();
   const running = calls.find(

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { routes } from '@teltlk/client';
 import { GROUP_READERS_DETAIL_MAX } from '@teltlk/protocol';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { api } from '../../api/client';
 import { Avatar } from '../../ui/avatar';
 import { Sheet } from '../../ui/sheet';
@@ -23,7 +23,7 @@ export function GroupReadState({
   seq: number;
   version: number;
 }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const [open, setOpen] = useState(false);
   const reads = useQuery({
     queryKey: [...groupKeys.reads(groupId, seq), version],

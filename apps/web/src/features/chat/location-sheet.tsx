@@ -1,6 +1,6 @@
 import { locationContentSchema, toFieldIssues, type LocationContent } from '@teltlk/protocol';
 import { useId, useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { Button } from '../../ui/button';
 import { ruleMessage } from '../../ui/error-message';
 import { Sheet } from '../../ui/sheet';
@@ -25,7 +25,7 @@ interface LocationSheetProps {
  * place name the sender may edit. No map is shown: readers open the point in a map site.
  */
 export function LocationSheet({ visible, onClose, onSend }: LocationSheetProps) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const formId = useId();
   return (
     <Sheet
@@ -49,7 +49,7 @@ export function LocationSheet({ visible, onClose, onSend }: LocationSheetProps) 
 type Field = 'latitude' | 'longitude' | 'name';
 
 function LocationForm({ id, onSend }: { id: string; onSend: (place: LocationContent) => void }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const text = useMessageText();
   const [latitude, setLatitude] = useState('');
   const [longitude, setLongitude] = useState('');

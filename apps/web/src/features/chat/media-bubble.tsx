@@ -8,7 +8,7 @@ import {
 } from '@teltlk/protocol';
 import { CloseOutline, FileOutline, PlayOutline } from 'antd-mobile-icons';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { thumbHashToDataURL } from 'thumbhash';
 import { useMediaAddress } from '../../api/media-urls';
 import { useEngine } from '../../app/engine';
@@ -72,7 +72,7 @@ export function PhotoBubble({
   content: ImageContent;
   onOpen?: (message: LocalMessage) => void;
 }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const { image } = content;
   const pending = image.id === PENDING_MEDIA_ID;
   const local = usePendingMedia(message, pending);
@@ -128,7 +128,7 @@ export function PhotoBubble({
 
 /** A file in its bubble: type, name and size; a tap downloads it under its name. */
 export function FileBubble({ message, content }: { message: LocalMessage; content: FileContent }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const locale = useUiLocale();
   const { file } = content;
   const pending = file.id === PENDING_MEDIA_ID;
@@ -176,7 +176,7 @@ export function VoiceBubble({
   message: LocalMessage;
   content: VoiceContent;
 }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const { voice } = content;
   const pending = voice.id === PENDING_MEDIA_ID;
   const local = usePendingMedia(message, pending);
@@ -255,7 +255,7 @@ export function VideoBubble({
   message: LocalMessage;
   content: VideoContent;
 }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const { video } = content;
   const pending = video.id === PENDING_MEDIA_ID;
   const [open, setOpen] = useState(false);
@@ -330,7 +330,7 @@ export function VideoBubble({
 
 /** An upload's progress, with pause or resume, and cancel; nothing once it failed (retry shows). */
 function UploadControls({ message }: { message: LocalMessage }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const engine = useEngine();
   const progress = useUploadProgress(message);
   if (!engine || !progress || message.status === 'failed') return null;

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { Avatar } from '../../ui/avatar';
 import { useRemarks } from '../../api/use-remarks';
 import { memberName } from '../../api/use-people';
@@ -27,7 +27,7 @@ export function MentionPicker({
   allLabel: string | null;
   onPick: (person: Mentionable | 'all') => void;
 }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const listId = useId();
   const remarks = useRemarks();
   const members = useGroupMembers(groupId, query.trim());

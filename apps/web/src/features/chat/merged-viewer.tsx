@@ -1,6 +1,6 @@
 import type { MergedContent, MergedItem } from '@teltlk/protocol';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { mapLink } from '../../ui/conversation/messages';
 import { clockTime, dayLabel } from '../../ui/conversation/time-labels';
 import { useUiLocale } from '../../ui/use-ui-locale';
@@ -19,7 +19,7 @@ function ItemBody({
   content: MergedItem['content'];
   onOpen: (record: MergedContent) => void;
 }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const line = itemLine(content, t);
   switch (content.kind) {
     case 'text':
@@ -66,7 +66,7 @@ export default function MergedViewer({
   record: MergedContent | null;
   onClose: () => void;
 }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const locale = useUiLocale();
   const [inner, setInner] = useState<MergedContent[]>([]);
   const shown = inner.at(-1) ?? record;

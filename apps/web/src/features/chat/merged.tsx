@@ -1,5 +1,5 @@
 import { quotedPart, type MergedContent, type MergedItem } from '@teltlk/protocol';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { partLine } from '../../ui/conversation/messages';
 
 /** Lines of a record its bubble shows. */
@@ -37,7 +37,7 @@ export function MergedBubble({
   content: MergedContent;
   onOpen: (record: MergedContent) => void;
 }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const title = mergedTitle(content, t);
   return (
     <button type="button" className="tt-merged" onClick={() => onOpen(content)}>

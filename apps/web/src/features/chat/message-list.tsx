@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import type { ChatRow } from '../../ui/conversation/messages';
 import { photoBox } from './media-files';
 import { DayRow, MessageRow, type MessageRowContext } from './message-row';
@@ -76,7 +76,7 @@ export function MessageList({
   focusSeq = null,
   onFocused,
 }: MessageListProps) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   // The first day's separator lives in the top area, not in the list: as the list's
   // first row it would keep its place while older messages of the same day arrive above
   // the messages it heads, and the virtualizer, anchored on it, would let them jump.

@@ -1,7 +1,7 @@
 import type { ConversationHandle, LocalMessage } from '@teltlk/im-sdk';
 import { REVOKE_WINDOW_SECONDS, isSentContent } from '@teltlk/protocol';
 import { useCallback, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { copyText } from '../../ui/clipboard';
 import {
   canEdit,
@@ -67,7 +67,7 @@ export function useMessageMenu({
   onSelect,
   onForward,
 }: MenuOptions): (message: LocalMessage) => MenuAction[] {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const locale = useUiLocale();
   const addFavourite = useAddFavourite();
 

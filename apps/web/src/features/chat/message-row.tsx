@@ -2,7 +2,7 @@ import type { LocalMessage } from '@teltlk/im-sdk';
 import type { CardContent, LocationContent, SystemContent } from '@teltlk/protocol';
 import { useId, useState, type ReactNode } from 'react';
 import { FireFill, LocationFill, MoreOutline, RedoOutline } from 'antd-mobile-icons';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { Link } from 'react-router';
 import { paths, withQuery } from '../../app/paths';
 import { Avatar } from '../../ui/avatar';
@@ -75,7 +75,7 @@ export interface GroupRowContext {
 }
 
 export function DayRow({ time, now }: { time: number; now: number }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const locale = useUiLocale();
   return (
     <p className="tt-day">
@@ -93,7 +93,7 @@ export function NoticeRow({
   message: LocalMessage;
   context: MessageRowContext;
 }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const locale = useUiLocale();
   const own = message.senderId === context.selfId;
   let text: string;
@@ -124,7 +124,7 @@ function useFailureText(): (message: LocalMessage) => string {
 
 /** A long received text, folded to a few lines behind "Show more"; remembered per message. */
 function Foldable({ foldKey, children }: { foldKey: string; children: ReactNode }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const [open, setOpen] = useState(() => isUnfolded(foldKey));
   const regionId = useId();
   const toggle = () => {
@@ -156,7 +156,7 @@ export function MessageBubble({
   row: Extract<ChatRow, { kind: 'message' }>;
   context: MessageRowContext;
 }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const locale = useUiLocale();
   const failureText = useFailureText();
   const { message, showRead, runStart, runEnd } = row;
@@ -351,7 +351,7 @@ export function MessageRow({ row, context }: { row: ChatRow; context: MessageRow
 
 /** A shared location in its bubble: the place's name, its point, and a link to a map site. */
 function SharedPlace({ place, locale }: { place: LocationContent; locale: string }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const degrees = new Intl.NumberFormat(locale, {
     minimumFractionDigits: 4,
     maximumFractionDigits: 6,
@@ -381,7 +381,7 @@ function SharedPlace({ place, locale }: { place: LocationContent; locale: string
 
 /** A shared contact card: the person, and a tap opens their profile (with add-friend). */
 function ContactCard({ card }: { card: CardContent }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const { user } = card;
   return (
     <Link className="tt-msg-card" to={withQuery(paths.seeMeans, { userId: user.id })}>

@@ -1,7 +1,7 @@
 import type { LocalMessage } from '@teltlk/im-sdk';
 import type { MoneyContent } from '@teltlk/protocol';
 import { lazy, Suspense, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { Link } from 'react-router';
 import { paths, withQuery } from '../../app/paths';
 import { formatMoney } from '../../ui/money';
@@ -27,7 +27,7 @@ export function MoneyBubble({
   own: boolean;
   nameOf: (userId: string) => string;
 }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const locale = useUiLocale();
   const [open, setOpen] = useState(false);
   if (content.kind === 'transfer') {

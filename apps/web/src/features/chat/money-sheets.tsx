@@ -3,7 +3,7 @@ import { ApiError } from '@teltlk/im-sdk';
 import { routes } from '@teltlk/client';
 import { ENVELOPE_SHARES_MAX, fromUnits, type EnvelopeView } from '@teltlk/protocol';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { Link } from 'react-router';
 import { api } from '../../api/client';
 import { paths } from '../../app/paths';
@@ -37,7 +37,7 @@ export function EnvelopeSheet({
   own: boolean;
   single: boolean;
 }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const text = useMessageText();
   const locale = useUiLocale();
   const queryClient = useQueryClient();
@@ -129,7 +129,7 @@ export function MoneySheet({
   group: boolean;
   onClose: () => void;
 }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const text = useMessageText();
   const wallet = useWallet();
   const queryClient = useQueryClient();

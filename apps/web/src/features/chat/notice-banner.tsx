@@ -1,7 +1,7 @@
 import type { MyGroup } from '@teltlk/protocol';
 import { CloseOutline, SoundOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 
 const SEEN_PREFIX = 'teltlk.groupNoticeSeen.';
 
@@ -18,7 +18,7 @@ function seenAt(groupId: string): number {
  * Closing is remembered on this device per group.
  */
 export function GroupNoticeBanner({ group }: { group: MyGroup }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const [closedAt, setClosedAt] = useState(() => seenAt(group.id));
   if (!group.notice || group.noticeAt === null || group.noticeAt <= closedAt) return null;
   const noticeAt = group.noticeAt;

@@ -1,7 +1,7 @@
 import { CloseOutline, LeftOutline, RightOutline } from 'antd-mobile-icons';
 import { useEffect, useRef, useState, type PointerEvent, type WheelEvent } from 'react';
 import { createPortal } from 'react-dom';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { useMediaAddresses } from '../../api/media-urls';
 import { nextZoom, SWIPE_MIN_PX, zoomLimits } from './zoom';
 
@@ -24,7 +24,7 @@ export default function PhotoViewer({
   index: number;
   onClose: () => void;
 }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const addresses = useMediaAddresses(photos.map((photo) => photo.id));
   const [shown, setShown] = useState(index);
   const [zoom, setZoom] = useState(1);

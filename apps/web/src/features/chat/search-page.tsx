@@ -1,7 +1,7 @@
 import type { ConversationView } from '@teltlk/im-sdk';
 import { SEARCH_QUERY_MAX_LENGTH, searchTextOf, type Message } from '@teltlk/protocol';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { Link, useSearchParams } from 'react-router';
 import { useEngine, useEngineSnapshot, useSelfId } from '../../app/engine';
 import { paths, withQuery } from '../../app/paths';
@@ -33,7 +33,7 @@ interface Results {
  * a hit opens its chat at that message.
  */
 export function SearchPage() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const engine = useEngine();
   const snapshot = useEngineSnapshot();
   const selfId = useSelfId();

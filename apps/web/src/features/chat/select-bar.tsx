@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 
 /** While messages are picked for a chat history record: how many, cancel, and forward. */
 export function SelectBar({
@@ -10,7 +10,7 @@ export function SelectBar({
   onCancel: () => void;
   onForward: () => void;
 }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   return (
     <div className="tt-select-bar" role="toolbar" aria-label={t('chat.forwardMerged')}>
       <span role="status">{t('chat.selectedCount', { count })}</span>

@@ -7,7 +7,7 @@ import {
   type UpdateConversationBody,
 } from '@teltlk/protocol';
 import { useId, useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { useSearchParams } from 'react-router';
 import { useMe } from '../../api/queries';
 import { useEngine, useEngineSnapshot, useSelfId } from '../../app/engine';
@@ -51,7 +51,7 @@ export function SetUserToguePage() {
 
 /** A conversation's translation form; null: no such conversation, undefined: not known yet. */
 function ConversationTongue({ conversationId }: { conversationId: string | null | undefined }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const engine = useEngine();
   const snapshot = useEngineSnapshot();
   const title = t('translation.title');
@@ -82,7 +82,7 @@ function ConversationTongue({ conversationId }: { conversationId: string | null 
 
 /** Every language, native name first and the English name beside it. */
 function useTargetChoices(motherTongue: string | null): Choice[] {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const own = motherTongue ? (findLanguage(motherTongue)?.native ?? motherTongue) : '…';
   const mine = t('translation.myMotherTongue', { name: own });
   return useMemo(
@@ -108,7 +108,7 @@ function TongueForm({
   view: ConversationView;
   title: string;
 }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const goBack = useGoBack();
   const formId = useId();
   const me = useMe();

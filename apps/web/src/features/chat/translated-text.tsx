@@ -1,6 +1,6 @@
 import type { LocalMessage } from '@teltlk/im-sdk';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { intlLocale, resolveUiLanguage } from '../../i18n/language';
 import { languageName } from '../../ui/languages';
 import { messageKey } from '../../ui/conversation/messages';
@@ -27,7 +27,7 @@ export function TranslatedText({
   original: ReactNode;
   context: TranslationRowContext;
 }) {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = usePageTexts();
   const state = useBubbleTranslation(message, context);
   const lang = message.lang ?? undefined;
   const originalText = (

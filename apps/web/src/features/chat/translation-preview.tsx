@@ -2,7 +2,7 @@ import { ApiError } from '@teltlk/im-sdk';
 import { routes } from '@teltlk/client';
 import { findLanguage } from '@teltlk/protocol';
 import { useEffect, useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { api } from '../../api/client';
 import { errorMessage } from '../../ui/error-message';
 import { languageOptions, optionLabel } from '../../ui/languages';
@@ -59,7 +59,7 @@ async function translateDraft(
  * person's language (a picked one in groups), so the writer can check it reads right.
  */
 export function TranslationPreview({ text, options }: { text: string; options: PreviewOptions }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const locale = useUiLocale();
   const messageText = useMessageText();
   const [picked, setPicked] = useState(GROUP_PREVIEW_LANGUAGE);

@@ -1,7 +1,7 @@
 import type { LocalMessage } from '@teltlk/im-sdk';
 import { MERGED_ITEMS_MAX } from '@teltlk/protocol';
 import { useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { useEngine } from '../../app/engine';
 import { toastFailure } from '../../ui/failure-toast';
 import { showToast } from '../../ui/toast';
@@ -12,7 +12,7 @@ import type { MessageRowContext } from './message-row';
  * the chat, sent on as one chat history record. One forward at a time is under way.
  */
 export function useForwarding(conversationId: string) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const engine = useEngine();
   const [forwarding, setForwarding] = useState<LocalMessage | null>(null);
   // Messages picked to forward as one chat history record (null: not picking).

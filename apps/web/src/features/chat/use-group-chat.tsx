@@ -2,7 +2,7 @@ import type { ConversationView, LocalMessage } from '@teltlk/im-sdk';
 import { useQueryClient } from '@tanstack/react-query';
 import { isQuoteAvailable, mayInGroup, type MyGroup, type SystemContent } from '@teltlk/protocol';
 import { useEffect, useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { ApiError } from '@teltlk/im-sdk';
 import { paths, withQuery } from '../../app/paths';
 import { useUiLocale } from '../../ui/use-ui-locale';
@@ -65,7 +65,7 @@ export function useGroupChat(
   view: ConversationView | undefined,
   now: number,
 ): GroupChat | null {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const locale = useUiLocale();
   const queryClient = useQueryClient();
   const group = useGroup(groupId);

@@ -1,7 +1,7 @@
 import { ApiError, type ConversationHandle } from '@teltlk/im-sdk';
 import { IMAGES_PER_PICK_MAX, type MediaLimits } from '@teltlk/protocol';
 import { useState, type DragEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { useMediaLimits } from '../../api/queries';
 import { toastFailure } from '../../ui/failure-toast';
 import { showToast } from '../../ui/toast';
@@ -28,7 +28,7 @@ export function useMediaSend(
   allowed: readonly ShareKind[],
   onQueued: () => void,
 ) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const limits: MediaLimits | undefined = useMediaLimits().data;
   const [dragging, setDragging] = useState(false);
 

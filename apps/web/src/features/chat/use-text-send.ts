@@ -1,7 +1,7 @@
 import type { ConversationHandle } from '@teltlk/im-sdk';
 import type { SendableContent } from '@teltlk/protocol';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { isBlank } from '../../ui/conversation/messages';
 import { toastFailure } from '../../ui/failure-toast';
 import { showToast } from '../../ui/toast';
@@ -32,7 +32,7 @@ export function useTextSend(
   groupChat: GroupChat | null | undefined,
   onSent: () => void,
 ) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const [target, setTarget] = useState<TextTarget>(NEW);
   const [focusRequest, requestFocus] = useRequestCount();
   const reply = target.kind === 'reply' ? target.reply : null;

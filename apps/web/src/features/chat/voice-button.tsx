@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type PointerEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { showToast } from '../../ui/toast';
 import { VOICE_MIN_MS, VoiceRecorder, RecorderProblem, type Recording } from './voice-recorder';
 
@@ -14,7 +14,7 @@ type State = { step: 'idle' } | { step: 'recording'; seconds: number; cancelling
  * Space or Enter held on the button does the same from a keyboard.
  */
 export function VoiceButton({ onVoice }: { onVoice: (recording: Recording) => void }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const [state, setState] = useState<State>({ step: 'idle' });
   const recorder = useRef<VoiceRecorder | null>(null);
   const startY = useRef(0);

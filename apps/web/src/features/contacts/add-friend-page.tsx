@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { routes } from '@teltlk/client';
 import { userSearchQuery, type Me } from '@teltlk/protocol';
 import { useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { useNavigate } from 'react-router';
 import { api } from '../../api/client';
 import { useCountryCodes, useMe } from '../../api/queries';
@@ -24,7 +24,7 @@ function useOwnDialCode(me: Me | undefined): string | undefined {
 }
 
 function AddFriendScreen({ headerConfirm }: { headerConfirm: boolean }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const text = useMessageText();
   const navigate = useNavigate();
   const queryClient = useQueryClient();

@@ -1,6 +1,6 @@
 import type { UserCard } from '@teltlk/protocol';
 import { StopOutline } from 'antd-mobile-icons';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { Button } from '../../ui/button';
 import { EmptyState } from '../../ui/empty-state';
 import { confirmModal } from '../../ui/modal';
@@ -14,7 +14,7 @@ import { toastModifyFailure } from '../../ui/failure-toast';
 import './contacts.css';
 
 function BlockedRow({ user }: { user: UserCard }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const setBlocked = useSetBlocked();
   const unblock = async () => {
     const confirmed = await confirmModal(
@@ -51,7 +51,7 @@ function BlockedRow({ user }: { user: UserCard }) {
 
 /** `/pages/contacts/blacklist`: the people the user blocked; their messages and requests stop. */
 export function BlacklistPage() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const blocks = useBlocks();
   useContactEvents();
   return (

@@ -1,7 +1,7 @@
 import type { FriendListResult, FriendRequestListResult } from '@teltlk/protocol';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it, vi } from 'vitest';
-import { en_US } from '../../i18n/en_US';
+import { pages_en_US } from '../../i18n/pages-en_US';
 import { ContactsPage } from './contacts-page';
 
 const lists: { friends: FriendListResult; requests: FriendRequestListResult } = vi.hoisted(() => ({
@@ -27,14 +27,14 @@ describe('the contacts page without friends', () => {
     const html = render();
     expect(html).not.toContain('adm-index-bar');
     expect(html).not.toContain('↑');
-    expect(html).toContain(en_US.contacts.pendingText);
-    expect(html).not.toContain(en_US.contacts.emptyText);
+    expect(html).toContain(pages_en_US.contacts.pendingText);
+    expect(html).not.toContain(pages_en_US.contacts.emptyText);
   });
 
   it('says how contacts come when no request waits', () => {
     lists.requests = { received: [], sent: [] };
     const html = render();
     expect(html).not.toContain('adm-index-bar');
-    expect(html).toContain(en_US.contacts.emptyText);
+    expect(html).toContain(pages_en_US.contacts.emptyText);
   });
 });

@@ -7,7 +7,7 @@ import {
   UserContactOutline,
 } from 'antd-mobile-icons';
 import { useEffect, useMemo, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { paths } from '../../app/paths';
 import { badgeText } from '../../app/tab-badges';
 import { LinkRow } from '../../ui/list-row';
@@ -25,7 +25,7 @@ import '../../ui/count-badge.css';
 const TOP_INDEX = '↑';
 
 function PendingCount({ count }: { count: number }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const text = badgeText(count);
   if (!text) return null;
   return (
@@ -39,7 +39,7 @@ function PendingCount({ count }: { count: number }) {
 }
 
 function Entries({ pending }: { pending: number }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   return (
     <ul className="tt-list">
       <li>
@@ -88,7 +88,7 @@ function FriendList({ section }: { section: FriendSection }) {
 
 /** `/pages/contacts/contacts`: entries, then friends in alphabetical sections with an index bar. */
 export function ContactsPage() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const friends = useFriends();
   const sections = useMemo(() => sectionFriends(friends.data?.friends ?? []), [friends.data]);
   const requests = useFriendRequests();

@@ -1,5 +1,5 @@
 import type { FriendRequest, FriendRequestStatus } from '@teltlk/protocol';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { Link } from 'react-router';
 import { paths } from '../../app/paths';
 import { Button } from '../../ui/button';
@@ -26,7 +26,7 @@ const statusKeys = {
 } as const satisfies Record<FriendRequestStatus, string>;
 
 function StatusText({ status }: { status: FriendRequestStatus }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   return (
     <span className="tt-request-status" data-status={status}>
       {t(statusKeys[status])}
@@ -35,7 +35,7 @@ function StatusText({ status }: { status: FriendRequestStatus }) {
 }
 
 function ReceivedActions({ request }: { request: FriendRequest }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const answer = useAnswerFriendRequest();
   const respond = (accept: boolean) =>
     answer.mutate(
@@ -90,7 +90,7 @@ function RequestRow({ request, direction }: { request: FriendRequest; direction:
 }
 
 function RequestsPage({ direction }: { direction: Direction }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const requests = useFriendRequests();
   useContactEvents();
   const list = requests.data?.[direction];

@@ -1,5 +1,5 @@
 import { singleConversationId } from '@teltlk/protocol';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { useMe } from '../../api/queries';
 import { paths, withQuery } from '../../app/paths';
 import { Page } from '../../ui/page';
@@ -11,7 +11,7 @@ import './contacts.css';
 
 /** `/pages/contacts/officialAccounts`: the product's official accounts; each opens its chat. */
 export function OfficialAccountsPage() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const me = useMe();
   const accounts = useOfficialAccounts();
   const error = accounts.error ?? me.error;

@@ -1,6 +1,6 @@
 import type { UserCard } from '@teltlk/protocol';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { Link } from 'react-router';
 import { paths, withQuery } from '../../app/paths';
 import { Avatar } from '../../ui/avatar';
@@ -13,7 +13,7 @@ export function personPath(userId: string): string {
 }
 
 export function OfficialTag() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   return <span className="tt-tag">{t('contacts.official')}</span>;
 }
 

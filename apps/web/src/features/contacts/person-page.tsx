@@ -7,7 +7,7 @@ import {
   type UserProfile,
 } from '@teltlk/protocol';
 import { useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useMe } from '../../api/queries';
 import { paths, withQuery } from '../../app/paths';
@@ -41,7 +41,7 @@ import { toastModifyFailure } from '../../ui/failure-toast';
 import './contacts.css';
 
 function AddForm({ person, me, groupId }: { person: UserProfile; me: Me; groupId: string | null }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const text = useMessageText();
   const requests = useFriendRequests();
   const send = useSendFriendRequest();
@@ -106,7 +106,7 @@ function AnswerRequest({
   requestId: string;
   greeting: string;
 }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const answer = useAnswerFriendRequest();
   const respond = (accept: boolean) =>
     answer.mutate(
@@ -148,7 +148,7 @@ function PersonView({
   me: Me;
   groupId: string | null;
 }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const locale = useUiLocale();
   const navigate = useNavigate();
   const requests = useFriendRequests();
@@ -296,7 +296,7 @@ function PersonView({
  * that group.
  */
 export function PersonPage() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const [search] = useSearchParams();
   const parsed = userIdSchema.safeParse(search.get('userId'));
   const userId = parsed.success ? parsed.data : null;

@@ -1,5 +1,5 @@
 import { REMARK_MAX_LENGTH, remarkSchema, userIdSchema, type UserProfile } from '@teltlk/protocol';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { useSearchParams } from 'react-router';
 import { usePerson, useUpdateRemark } from '../../api/use-contacts';
 import { EmptyState } from '../../ui/empty-state';
@@ -10,7 +10,7 @@ import { PageSpinner } from '../../ui/spinner';
 import { checkField } from '../../ui/validation';
 
 function RemarkForm({ person }: { person: UserProfile }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const update = useUpdateRemark();
   return (
     <TextFieldPage
@@ -33,7 +33,7 @@ function RemarkForm({ person }: { person: UserProfile }) {
  * place of the nickname, to them alone); the header's confirm button saves.
  */
 export function SetUserNicknamePage() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const [search] = useSearchParams();
   const parsed = userIdSchema.safeParse(search.get('userId'));
   const person = usePerson(parsed.success ? parsed.data : null);

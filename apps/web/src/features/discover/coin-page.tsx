@@ -1,5 +1,5 @@
 import { POINTS_KINDS, type CoinRecord, type RankingBoard } from '@teltlk/protocol';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { useCoin, useCoinHistory } from '../../api/use-growth';
 import { LoadMore } from '../../ui/load-more';
 import { useUiLocale } from '../../ui/use-ui-locale';
@@ -12,7 +12,7 @@ import './discover.css';
 
 /** `/pages/find/coin`: my points kind by kind, and their history. */
 export function CoinPage() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const locale = useUiLocale();
   const coin = useCoin();
   return (
@@ -43,7 +43,7 @@ export function CoinPage() {
 }
 
 function History() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const locale = useUiLocale();
   const history = useCoinHistory();
   const records = history.data?.pages.flatMap((page) => page.items) ?? [];
@@ -79,7 +79,7 @@ function History() {
 }
 
 function RecordTitle({ record }: { record: CoinRecord }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   if (record.kind === 'mining') return <>{t('coin.mining')}</>;
   if (record.kind === 'ecological') {
     return (

@@ -4,7 +4,7 @@ import {
   SystemQRcodeOutline,
   TeamOutline,
 } from 'antd-mobile-icons';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { paths } from '../../app/paths';
 import { LinkRow } from '../../ui/list-row';
 import { Page } from '../../ui/page';
@@ -13,7 +13,7 @@ import './discover.css';
 
 /** `/pages/find/find`: mining check-in, points, team, invitations and rankings. */
 export function DiscoverPage() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   return (
     <Page title={t('discover.title')} back={false} flush>
       <MiningCard />

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { usePiClient } from '../../api/pi';
 import { useMe } from '../../api/queries';
 import { appLink, paths } from '../../app/paths';
@@ -22,7 +22,7 @@ export function cardLink(userId: string, origin = globalThis.location.origin): s
 
 /** `/pages/user/twoCode`: my invitation code, link and QR code, and my card's QR code. */
 export function InvitePage() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const me = useMe();
   const { client } = usePiClient();
   if (!me.data) {

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { routes } from '@teltlk/client';
 import type { MiningStatus } from '@teltlk/protocol';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { api } from '../../api/client';
 import { usePiClient } from '../../api/pi';
 import { growthKeys, useMining } from '../../api/use-growth';
@@ -18,7 +18,7 @@ import { reminderFailed } from './reminder-failed';
 
 /** Mining on Discover: check in, the time left and points so far, the rate kind by kind. */
 export function MiningCard() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const mining = useMining();
   const queryClient = useQueryClient();
   const put = (status: MiningStatus) => queryClient.setQueryData(growthKeys.mining(), status);
@@ -81,7 +81,7 @@ export function MiningCard() {
 }
 
 function Running({ status, answeredAt }: { status: MiningStatus; answeredAt: number }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const locale = useUiLocale();
   const session = status.session!;
   // Counted from the server's answer on this device's clock: only its progress since the
@@ -113,7 +113,7 @@ function Running({ status, answeredAt }: { status: MiningStatus; answeredAt: num
 
 /** The rate, kind by kind: basic, the ad's booster, invited members mining now. */
 function Rate({ status }: { status: MiningStatus }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const locale = useUiLocale();
   const { rate } = status;
   const perHour = (units: number) => t('discover.perHour', { points: formatPoints(units, locale) });
@@ -152,7 +152,7 @@ function AdBooster({
   status: MiningStatus;
   onBoosted: (status: MiningStatus) => void;
 }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const locale = useUiLocale();
   const { client } = usePiClient();
   const watch = useMutation({

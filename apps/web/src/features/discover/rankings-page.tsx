@@ -1,5 +1,5 @@
 import { RANKING_BOARDS, type RankingBoard, type RankingResult } from '@teltlk/protocol';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { Link, useSearchParams } from 'react-router';
 import { useRanking } from '../../api/use-growth';
 import { paths, withQuery } from '../../app/paths';
@@ -18,7 +18,7 @@ const boardOf = (value: string | null): RankingBoard =>
 
 /** `/pages/find/rank?board=…&period=…`: global points, monthly and daily invites. */
 export function RankingsPage() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const [params, setParams] = useSearchParams();
   const board = boardOf(params.get('board'));
   const period: Period =
@@ -77,7 +77,7 @@ export function RankingsPage() {
 }
 
 function Board({ board, period }: { board: RankingBoard; period: Period }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const ranking = useRanking(board, period);
   if (!ranking.data) {
     return ranking.error ? (
@@ -126,7 +126,7 @@ function Board({ board, period }: { board: RankingBoard; period: Period }) {
 }
 
 function Mine({ data }: { data: RankingResult }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   return (
     <div className="tt-rank-mine">
       <span>{t('rank.me')}</span>
@@ -139,7 +139,7 @@ function Mine({ data }: { data: RankingResult }) {
 }
 
 function Value({ board, value }: { board: RankingBoard; value: number }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const locale = useUiLocale();
   return (
     <span className="tt-row-value">

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { routes } from '@teltlk/client';
 import type { TeamMember } from '@teltlk/protocol';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { Link } from 'react-router';
 import { api } from '../../api/client';
 import { growthKeys, useTeam, useTeamMembers } from '../../api/use-growth';
@@ -22,7 +22,7 @@ const profileOf = (userId: string) => withQuery(paths.seeMeans, { userId });
 
 /** `/pages/find/team`: who invited me, and the people I invited with their mining now. */
 export function TeamPage() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const team = useTeam();
   return (
     <Page title={t('team.title')} flush>
@@ -75,7 +75,7 @@ export function TeamPage() {
 }
 
 function Members() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const members = useTeamMembers();
   const list = members.data?.pages.flatMap((page) => page.members) ?? [];
   return (
@@ -102,7 +102,7 @@ function Members() {
 }
 
 function MemberRow({ member }: { member: TeamMember }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const locale = useUiLocale();
   const queryClient = useQueryClient();
   const nudge = useMutation({

@@ -7,7 +7,7 @@ import {
   groupConversationId,
 } from '@teltlk/protocol';
 import { useEffect, useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { useNavigate, useSearchParams } from 'react-router';
 import { api } from '../../api/client';
 import { paths, withQuery } from '../../app/paths';
@@ -29,7 +29,7 @@ import '../../ui/profile-card.css';
  * approves. `?no=` (the shared join link) searches at once.
  */
 export function AddGroupPage() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const text = useMessageText();
   const navigate = useNavigate();
   const queryClient = useQueryClient();

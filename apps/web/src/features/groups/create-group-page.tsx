@@ -7,7 +7,7 @@ import {
   groupConversationId,
 } from '@teltlk/protocol';
 import { useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { api } from '../../api/client';
 import { paths, withQuery } from '../../app/paths';
@@ -42,7 +42,7 @@ export function CreateGroupPage() {
 }
 
 function CreateGroupForm() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const text = useMessageText();
   const navigate = useNavigate();
   const queryClient = useQueryClient();

@@ -1,5 +1,5 @@
 import type { Friend } from '@teltlk/protocol';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { CheckList } from '../../ui/check-list';
 import './groups.css';
 
@@ -15,7 +15,7 @@ export function FriendPicker({
   onToggle: (userId: string, checked: boolean) => void;
   legend: string;
 }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   if (friends.length === 0)
     return <p className="tt-section-intro tt-hint">{t('groups.noFriends')}</p>;
   return (

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { routes } from '@teltlk/client';
 import type { GroupApplication } from '@teltlk/protocol';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { api } from '../../api/client';
 import { Avatar } from '../../ui/avatar';
 import { Button } from '../../ui/button';
@@ -17,7 +17,7 @@ import { toastFailure } from '../../ui/failure-toast';
 import './groups.css';
 
 function StatusText({ status }: { status: GroupApplication['status'] }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const text =
     status === 'accepted'
       ? t('groups.accepted')
@@ -36,7 +36,7 @@ function ApplicationRow({
   review: boolean;
   now: number;
 }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const locale = useUiLocale();
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState<'accept' | 'reject' | null>(null);
@@ -103,7 +103,7 @@ function ApplicationRow({
 
 /** Group applications: those the caller reviews (live), then the caller's own. */
 export function GroupApplicationsPage() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   useGroupEvents();
   const applications = useGroupApplications();
   const [now] = useState(() => Date.now());

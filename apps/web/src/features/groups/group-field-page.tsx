@@ -9,7 +9,7 @@ import {
   type MyGroup,
 } from '@teltlk/protocol';
 import { useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { useSearchParams } from 'react-router';
 import { EmptyState } from '../../ui/empty-state';
 import { toFormErrors, type Message } from '../../ui/error-message';
@@ -56,7 +56,7 @@ function currentValue(group: MyGroup, field: Field): string {
 }
 
 function FieldForm({ group, field }: { group: MyGroup; field: Field }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const text = useMessageText();
   const goBack = useGoBack();
   const formId = useId();
@@ -162,7 +162,7 @@ function FieldForm({ group, field }: { group: MyGroup; field: Field }) {
  * notice, or the caller's own nickname or remark; the header's confirm button saves.
  */
 export function GroupFieldPage() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const [search] = useSearchParams();
   const groupId = readGroupId(search);
   const field = readField(search);

@@ -1,10 +1,10 @@
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { Page } from '../../ui/page';
 import { GroupList } from './group-list';
 
 /** `/pages/home/groupList`: the caller's groups. */
 export function GroupListPage() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   return (
     <Page title={t('groups.title')} flush>
       <GroupList />

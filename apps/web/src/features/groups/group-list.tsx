@@ -5,7 +5,7 @@ import {
   TeamOutline,
   UserContactOutline,
 } from 'antd-mobile-icons';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { Link } from 'react-router';
 import { paths, withQuery } from '../../app/paths';
 import { badgeText } from '../../app/tab-badges';
@@ -24,7 +24,7 @@ import './groups.css';
 import '../../ui/count-badge.css';
 
 function ReviewCount({ count }: { count: number }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const text = badgeText(count);
   if (!text) return null;
   return (
@@ -42,7 +42,7 @@ function ReviewCount({ count }: { count: number }) {
  * applications (badged live while the page is open).
  */
 export function GroupList() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   useGroupEvents();
   const groups = useMyGroups();
   const pending = usePendingReviewCount();

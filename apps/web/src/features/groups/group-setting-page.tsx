@@ -9,7 +9,7 @@ import {
 } from '@teltlk/protocol';
 import { UserAddOutline } from 'antd-mobile-icons';
 import { useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { useNavigate, useSearchParams } from 'react-router';
 import { api } from '../../api/client';
 import { useSelfId } from '../../app/engine';
@@ -77,7 +77,7 @@ export function joinLink(groupNo: string, origin = globalThis.location.origin): 
 
 /** `/pages/home/groupSetting?groupId=…`: everything about a group, by the caller's role. */
 export function GroupSettingPage() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const [search] = useSearchParams();
   const groupId = readGroupId(search);
   const selfId = useSelfId();
@@ -103,7 +103,7 @@ export function GroupSettingPage() {
 }
 
 function GroupSettings({ group, selfId }: { group: MyGroup; selfId: string }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const controls = settingControls(group.me.role);
@@ -321,7 +321,7 @@ function GroupSettings({ group, selfId }: { group: MyGroup; selfId: string }) {
 
 /** The group avatar, which admins change by picking an image (the server squares it). */
 function GroupAvatarInput({ group, title }: { group: MyGroup; title: string }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const inputId = useId();
   const upload = useUploadGroupAvatar(group.id);
   return (
@@ -357,7 +357,7 @@ function SharePopup({
   onClose: () => void;
   onCopy: (text: string, done: string) => void;
 }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const link = joinLink(group.groupNo);
   return (
     <Sheet
@@ -402,7 +402,7 @@ function InvitePopup({
   group: MyGroup;
   onClose: () => void;
 }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const friends = useFriends();
   const change = useMemberChange(group.id);
   const [chosen, setChosen] = useState<string[]>([]);

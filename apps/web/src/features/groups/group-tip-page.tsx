@@ -1,6 +1,6 @@
 import { groupConversationId } from '@teltlk/protocol';
 import { CheckCircleOutline, ClockCircleOutline } from 'antd-mobile-icons';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { useNavigate, useSearchParams } from 'react-router';
 import { paths, withQuery } from '../../app/paths';
 import { Button } from '../../ui/button';
@@ -10,7 +10,7 @@ import { readGroupId } from '../../api/use-groups';
 
 /** `/pages/home/groupTip?groupId=…&status=joined|pending`: the outcome of joining a group. */
 export function GroupTipPage() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const navigate = useNavigate();
   const [search] = useSearchParams();
   const groupId = readGroupId(search);

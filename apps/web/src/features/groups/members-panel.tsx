@@ -1,6 +1,6 @@
 import { ActionSheet } from 'antd-mobile';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { useNavigate } from 'react-router';
 import { routes } from '@teltlk/client';
 import {
@@ -29,7 +29,7 @@ import './groups.css';
 
 /** The searchable, paged member list of the group settings, with per-member actions. */
 export function MembersPanel({ group, selfId }: { group: MyGroup; selfId: string }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const locale = useUiLocale();
   const navigate = useNavigate();
   const remarks = useRemarks();

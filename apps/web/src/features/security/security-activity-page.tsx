@@ -2,7 +2,7 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { routes } from '@teltlk/client';
 import type { SecurityActivity } from '@teltlk/protocol';
 import { useId } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { api } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
 import { useSignedIn } from '../../app/guards';
@@ -43,7 +43,7 @@ function ActivityItem({
   current: boolean;
   now: number;
 }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const { t: ts } = useSecurityTexts();
   const locale = useUiLocale();
   const deviceName = useDeviceName();

@@ -3,7 +3,7 @@ import { ApiError } from '@teltlk/im-sdk';
 import { routes } from '@teltlk/client';
 import type { Channel, StepUpBody, StepUpStatus } from '@teltlk/protocol';
 import { useEffect, useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { api } from '../../api/client';
 import { piAccessToken, usePiClient } from '../../api/pi';
 import { queryKeys } from '../../api/query-keys';
@@ -40,7 +40,7 @@ function useProof(onProven: () => void) {
 }
 
 function PasswordProof({ prove }: ProofProps) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const { t: ts } = useSecurityTexts();
   const text = useMessageText();
   const [password, setPassword] = useState('');
@@ -102,7 +102,7 @@ function PasswordProof({ prove }: ProofProps) {
 }
 
 function CodeProof({ prove, status }: ProofProps & { status: StepUpStatus }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const { t: ts } = useSecurityTexts();
   const text = useMessageText();
   const legendId = useId();
@@ -237,7 +237,7 @@ function CodeProof({ prove, status }: ProofProps & { status: StepUpStatus }) {
 }
 
 function PaymentProof({ prove }: ProofProps) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const text = useMessageText();
   const [passcode, setPasscode] = useState('');
   const [error, setError] = useState<Message | null>(null);
@@ -316,7 +316,7 @@ function Methods({
   status: StepUpStatus;
   onProven: () => void;
 }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const { t: ts } = useSecurityTexts();
   const legendId = useId();
   const { client } = usePiClient();

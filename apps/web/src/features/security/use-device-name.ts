@@ -1,12 +1,12 @@
 import { useCallback } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { useSessions } from '../../api/queries';
 import { useSecurityTexts } from '../../i18n/security';
 import { deviceParts } from './activity-text';
 
 /** Names a device by its user agent, "Chrome · Windows", as security entries and notices do. */
 export function useDeviceName(): (userAgent: string | null) => string {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const { t: ts } = useSecurityTexts();
   return useCallback(
     (userAgent) => {

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { routes } from '@teltlk/client';
 import type { Settings } from '@teltlk/protocol';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { api } from '../../api/client';
 import { askPermission, pushState, syncPush, type PushState } from '../../api/push';
 import { useSettings } from '../../api/queries';
@@ -21,7 +21,7 @@ const PUSH_STATE_KEY = ['device', 'push-state'] as const;
 
 /** This device: whether the browser may show notifications, and a test one. */
 function ThisDevice({ settings }: { settings: Settings }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const queryClient = useQueryClient();
   const state = useQuery({ queryKey: PUSH_STATE_KEY, queryFn: pushState });
   const refresh = (next: PushState) => queryClient.setQueryData(PUSH_STATE_KEY, next);
@@ -76,7 +76,7 @@ function ThisDevice({ settings }: { settings: Settings }) {
  * vibration and the alert sound; this device's permission, and a test notification.
  */
 export function MessagePage() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const settings = useSettings();
   const update = useUpdateSettings();
   const queryClient = useQueryClient();

@@ -13,7 +13,7 @@ import {
   MailOutline,
   UnorderedListOutline,
 } from 'antd-mobile-icons';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { useSettings } from '../../api/queries';
 import { paths } from '../../app/paths';
 import { setUiLanguage } from '../../i18n/index';
@@ -38,7 +38,7 @@ function Toggles({
   settings: Settings;
   onChange: (patch: UpdateSettingsBody) => void;
 }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const row = (key: Toggle, hint?: string) => (
     <li>
       <SwitchRow
@@ -72,7 +72,7 @@ function Toggles({
 
 /** `/pages/user/setting`: interface language, translation and alert switches, links, log out. */
 export function SettingsPage() {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = usePageTexts();
   const settings = useSettings();
   const update = useUpdateSettings();
   const logout = useLogout();

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { routes } from '@teltlk/client';
 import { APP_VERSION } from '@teltlk/protocol';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { useNavigate } from 'react-router';
 import { api } from '../../api/client';
 import { paths } from '../../app/paths';
@@ -34,7 +34,7 @@ async function updateNow(): Promise<void> {
  * asks to update; a newer version it offers; otherwise it says all is up to date.
  */
 export function UpgradationPage() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const navigate = useNavigate();
   const [updating, setUpdating] = useState(false);
   const version = useQuery({

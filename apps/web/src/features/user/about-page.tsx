@@ -1,6 +1,6 @@
 import { APP_VERSION, CONTACT_EMAIL } from '@teltlk/protocol';
 import { FileOutline, LockOutline, MailOutline, UnorderedListOutline } from 'antd-mobile-icons';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { paths } from '../../app/paths';
 import { BrandLogo } from '../../ui/brand-logo';
 import { LinkRow } from '../../ui/list-row';
@@ -9,7 +9,7 @@ import './user.css';
 
 /** `/pages/user/about`: app name, version and the legal texts. */
 export function AboutPage() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   return (
     <Page title={t('about.title')} flush>
       <div className="tt-about">

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { routes } from '@teltlk/client';
 import { passwordSchema, type Me, type SessionInfo } from '@teltlk/protocol';
 import { useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { Link } from 'react-router';
 import { api } from '../../api/client';
 import { handOverIncomplete, piAccessToken, usePiClient } from '../../api/pi';
@@ -35,7 +35,7 @@ import '../../ui/tag.css';
 type PasswordField = 'currentPassword' | 'newPassword' | 'confirmation';
 
 function ChangePasswordForm() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const text = useMessageText();
   const queryClient = useQueryClient();
   const headingId = useId();
@@ -129,7 +129,7 @@ function ChangePasswordForm() {
 }
 
 function SessionItem({ session, now }: { session: SessionInfo; now: number }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const locale = useUiLocale();
   const queryClient = useQueryClient();
   const logout = useLogout();
@@ -191,7 +191,7 @@ function SessionItem({ session, now }: { session: SessionInfo; now: number }) {
 }
 
 function SessionList() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const headingId = useId();
   const sessions = useSessions();
   const now = sessions.dataUpdatedAt || Date.now();
@@ -222,7 +222,7 @@ function SessionList() {
 
 /** The bound Pi account: bind (inside the Pi Browser), unbind; a phone for a Pi-only account. */
 function PiSection({ me }: { me: Me }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const headingId = useId();
   const queryClient = useQueryClient();
   const { client } = usePiClient();
@@ -334,7 +334,7 @@ function HoldNotice() {
 
 /** The account's email and phone, each changed (or added) through a code to the new one. */
 function AddressSection({ me }: { me: Me }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const { t: ts } = useSecurityTexts();
   const headingId = useId();
   return (
@@ -373,7 +373,7 @@ function AddressSection({ me }: { me: Me }) {
  * one), and signed-in devices.
  */
 export function AccountSecurityPage() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const me = useMe();
   return (
     <Page title={t('security.title')} flush>

@@ -1,10 +1,10 @@
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { CountryList } from '../../ui/country-list';
 import { ProfileChoicePage } from './profile-choice-page';
 
 /** `/pages/user/chooseCountry`: the country or region; the header's confirm button saves. */
 export function ChooseCountryPage() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const title = t('chooseCountry.title');
   return (
     <ProfileChoicePage

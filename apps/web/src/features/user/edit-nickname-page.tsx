@@ -1,5 +1,5 @@
 import { NICKNAME_MAX_LENGTH, nicknameSchema, type Me } from '@teltlk/protocol';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { useMe } from '../../api/queries';
 import { Page } from '../../ui/page';
 import { TextFieldPage } from '../../ui/text-field-page';
@@ -9,7 +9,7 @@ import { checkField } from '../../ui/validation';
 import { useUpdateProfile } from './use-update-profile';
 
 function NicknameForm({ me }: { me: Me }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const update = useUpdateProfile();
   return (
     <TextFieldPage
@@ -28,7 +28,7 @@ function NicknameForm({ me }: { me: Me }) {
 
 /** `/pages/user/nikeName`: change the nickname; the header's confirm button saves. */
 export function EditNicknamePage() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const me = useMe();
   if (me.data) return <NicknameForm me={me.data} />;
   return (

@@ -10,7 +10,7 @@ import {
   TeamOutline,
   UserCircleOutline,
 } from 'antd-mobile-icons';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { Link } from 'react-router';
 import { useMe } from '../../api/queries';
 import { paths } from '../../app/paths';
@@ -24,7 +24,7 @@ import '../../ui/profile-card.css';
 
 /** `/pages/user/user`: the Me tab. */
 export function MinePage() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const me = useMe();
   return (
     <Page title={t('mine.title')} back={false} flush>

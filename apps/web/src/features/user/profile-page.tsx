@@ -3,7 +3,7 @@ import { ApiError } from '@teltlk/im-sdk';
 import { routes } from '@teltlk/client';
 import { teltlkIdSchema, type Me } from '@teltlk/protocol';
 import { useId } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { api } from '../../api/client';
 import { fileForm } from '../../api/file-form';
 import { useMe } from '../../api/queries';
@@ -29,7 +29,7 @@ import { toastModifyFailure } from '../../ui/failure-toast';
 import './user.css';
 
 function ProfileRows({ me }: { me: Me }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const locale = useUiLocale();
   const queryClient = useQueryClient();
   const avatarInputId = useId();
@@ -161,7 +161,7 @@ function ProfileRows({ me }: { me: Me }) {
 
 /** `/pages/user/means`: the profile. */
 export function ProfilePage() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const me = useMe();
   return (
     <Page title={t('profile.title')} flush>

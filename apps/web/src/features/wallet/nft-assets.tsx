@@ -3,7 +3,7 @@ import { ApiError } from '@teltlk/im-sdk';
 import { routes } from '@teltlk/client';
 import { singleConversationId, type NftItemView } from '@teltlk/protocol';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { useSearchParams } from 'react-router';
 import { api } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
@@ -22,7 +22,7 @@ import { useMessageText } from '../../ui/use-message';
 
 /** The wallet's NFT assets: a grid of what the person holds; one opens in a sheet (`?nft=`). */
 export function NftAssets() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const nfts = useNfts();
   const [params, setParams] = useSearchParams();
   const openId = params.get('nft');
@@ -94,7 +94,7 @@ function NftSheet({
   initial: NftItemView | undefined;
   onClose: () => void;
 }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const text = useMessageText();
   const locale = useUiLocale();
   const selfId = useSelfId();

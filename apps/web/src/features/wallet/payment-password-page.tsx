@@ -3,7 +3,7 @@ import { ApiError } from '@teltlk/im-sdk';
 import { routes } from '@teltlk/client';
 import { CODE_TTL_SECONDS, type Channel, type WalletResult } from '@teltlk/protocol';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { useNavigate, useSearchParams } from 'react-router';
 import { api } from '../../api/client';
 import { useMe } from '../../api/queries';
@@ -30,7 +30,7 @@ const modeOf = (value: string | null): Mode =>
  * the person's own phone or email (valid 5 minutes) instead.
  */
 export function PaymentPasswordPage() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const text = useMessageText();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -167,7 +167,7 @@ function CodeStep({
   error: Message | null;
   onDone: () => void;
 }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const text = useMessageText();
   const me = useMe();
   const channels = (['phone', 'email'] as const).filter((c) => me.data?.[c]);

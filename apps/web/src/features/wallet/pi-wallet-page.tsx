@@ -3,7 +3,7 @@ import { ApiError } from '@teltlk/im-sdk';
 import { routes } from '@teltlk/client';
 import { fromUnits, type PaymentRecord, type RechargeOrder } from '@teltlk/protocol';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { Link } from 'react-router';
 import { api } from '../../api/client';
 import { PI_SIGN_IN_SCOPES, usePiClient } from '../../api/pi';
@@ -33,7 +33,7 @@ import './wallet.css';
 
 /** `/pages/user/walletPi`: the Pi balance, what is on hold, recharge, withdraw, the latest records. */
 export function PiWalletPage() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const locale = useUiLocale();
   const wallet = useWallet();
   const [open, setOpen] = useState<'recharge' | 'withdraw' | null>(null);
@@ -85,7 +85,7 @@ export function PiWalletPage() {
 
 /** `/pages/user/balance`: every record, by kind, a page at a time, with the withdrawal count. */
 export function BalancePage() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const [kind, setKind] = useState<PaymentRecord['kind'] | null>(null);
   const withdrawals = useWalletPayments('withdraw', 1);
   const count = withdrawals.data?.pages[0]?.total;
@@ -127,7 +127,7 @@ function Records({
   pageSize: number;
   more: boolean;
 }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const locale = useUiLocale();
   const records = useWalletPayments(kind, pageSize);
   if (records.error) {
@@ -196,7 +196,7 @@ function checkAmount(text: string): { units: number } | { error: Message } {
  * Pi's callbacks go to the server, which approves, completes and credits.
  */
 function RechargeSheet({ visible, onClose }: { visible: boolean; onClose: () => void }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const text = useMessageText();
   const rules = useWalletRules();
   const refresh = useWalletRefresh();
@@ -314,7 +314,7 @@ function WithdrawSheet({
   available: number;
   onClose: () => void;
 }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const text = useMessageText();
   const locale = useUiLocale();
   const rules = useWalletRules();

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { routes } from '@teltlk/client';
 import type { WalletResult } from '@teltlk/protocol';
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { Link, useNavigate } from 'react-router';
 import { api } from '../../api/client';
 import { paths, withQuery } from '../../app/paths';
@@ -21,7 +21,7 @@ import './wallet.css';
 
 /** `/pages/user/wallet`: all assets, and the payment password. */
 export function WalletPage() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const wallet = useWallet();
   const navigate = useNavigate();
   const missing = wallet.data && !wallet.data.exists;
@@ -42,7 +42,7 @@ export function WalletPage() {
 }
 
 function WalletContent({ wallet }: { wallet: WalletResult }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const locale = useUiLocale();
   return (
     <>
@@ -107,7 +107,7 @@ function WalletContent({ wallet }: { wallet: WalletResult }) {
 
 /** `/pages/user/creatWallet`: a wallet is made once, then its payment password is set. */
 export function CreateWalletPage() {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const create = useMutation({

@@ -1,7 +1,7 @@
 import type { UpdateConversationBody } from '@teltlk/protocol';
 import { DeleteOutline, SearchOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { useEngine, useEngineSnapshot } from '../../app/engine';
 import { toastModifyFailure } from '../failure-toast';
 import { paths, withQuery } from '../../app/paths';
@@ -18,7 +18,7 @@ export { Section } from '../section';
  * engine's state takes over once the call settles, so a failure puts them back.
  */
 export function ConversationRows({ conversationId }: { conversationId: string }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const engine = useEngine();
   const snapshot = useEngineSnapshot();
   const [pending, setPending] = useState<UpdateConversationBody>({});
@@ -68,7 +68,7 @@ export function ConversationRows({ conversationId }: { conversationId: string })
 
 /** "Search chat history": the search page, for this conversation only. */
 export function SearchHistoryRow({ conversationId }: { conversationId: string }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   return (
     <li>
       <LinkRow
@@ -82,7 +82,7 @@ export function SearchHistoryRow({ conversationId }: { conversationId: string })
 
 /** The "Clear chat history" row: asks first, then deletes the messages on this device. */
 export function ClearHistoryRow({ conversationId }: { conversationId: string }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const engine = useEngine();
   const [clearing, setClearing] = useState(false);
 

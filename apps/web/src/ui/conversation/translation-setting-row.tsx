@@ -1,5 +1,5 @@
 import type { ConversationView } from '@teltlk/im-sdk';
-import { useTranslation } from 'react-i18next';
+import { usePageTexts } from '../../i18n/pages';
 import { useMe } from '../../api/queries';
 import { paths, withQuery } from '../../app/paths';
 import { LinkRow } from '../list-row';
@@ -7,7 +7,7 @@ import { translationSummary } from './translation-view';
 
 /** The "Translation" row of chat and group settings: off, or the language, opening `tongue`. */
 export function TranslationSettingRow({ view }: { view: ConversationView }) {
-  const { t } = useTranslation();
+  const { t } = usePageTexts();
   const me = useMe();
   return (
     <li>
