@@ -48,13 +48,15 @@ export function ring(options: {
   }
   // Browsers refuse (and complain of) vibration before the person has touched the page.
   const touched = !('userActivation' in navigator) || navigator.userActivation.hasBeenActive;
-  if (options.vibrate && !options.ringBack && touched && typeof navigator.vibrate === 'function') {
+  const vibrating =
+    options.vibrate && !options.ringBack && touched && typeof navigator.vibrate === 'function';
+  if (vibrating) {
     navigator.vibrate(VIBRATE_PATTERN);
     timers.push(setInterval(() => navigator.vibrate(VIBRATE_PATTERN), RING_PERIOD_MS));
   }
   return () => {
     for (const timer of timers) clearInterval(timer);
-    if (options.vibrate && touched && typeof navigator.vibrate === 'function') navigator.vibrate(0);
+    if (vibrating) navigator.vibrate(0);
     void context?.close().catch(() => undefined);
     context = null;
   };
