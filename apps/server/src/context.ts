@@ -388,10 +388,8 @@ export function createContext(config: Config, overrides: ContextOverrides = {}):
     sfu: overrides.sfu !== undefined ? overrides.sfu : configuredSfu(config.calls.janus),
     ice: config.calls.ice,
   });
-
-  // A device that went away mid-call: its media is taken as lost (see CallService).
+  // A device that went away mid-call is taken as lost (CallService.sessionGone).
   hub.onSessionGone((userId, sessionId) => calls.sessionGone(userId, sessionId));
-
   // Its own connection: a slow ranking rebuild never queues behind rate-limit checks.
   const rankingsRedis = config.redisUrl
     ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1 })
