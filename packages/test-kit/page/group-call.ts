@@ -189,30 +189,51 @@ const api = {
 
   /**
    * One call frame over the server's socket, as the app sends it: authenticated, sent
-   * with a rid, answered by the call as it now stands (or the error, thrown).
+   * with a rid, answered by the call as it now stands (or the error, thrown). The socket
+   * stays open, as the app's does: a device whose sockets all close is taken as gone from
+   * its calls.
    */
-  frame(wsUrl: string, token: string, frame: Record<string, unknown>): Promise<unknown> {
+  async frame(wsUrl: string, token: string, frame: Record<string, unknown>): Promise<unknown> {
+    const socket = await openSocket(wsUrl, token);
+    const rid = `page-${Math.random().toString(36).slice(2)}`;
     return new Promise((resolve, reject) => {
-      const socket = new WebSocket(wsUrl);
-      const rid = `page-${Math.random().toString(36).slice(2)}`;
-      socket.onopen = () => socket.send(JSON.stringify({ t: 'auth', token }));
-      socket.onerror = () => reject(new Error('the socket failed'));
-      socket.onmessage = ({ data }) => {
+      const answered = ({ data }: MessageEvent) => {
         const message = JSON.parse(String(data)) as {
           t: string;
           rid?: string;
           call?: unknown;
           error?: { code: string };
         };
-        if (message.t === 'hello') socket.send(JSON.stringify({ ...frame, rid }));
         if (message.rid !== rid) return;
-        socket.close();
+        socket.removeEventListener('message', answered);
         if (message.t === 'call') resolve(message.call);
         else reject(new Error(`refused: ${message.error?.code ?? message.t}`));
       };
+      socket.addEventListener('message', answered);
+      socket.send(JSON.stringify({ ...frame, rid }));
     });
   },
 };
+
+/** The page's socket to the server, one per address and token, open once authenticated. */
+const sockets = new Map<string, Promise<WebSocket>>();
+
+function openSocket(wsUrl: string, token: string): Promise<WebSocket> {
+  const key = `${wsUrl} ${token}`;
+  let opened = sockets.get(key);
+  if (!opened) {
+    opened = new Promise((resolve, reject) => {
+      const socket = new WebSocket(wsUrl);
+      socket.onopen = () => socket.send(JSON.stringify({ t: 'auth', token }));
+      socket.onerror = () => reject(new Error('the socket failed'));
+      socket.addEventListener('message', ({ data }) => {
+        if ((JSON.parse(String(data)) as { t: string }).t === 'hello') resolve(socket);
+      });
+    });
+    sockets.set(key, opened);
+  }
+  return opened;
+}
 
 export type GroupCallPageApi = typeof api;
 
