@@ -69,7 +69,7 @@ export function MessagePopover({
   if (!target || actions.length === 0) return null;
   return (
     <OpenPopover
-      key={`${target.message.clientMsgId}`}
+      key={target.message.clientMsgId}
       target={target}
       actions={actions}
       onClose={onClose}
@@ -120,11 +120,11 @@ function OpenPopover({
         latestClose.current();
         return;
       }
-      const size = menu.getBoundingClientRect();
+      // Its layout size: the opening animation scales it, which the box would count.
       setPlace(
         placeMenu(
           boxOf(anchor),
-          { width: size.width, height: size.height },
+          { width: menu.offsetWidth, height: menu.offsetHeight },
           { width: window.innerWidth, height: window.innerHeight },
           own,
         ),
@@ -188,9 +188,7 @@ function OpenPopover({
         aria-orientation="vertical"
         className="tt-popover"
         data-side={place?.side}
-        style={
-          place ? { left: place.left, top: place.top } : { left: 0, top: 0, visibility: 'hidden' }
-        }
+        style={place ? { left: place.left, top: place.top } : { left: 0, top: 0, opacity: 0 }}
         onKeyDown={onKeyDown}
       >
         {actions.map((action) =>
