@@ -50,7 +50,7 @@ describe('quotedPart', () => {
     const call: MessageContent = {
       kind: 'call',
       callId: 'c1',
-      media: 'voice',
+      media: 'audio',
       outcome: 'cancelled',
       durationSeconds: 0,
       group: false,
