@@ -17,7 +17,7 @@ function bubble(page: Page, text: string) {
 
 async function messageAction(page: Page, text: string, action: string | RegExp): Promise<void> {
   await bubble(page, text).last().click({ button: 'right' });
-  await page.getByRole('option', { name: action }).click();
+  await page.getByRole('menuitem', { name: action }).click();
 }
 
 describe('one-to-one chat in two browsers', () => {
@@ -60,12 +60,12 @@ describe('one-to-one chat in two browsers', () => {
     // A revokes a message: both see the notice instead of the text.
     await send(a, 'Oops, wrong chat');
     await bubble(b, 'Oops, wrong chat').waitFor();
-    // Revoke is offered once A's own copy is acknowledged (its tick), which may come a
+    // Recall is offered once A's own copy is acknowledged (its tick), which may come a
     // moment after B already shows the message.
     await a.getByRole('img', { name: 'Sending' }).first().waitFor({ state: 'detached' });
-    await messageAction(a, 'Oops, wrong chat', /^Revoke/);
-    await a.getByText('You revoked a message').waitFor();
-    await b.getByText('Ada revoked a message').waitFor();
+    await messageAction(a, 'Oops, wrong chat', 'Recall');
+    await a.getByText('You recalled a message').waitFor();
+    await b.getByText('Ada recalled a message').waitFor();
     expect(await bubble(b, 'Oops, wrong chat').count()).toBe(0);
 
     // B goes offline; A sends meanwhile; B comes back and finds it.

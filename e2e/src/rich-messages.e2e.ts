@@ -38,9 +38,9 @@ describe('edit and search', () => {
     // Editing is offered once the message is acknowledged (its tick).
     await a.getByRole('img', { name: 'Sending' }).first().waitFor({ state: 'detached' });
     await a.getByText('Lunch at noon?', { exact: true }).last().click({ button: 'right' });
-    await a.getByRole('option', { name: 'Edit' }).click();
+    await a.getByRole('menuitem', { name: 'Edit' }).click();
     await a.getByText('Edit message').waitFor();
-    await a.locator('.adm-action-sheet').waitFor({ state: 'hidden' });
+    await a.getByRole('menu').waitFor({ state: 'detached' });
     await expectAccessible(a, 'editing a message');
     const box = a.getByRole('textbox', { name: 'Message' });
     expect(await box.inputValue()).toBe('Lunch at noon?');
@@ -100,9 +100,9 @@ describe('edit and search', () => {
     const received = log.getByRole('button', { name: 'Open photo' });
     await received.waitFor();
     await received.click({ button: 'right' });
-    await b.getByRole('option', { name: 'Add to stickers' }).click();
+    await b.getByRole('menuitem', { name: 'Add to stickers' }).click();
     await b.getByText('Added to your stickers').waitFor();
-    await b.locator('.adm-action-sheet').waitFor({ state: 'hidden' });
+    await b.getByRole('menu').waitFor({ state: 'detached' });
 
     await b.getByRole('button', { name: 'Emoji' }).click();
     await b.getByRole('tab', { name: 'Favourites' }).click();
@@ -127,8 +127,8 @@ describe('edit and search', () => {
     await send(a, 'Not this one');
     await a.getByRole('img', { name: 'Sending' }).first().waitFor({ state: 'detached' });
     await a.getByText('The ferry leaves at nine', { exact: true }).click({ button: 'right' });
-    await a.getByRole('option', { name: 'Select', exact: true }).click();
-    await a.locator('.adm-action-sheet').waitFor({ state: 'hidden' });
+    await a.getByRole('menuitem', { name: 'Select', exact: true }).click();
+    await a.getByRole('menu').waitFor({ state: 'detached' });
     const boxes = a.getByRole('checkbox', { name: 'Select this message' });
     await expect.poll(() => boxes.count()).toBe(3);
     await boxes.nth(1).check();
@@ -187,7 +187,7 @@ describe('edit and search', () => {
       await log.getByText('我们明天去北京', { exact: true }).waitFor();
 
       await a.getByText('我们明天去北京', { exact: true }).click({ button: 'right' });
-      await a.getByRole('option', { name: edit, exact: true }).click();
+      await a.getByRole('menuitem', { name: edit, exact: true }).click();
       const box = a.getByRole('textbox', { name: ui.message });
       await box.fill('我们后天去北京');
       await box.press('Enter');

@@ -130,9 +130,9 @@ describe.skipIf(!APERTIUM_URL)('chat translated into each reader’s mother tong
       .filter({ hasText: 'The house is very big.' })
       .last()
       .click({ button: 'right' });
-    await s.getByRole('option', { name: 'Copy translation' }).waitFor();
-    await s.getByRole('option', { name: 'Copy original' }).waitFor();
-    await s.getByRole('option', { name: 'Retranslate' }).click();
+    await s.getByRole('menuitem', { name: 'Copy translation' }).waitFor();
+    await s.getByRole('menuitem', { name: 'Copy original' }).waitFor();
+    await s.getByRole('menuitem', { name: 'Retranslate' }).click();
     // The translation is briefly pending, so wait for it to come back rather than for a
     // button that may still be on screen from before.
     await expect

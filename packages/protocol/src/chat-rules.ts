@@ -159,12 +159,12 @@ export function isSentContent(content: MessageContent): content is SentContent {
 
 /**
  * What a reply shows of the message it quotes: an excerpt of a text, or a location's
- * place name or a card's name with its kind (the reader's app labels it); null for what
- * cannot be quoted.
+ * place name, a card's name, a transfer's note or a red envelope's greeting with its kind
+ * (the reader's app labels it); null for what cannot be quoted (notices, call records).
  */
 export interface QuotedPart {
   text: string;
-  kind?: 'location' | 'card' | 'image' | 'file' | 'voice' | 'video' | 'face' | 'merged';
+  kind?: NonNullable<Extract<Quote, { senderId: string }>['kind']>;
 }
 
 export function quotedPart(content: MessageContent): QuotedPart | null {
@@ -177,6 +177,11 @@ export function quotedPart(content: MessageContent): QuotedPart | null {
   if (content.kind === 'video') return { text: '', kind: 'video' };
   if (content.kind === 'face') return { text: '', kind: 'face' };
   if (content.kind === 'merged') return { text: '', kind: 'merged' };
+  if (content.kind === 'transfer') return { text: quoteExcerpt(content.note), kind: 'transfer' };
+  if (content.kind === 'envelope') {
+    return { text: quoteExcerpt(content.greeting), kind: 'envelope' };
+  }
+  if (content.kind === 'nft') return { text: quoteExcerpt(content.name), kind: 'nft' };
   return null;
 }
 

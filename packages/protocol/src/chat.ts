@@ -71,7 +71,19 @@ export const quoteSchema = z.union([
     text: z.string().max(QUOTE_EXCERPT_MAX_LENGTH),
     /** The quoted message's kind when it is not text, for the reader's label ("[Location]"). */
     kind: z
-      .enum(['location', 'card', 'image', 'file', 'voice', 'video', 'face', 'merged'])
+      .enum([
+        'location',
+        'card',
+        'image',
+        'file',
+        'voice',
+        'video',
+        'face',
+        'merged',
+        'transfer',
+        'envelope',
+        'nft',
+      ])
       .optional(),
   }),
   z.object({ seq: z.number().int().min(1), unavailable: z.literal(true) }),

@@ -313,7 +313,7 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
         conversationId={conversationId}
         single={single}
         sheets={sheets}
-        menu={{ message: menu.menuFor, actions: menuActions }}
+        menu={{ target: menu.menuFor, actions: menuActions }}
         onCloseMenu={menu.closeMenu}
         onSend={sendShared}
         onMoneyClosed={requestScroll}

@@ -1,13 +1,12 @@
-import { PENDING_MEDIA_ID, type ConversationView, type LocalMessage } from '@teltlk/im-sdk';
+import type { ConversationView, LocalMessage } from '@teltlk/im-sdk';
 import type { MergedContent, SendableContent } from '@teltlk/protocol';
-import { ActionSheet } from 'antd-mobile';
 import { lazy, Suspense, useCallback, useState } from 'react';
-import { usePageTexts } from '../../i18n/pages';
 import { CardSheet } from './card-sheet';
 import type { ShareKind } from './composer';
 import { ForwardPicker } from './forward-picker';
 import { LocationSheet } from './location-sheet';
-import type { MenuAction } from './message-menu';
+import { savedMedia, type MenuAction, type MenuTarget } from './message-menu';
+import { MessagePopover } from './message-popover';
 import { MoneySheet } from './money-sheets';
 import type { ViewedPhoto } from './photo-viewer';
 import type { Forwarding } from './use-forwarding';
@@ -47,7 +46,7 @@ interface ChatSheetsProps {
   conversationId: string;
   single: boolean;
   sheets: ChatSheetState;
-  menu: { message: LocalMessage | null; actions: (message: LocalMessage) => MenuAction[] };
+  menu: { target: MenuTarget | null; actions: (message: LocalMessage) => MenuAction[] };
   onCloseMenu: () => void;
   /** Sends what a location or card sheet made. */
   onSend: (content: SendableContent) => void;
@@ -58,7 +57,7 @@ interface ChatSheetsProps {
   remarks: ReadonlyMap<string, string | null>;
 }
 
-/** The sheets and viewers over a chat; each shows while its state says so. */
+/** The message menu, sheets and viewers over a chat; each shows while its state says so. */
 export function ChatSheets({
   conversationId,
   single,
@@ -71,16 +70,12 @@ export function ChatSheets({
   forwardTargets,
   remarks,
 }: ChatSheetsProps) {
-  const { t } = usePageTexts();
   const { sharing, viewing, record } = sheets;
   return (
     <>
-      <ActionSheet
-        visible={menu.message !== null}
-        extra={t('chat.actions')}
-        cancelText={t('common.cancel')}
-        actions={menu.message ? menu.actions(menu.message) : []}
-        onAction={onCloseMenu}
+      <MessagePopover
+        target={menu.target}
+        actions={menu.target ? menu.actions(menu.target.message) : []}
         onClose={onCloseMenu}
       />
       <LocationSheet visible={sharing === 'location'} onClose={sheets.closeShare} onSend={onSend} />
@@ -126,17 +121,9 @@ export function ChatSheets({
 
 /** The conversation's photos that can be opened (stored, not revoked), oldest first. */
 function photosOf(messages: readonly LocalMessage[]): (ViewedPhoto & { clientMsgId: string })[] {
-  return messages.flatMap((message) =>
-    message.content.kind === 'image' &&
-    message.content.image.id !== PENDING_MEDIA_ID &&
-    message.revokedAt === null
-      ? [
-          {
-            id: message.content.image.id,
-            name: `photo-${message.seq ?? message.clientMsgId}.${message.content.image.mime.split('/')[1] ?? 'jpg'}`,
-            clientMsgId: message.clientMsgId,
-          },
-        ]
-      : [],
-  );
+  return messages.flatMap((message) => {
+    const saved = message.content.kind === 'image' && message.revokedAt === null;
+    const media = saved ? savedMedia(message) : null;
+    return media ? [{ id: media.mediaId, name: media.name, clientMsgId: message.clientMsgId }] : [];
+  });
 }

@@ -1,31 +1,46 @@
-import type { ConversationHandle, LocalMessage } from '@teltlk/im-sdk';
-import { REVOKE_WINDOW_SECONDS, isSentContent } from '@teltlk/protocol';
+import { PENDING_MEDIA_ID, type ConversationHandle, type LocalMessage } from '@teltlk/im-sdk';
+import { isSentContent } from '@teltlk/protocol';
 import { useCallback, useState } from 'react';
 import { usePageTexts } from '../../i18n/pages';
 import { copyText } from '../../ui/clipboard';
 import {
   canEdit,
   canRevoke,
+  isRevoked,
+  messageKey,
   messageText,
   partLine,
   quotablePart,
 } from '../../ui/conversation/messages';
-import { formatDuration } from '../../ui/conversation/time-labels';
 import { toastFailure } from '../../ui/failure-toast';
 import { showToast } from '../../ui/toast';
-import { useUiLocale } from '../../ui/use-ui-locale';
 import type { EditTarget } from './composer';
 import { useAddFavourite } from './faces';
 import type { Person } from './message-row';
-import { shownTranslation, type TranslationRowContext } from './use-translation';
+import {
+  isTranslationFirst,
+  shownTranslation,
+  type TranslationRowContext,
+} from './use-translation';
 import { canRetranslate } from './use-translation-rows';
 import type { PendingReply, Quote } from './use-text-send';
 
-export interface MenuAction {
-  key: string;
-  text: string;
-  danger?: boolean;
-  onClick: () => void;
+/** A media a menu saves to the device: its id and the name it is saved under. */
+export interface SavedMedia {
+  mediaId: string;
+  name: string;
+}
+
+/** One entry of a message's menu: something it does, or a media it saves. */
+export type MenuAction = { key: string; text: string; danger?: boolean } & (
+  { onClick: () => void; save?: undefined } | { save: SavedMedia; onClick?: undefined }
+);
+
+/** The message whose menu is open, beside the bubble it was opened on. */
+export interface MenuTarget {
+  message: LocalMessage;
+  /** The bubble: the menu sits beside it, and it is marked while the menu is open. */
+  anchor: HTMLElement;
 }
 
 /**
@@ -33,15 +48,45 @@ export interface MenuAction {
  * revoked is measured from then, and rows show times against it.
  */
 export function useMenuTarget() {
-  const [menuFor, setMenuFor] = useState<LocalMessage | null>(null);
+  const [menuFor, setMenuFor] = useState<MenuTarget | null>(null);
   const [now, setNow] = useState(() => Date.now());
-  const openMenu = useCallback((message: LocalMessage) => {
+  const openMenu = useCallback((message: LocalMessage, anchor: HTMLElement) => {
     setNow(Date.now());
-    setMenuFor(message);
+    setMenuFor({ message, anchor });
   }, []);
   const closeMenu = useCallback(() => setMenuFor(null), []);
   return { menuFor, now, openMenu, closeMenu };
 }
+
+/** The file name a photo, video or file is saved under: its own, or the kind and seq. */
+export function savedMedia(message: LocalMessage): SavedMedia | null {
+  const { content } = message;
+  if (content.kind === 'file') {
+    const { file } = content;
+    return file.id === PENDING_MEDIA_ID ? null : { mediaId: file.id, name: file.name };
+  }
+  const media =
+    content.kind === 'image'
+      ? { id: content.image.id, mime: content.image.mime, stem: 'photo' }
+      : content.kind === 'video'
+        ? { id: content.video.id, mime: content.video.mime, stem: 'video' }
+        : null;
+  if (!media || media.id === PENDING_MEDIA_ID) return null;
+  const subtype = media.mime.split('/')[1] ?? '';
+  const extension = EXTENSIONS[subtype] ?? (/^[a-z0-9]{1,5}$/.test(subtype) ? subtype : 'bin');
+  return {
+    mediaId: media.id,
+    name: `${media.stem}-${message.seq ?? message.clientMsgId}.${extension}`,
+  };
+}
+
+/** Extensions of media types whose subtype is not one. */
+const EXTENSIONS: Readonly<Record<string, string>> = {
+  jpeg: 'jpg',
+  quicktime: 'mov',
+  'svg+xml': 'svg',
+  'x-matroska': 'mkv',
+};
 
 interface MenuOptions {
   selfId: string;
@@ -68,7 +113,6 @@ export function useMessageMenu({
   onForward,
 }: MenuOptions): (message: LocalMessage) => MenuAction[] {
   const { t } = usePageTexts();
-  const locale = useUiLocale();
   const addFavourite = useAddFavourite();
 
   const copy = (text: string) => {
@@ -99,11 +143,19 @@ export function useMessageMenu({
         text: translated === null ? t('chat.copy') : t('translation.copyOriginal'),
         onClick: () => copy(text),
       });
-      if (translated !== null) {
+      if (translation && translated !== null) {
         actions.push({
           key: 'copyTranslation',
           text: t('translation.copyTranslation'),
           onClick: () => copy(translated),
+        });
+        // Both show; this puts the other one on top, as tapping the translation does.
+        const first = isTranslationFirst(message, translation);
+        const key = messageKey(message);
+        actions.push({
+          key: first ? 'showOriginal' : 'showTranslation',
+          text: first ? t('chat.menuShowOriginal') : t('chat.menuShowTranslation'),
+          onClick: () => translation.onSwitch(key),
         });
       }
       const seq = message.seq;
@@ -115,6 +167,8 @@ export function useMessageMenu({
         });
       }
     }
+    const saved = message.seq !== null && !isRevoked(message) ? savedMedia(message) : null;
+    if (saved) actions.push({ key: 'save', text: t('chat.menuSave'), save: saved });
     const photo =
       message.content.kind === 'image'
         ? message.content.image
@@ -129,22 +183,22 @@ export function useMessageMenu({
         onClick: () => addFavourite.mutate(mediaId),
       });
     }
-    if (message.seq !== null && isSentContent(message.content)) {
-      const seq = message.seq;
-      actions.push({ key: 'select', text: t('chat.select'), onClick: () => onSelect(seq) });
-    }
-    if (message.seq !== null && part) {
+    if (message.seq !== null && part && isSentContent(message.content)) {
       actions.push({ key: 'forward', text: t('chat.forward'), onClick: () => onForward(message) });
     }
     if (message.seq !== null && message.content.kind === 'text' && canEdit(message, selfId, now)) {
       const target = { seq: message.seq, text: message.content.text };
       actions.push({ key: 'edit', text: t('chat.edit'), onClick: () => onEdit(target) });
     }
+    if (message.seq !== null && isSentContent(message.content)) {
+      const seq = message.seq;
+      actions.push({ key: 'select', text: t('chat.select'), onClick: () => onSelect(seq) });
+    }
     if (message.seq !== null && canRevoke(message, selfId, now)) {
       const seq = message.seq;
       actions.push({
         key: 'revoke',
-        text: t('chat.revoke', { duration: formatDuration(REVOKE_WINDOW_SECONDS, locale) }),
+        text: t('chat.revoke'),
         onClick: () => void handle?.revoke(seq).catch(toastFailure),
       });
     }
@@ -162,10 +216,10 @@ export function useMessageMenu({
 }
 
 /**
- * What a reply sends of the message it quotes (only acknowledged text can be quoted):
+ * What a reply sends of the message it quotes (any acknowledged message a quote can show):
  * its seq; the server adds the sender and excerpt from its own copy.
  */
 function toQuote(message: LocalMessage): Quote | null {
-  if (messageText(message) === null || message.seq === null) return null;
+  if (quotablePart(message) === null || message.seq === null) return null;
   return { seq: message.seq };
 }

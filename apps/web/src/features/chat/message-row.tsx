@@ -1,6 +1,6 @@
 import type { LocalMessage } from '@teltlk/im-sdk';
 import type { CardContent, LocationContent, SystemContent } from '@teltlk/protocol';
-import { useId, useState, type ReactNode } from 'react';
+import { useId, useRef, useState, type ReactNode } from 'react';
 import { FireFill, LocationFill, MoreOutline, RedoOutline } from 'antd-mobile-icons';
 import { usePageTexts } from '../../i18n/pages';
 import { Link } from 'react-router';
@@ -49,7 +49,8 @@ export interface MessageRowContext {
   peerReadSeq: number;
   /** Who sent a message: the peer, or "You". */
   personOf: (senderId: string) => Person;
-  onMenu: (message: LocalMessage) => void;
+  /** Opens a message's menu beside its bubble. */
+  onMenu: (message: LocalMessage, bubble: HTMLElement) => void;
   onRetry: (message: LocalMessage) => void;
   /** Opens a photo of the conversation in the viewer. */
   onOpenPhoto?: (message: LocalMessage) => void;
@@ -160,7 +161,11 @@ export function MessageBubble({
   const locale = useUiLocale();
   const failureText = useFailureText();
   const { message, showRead, runStart, runEnd } = row;
-  const longPress = useLongPress(() => context.onMenu(message));
+  const bubbleRef = useRef<HTMLDivElement>(null);
+  const openMenu = () => {
+    if (bubbleRef.current) context.onMenu(message, bubbleRef.current);
+  };
+  const longPress = useLongPress(openMenu);
   const own = message.senderId === context.selfId;
   const sender = context.personOf(message.senderId);
   const { content } = message;
@@ -271,6 +276,7 @@ export function MessageBubble({
                 ? 'tt-bubble tt-bubble-photo'
                 : 'tt-bubble'
           }
+          ref={bubbleRef}
           {...longPress}
         >
           <span className="tt-visually-hidden">{sender.name}</span>
@@ -329,8 +335,13 @@ export function MessageBubble({
         type="button"
         className="tt-msg-more"
         aria-label={t('chat.more')}
-        aria-haspopup="dialog"
-        onClick={() => context.onMenu(message)}
+        aria-haspopup="menu"
+        onClick={openMenu}
+        onContextMenu={(event) => {
+          // The menu key or Shift+F10 on the focused button opens the same menu.
+          event.preventDefault();
+          openMenu();
+        }}
       >
         <MoreOutline aria-hidden />
       </button>
