@@ -478,6 +478,7 @@ export const pages_en_US = {
     clearConfirm: 'Clear the chat history of this conversation? It is cleared for you only.',
     cleared: 'Chat history cleared',
     profile: 'View profile',
+    stopPreview: 'Stop previewing the translation',
   },
   location: {
     title: 'Share a location',

@@ -465,6 +465,7 @@ export const pages_zh_CN: PagesCatalog = {
     clearConfirm: '确定清空此会话的聊天记录吗？仅对你清空。',
     cleared: '聊天记录已清空',
     profile: '查看资料',
+    stopPreview: '关闭翻译预览',
   },
   location: {
     title: '发送位置',

@@ -465,6 +465,7 @@ export const pages_zh_TW: PagesCatalog = {
     clearConfirm: '確定清除此對話的聊天紀錄嗎？僅對你清除。',
     cleared: '聊天紀錄已清除',
     profile: '查看個人資料',
+    stopPreview: '關閉翻譯預覽',
   },
   location: {
     title: '傳送位置',
