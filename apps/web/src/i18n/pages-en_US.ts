@@ -479,6 +479,8 @@ export const pages_en_US = {
     cleared: 'Chat history cleared',
     profile: 'View profile',
     stopPreview: 'Stop previewing the translation',
+    toNewest: 'Go to the newest messages',
+    newMessages: '{count} new',
   },
   location: {
     title: 'Share a location',

@@ -466,6 +466,8 @@ export const pages_zh_CN: PagesCatalog = {
     cleared: '聊天记录已清空',
     profile: '查看资料',
     stopPreview: '关闭翻译预览',
+    toNewest: '回到最新消息',
+    newMessages: '{count} 条新消息',
   },
   location: {
     title: '发送位置',

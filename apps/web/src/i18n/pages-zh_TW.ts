@@ -466,6 +466,8 @@ export const pages_zh_TW: PagesCatalog = {
     cleared: '聊天紀錄已清除',
     profile: '查看個人資料',
     stopPreview: '關閉翻譯預覽',
+    toNewest: '回到最新訊息',
+    newMessages: '{count} 則新訊息',
   },
   location: {
     title: '傳送位置',
