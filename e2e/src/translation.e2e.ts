@@ -103,14 +103,15 @@ describe.skipIf(!APERTIUM_URL)('chat translated into each reader’s mother tong
     await openChat(a, /Sofia/);
     await openChat(s, /Ann/);
 
-    // Before sending, Ann previews her words in Sofía's mother tongue.
+    // Before sending, Ann previews her words in Sofía's mother tongue (under "+").
+    await a.getByRole('button', { name: 'More to send' }).click();
     await a.getByRole('button', { name: 'Preview translation' }).click();
     await a.getByRole('textbox', { name: 'Message' }).fill('The house is very big.');
     await a.locator('.tt-composer-preview-text', { hasText: /casa/i }).waitFor({ timeout: 30_000 });
 
     // Ann writes English; Sofía reads it in Spanish first, the original below.
     await send(a, 'The house is very big.');
-    await a.getByRole('button', { name: 'Preview translation' }).click();
+    await a.getByRole('button', { name: 'Stop previewing the translation' }).click();
     const toOriginal = s.getByRole('button', { name: 'Show original first' });
     await toOriginal.waitFor({ timeout: 30_000 });
     const spanishFirst = await paragraphs(s, 'The house is very big.');

@@ -481,6 +481,9 @@ export const pages_en_US = {
     menuSave: 'Save',
     menuShowOriginal: 'Show original first',
     menuShowTranslation: 'Show translation first',
+    stopPreview: 'Stop previewing the translation',
+    toNewest: 'Go to the newest messages',
+    newMessages: '{count} new',
   },
   location: {
     title: 'Share a location',

@@ -468,6 +468,9 @@ export const pages_zh_CN: PagesCatalog = {
     menuSave: '保存',
     menuShowOriginal: '先显示原文',
     menuShowTranslation: '先显示译文',
+    stopPreview: '关闭翻译预览',
+    toNewest: '回到最新消息',
+    newMessages: '{count} 条新消息',
   },
   location: {
     title: '发送位置',

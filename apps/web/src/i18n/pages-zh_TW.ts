@@ -468,6 +468,9 @@ export const pages_zh_TW: PagesCatalog = {
     menuSave: '儲存',
     menuShowOriginal: '先顯示原文',
     menuShowTranslation: '先顯示譯文',
+    stopPreview: '關閉翻譯預覽',
+    toNewest: '回到最新訊息',
+    newMessages: '{count} 則新訊息',
   },
   location: {
     title: '傳送位置',

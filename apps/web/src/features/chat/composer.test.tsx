@@ -71,3 +71,63 @@ describe('Composer while editing', () => {
     expect(html).toContain('aria-label="Cancel editing"');
   });
 });
+
+describe('Composer row', () => {
+  function row(draft: string, props: Partial<Parameters<typeof Composer>[0]> = {}): string {
+    return renderToStaticMarkup(
+      <Composer
+        initialDraft={draft}
+        onDraft={() => {}}
+        onTyping={() => {}}
+        onSend={() => true}
+        reply={null}
+        onCancelReply={() => {}}
+        focusRequest={0}
+        shareKinds={['voice', 'image', 'location']}
+        onVoice={() => {}}
+        translationPreview={{ to: 'es', pickLanguage: false, from: 'en', source: 'server' }}
+        {...props}
+      />,
+    );
+  }
+  /** The buttons of the row (the form), by their names, in order. */
+  const rowButtons = (html: string) =>
+    [...(/<form[^>]*>(.*)<\/form>/.exec(html)?.[1] ?? '').matchAll(/aria-label="([^"]+)"/g)].map(
+      (match) => match[1],
+    );
+
+  it('offers the microphone while the field is empty, beside "+" and the emoji button', () => {
+    const html = row('');
+    expect(rowButtons(html)).toEqual(['More to send', 'Message', 'Emoji', 'Send a voice message']);
+    expect(html).not.toContain('type="submit"');
+  });
+
+  it('turns the microphone into Send once there is text, blank space not counting', () => {
+    expect(rowButtons(row('Hi Li Hua!'))).toEqual(['More to send', 'Message', 'Emoji', 'Send']);
+    expect(row('Hi Li Hua!')).toMatch(/<button type="submit"[^>]*aria-label="Send"/);
+    expect(rowButtons(row('   '))).toContain('Send a voice message');
+  });
+
+  it('keeps Send where no voice may be sent, and while editing', () => {
+    expect(rowButtons(row('', { shareKinds: ['image'], onVoice: undefined }))).toContain('Send');
+    const editing = row('', { editing: { seq: 3, text: '' } });
+    expect(rowButtons(editing)).toContain('Send');
+    expect(rowButtons(editing)).not.toContain('Send a voice message');
+  });
+
+  it('folds the translation preview into the "+" panel, as a switch', () => {
+    const html = row('');
+    expect(rowButtons(html)).not.toContain('Preview translation');
+    const panelId = /aria-label="More to send" aria-expanded="false" aria-controls="([^"]+)"/.exec(
+      html,
+    )![1];
+    const panel = new RegExp(
+      `<div id="${panelId}" class="tt-share-panel" hidden="">(.*?)</div>`,
+    ).exec(html)![1];
+    expect(panel).toMatch(
+      /<button type="button" class="tt-share-option" aria-pressed="false">.*Preview translation<\/button>/,
+    );
+    expect(panel).toContain('Photo');
+    expect(panel).toContain('Location');
+  });
+});

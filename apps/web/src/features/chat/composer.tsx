@@ -126,6 +126,10 @@ interface ComposerProps {
 /**
  * The message box: grows with its text, Enter sends, Shift+Enter breaks the line. Near the
  * length limit a counter shows; over it the text stays and sending is refused with why.
+ *
+ * As in Telegram and WeChat the field takes the row: "+" before it (what else may be sent,
+ * and the translation preview), the emoji button inside its end, and after it one button
+ * that is the microphone while the field is empty and Send once there is text.
  */
 export function Composer({
   initialDraft,
@@ -156,6 +160,8 @@ export function Composer({
   const moreId = useId();
   const [previewOn, setPreviewOn] = useState(false);
   const inputRef = useRef<HTMLTextAreaElement>(null);
+  const sendRef = useRef<HTMLButtonElement>(null);
+  const backToKeyboard = useRef(false);
   const caret = useRef<number | null>(null);
   const panelId = useId();
   const lengthId = useId();
@@ -166,17 +172,38 @@ export function Composer({
   useLayoutEffect(() => {
     const input = inputRef.current;
     if (!input) return;
-    input.style.height = 'auto';
-    input.style.height = `${Math.min(input.scrollHeight, MAX_INPUT_HEIGHT_PX)}px`;
+    fitHeight(input);
     if (caret.current !== null) {
       input.setSelectionRange(caret.current, caret.current);
       caret.current = null;
     }
   }, [text]);
 
+  // A wider or narrower field (a turned phone, a resized window) wraps its text anew, and
+  // so does a field back from "hold to talk" (the observer's first call).
+  useEffect(() => {
+    const input = inputRef.current;
+    if (!input || voiceMode) return;
+    let width = -1;
+    const observer = new ResizeObserver(() => {
+      if (input.clientWidth === width) return;
+      width = input.clientWidth;
+      fitHeight(input);
+    });
+    observer.observe(input);
+    return () => observer.disconnect();
+  }, [voiceMode]);
+
   useEffect(() => {
     if (focusRequest > 0) inputRef.current?.focus();
   }, [focusRequest]);
+
+  // Back from "hold to talk" the field is there again, ready to type in.
+  useEffect(() => {
+    if (voiceMode || !backToKeyboard.current) return;
+    backToKeyboard.current = false;
+    inputRef.current?.focus();
+  }, [voiceMode]);
 
   // Editing puts the text's words in the box and keeps the draft aside until it ends.
   const draftAside = useRef<string | null>(null);
@@ -202,12 +229,23 @@ export function Composer({
   };
 
   const length = lengthState(text);
+  /** Something to send: then the microphone's place holds Send. */
+  const typed = text.trim() !== '' || editing !== null;
+  const hasPanel = shareKinds.some(isPanelKind) || translationPreview !== undefined;
+  const closePanels = () => {
+    setEmojiOpen(false);
+    setMoreOpen(false);
+  };
   const submit = () => {
     if (length.over) {
       inputRef.current?.focus();
       return;
     }
     if (onSend(text, picked.current)) {
+      // Send gives way to the microphone: where it had the focus, the field takes it.
+      if (sendRef.current !== null && document.activeElement === sendRef.current) {
+        inputRef.current?.focus();
+      }
       setText('');
       setEmojiOpen(false);
       setMentionAt(null);
@@ -308,6 +346,22 @@ export function Composer({
           </button>
         </div>
       ) : null}
+      {translationPreview && previewOn ? (
+        <div className="tt-composer-previewing">
+          <TranslationPreview text={text} options={translationPreview} />
+          <button
+            type="button"
+            className="tt-icon-button"
+            aria-label={t('chat.stopPreview')}
+            onClick={() => {
+              setPreviewOn(false);
+              inputRef.current?.focus();
+            }}
+          >
+            <CloseOutline aria-hidden />
+          </button>
+        </div>
+      ) : null}
       <form
         className="tt-composer-row"
         onSubmit={(event) => {
@@ -315,48 +369,25 @@ export function Composer({
           submit();
         }}
       >
-        {mayTalk ? (
+        {hasPanel ? (
           <button
             type="button"
-            className="tt-icon-button"
-            aria-label={voiceMode ? t('chat.keyboardMode') : t('chat.voiceMode')}
+            className="tt-icon-button tt-composer-more"
+            aria-label={t('chat.moreToSend')}
+            aria-expanded={moreOpen}
+            aria-controls={moreId}
             onClick={() => {
-              setVoiceMode((on) => !on);
+              setMoreOpen((open) => !open);
               setEmojiOpen(false);
-              setMoreOpen(false);
             }}
           >
-            {voiceMode ? <EditSOutline aria-hidden /> : <AudioOutline aria-hidden />}
+            <AddCircleOutline aria-hidden />
           </button>
         ) : null}
         {voiceMode && onVoice ? (
           <VoiceButton onVoice={onVoice} />
         ) : (
-          <>
-            <button
-              type="button"
-              className="tt-icon-button"
-              aria-label={t('chat.emoji')}
-              aria-expanded={emojiOpen}
-              aria-controls={panelId}
-              onClick={() => {
-                setEmojiOpen((open) => !open);
-                setMoreOpen(false);
-              }}
-            >
-              <SmileOutline aria-hidden />
-            </button>
-            {translationPreview ? (
-              <button
-                type="button"
-                className="tt-icon-button"
-                aria-label={t('translation.preview')}
-                aria-pressed={previewOn}
-                onClick={() => setPreviewOn((on) => !on)}
-              >
-                <GlobalOutline aria-hidden />
-              </button>
-            ) : null}
+          <div className="tt-composer-field">
             <textarea
               ref={inputRef}
               className="tt-composer-input"
@@ -371,35 +402,78 @@ export function Composer({
               onChange={(event) => change(event.target.value, event.target.selectionStart)}
               onKeyDown={onKeyDown}
               onPaste={onPaste}
+              // Tapping the field brings the keyboard back in place of an open panel.
+              onPointerDown={closePanels}
             />
-          </>
+            <button
+              type="button"
+              className="tt-icon-button tt-composer-emoji"
+              aria-label={t('chat.emoji')}
+              aria-expanded={emojiOpen}
+              aria-controls={panelId}
+              onClick={() => {
+                if (emojiOpen) {
+                  setEmojiOpen(false);
+                  inputRef.current?.focus();
+                } else {
+                  setEmojiOpen(true);
+                  setMoreOpen(false);
+                }
+              }}
+            >
+              {emojiOpen ? <EditSOutline aria-hidden /> : <SmileOutline aria-hidden />}
+            </button>
+          </div>
         )}
-        {shareKinds.some(isPanelKind) ? (
+        {voiceMode || (mayTalk && !typed) ? (
           <button
+            key="voice"
             type="button"
-            className="tt-icon-button"
-            aria-label={t('chat.moreToSend')}
-            aria-expanded={moreOpen}
-            aria-controls={moreId}
+            className="tt-icon-button tt-composer-action"
+            aria-label={voiceMode ? t('chat.keyboardMode') : t('chat.voiceMode')}
             onClick={() => {
-              setMoreOpen((open) => !open);
+              if (voiceMode) backToKeyboard.current = true;
+              setVoiceMode((on) => !on);
               setEmojiOpen(false);
+              setMoreOpen(false);
             }}
           >
-            <AddCircleOutline aria-hidden />
+            {voiceMode ? <EditSOutline aria-hidden /> : <AudioOutline aria-hidden />}
           </button>
-        ) : null}
-        {voiceMode ? null : (
-          <button type="submit" className="tt-composer-send">
-            {t('chat.send')}
+        ) : (
+          <button
+            key="send"
+            ref={sendRef}
+            type="submit"
+            className="tt-composer-send tt-composer-action"
+            aria-label={t('chat.send')}
+            // Pressed with a finger or the mouse it leaves the field focused (and a phone's
+            // keyboard open), as in the messengers.
+            onMouseDown={(event) => event.preventDefault()}
+          >
+            <SendIcon />
           </button>
         )}
       </form>
       <LengthNote id={lengthId} length={length} locale={locale} />
-      {translationPreview && previewOn ? (
-        <TranslationPreview text={text} options={translationPreview} />
-      ) : null}
       <div id={moreId} className="tt-share-panel" hidden={!moreOpen}>
+        {translationPreview ? (
+          <button
+            type="button"
+            className="tt-share-option"
+            aria-pressed={previewOn}
+            onClick={() => {
+              setMoreOpen(false);
+              setPreviewOn((on) => !on);
+              inputRef.current?.focus();
+            }}
+          >
+            <span className="tt-share-icon" aria-hidden>
+              <GlobalOutline />
+            </span>
+            {t('translation.preview')}
+          </button>
+        ) : null}
         {shareKinds.filter(isPanelKind).map((kind) => {
           const { Icon, label } = SHARE_BUTTONS[kind];
           return (
@@ -457,6 +531,22 @@ export function Composer({
       />
     </div>
   );
+}
+
+/** A paper plane, pointing the way the message goes. */
+function SendIcon() {
+  return (
+    <svg width="1em" height="1em" viewBox="0 0 24 24" fill="currentColor" aria-hidden>
+      <path d="M3 20.5 21.5 12 3 3.5V10l12 2-12 2z" />
+    </svg>
+  );
+}
+
+/** The text box as tall as its lines (and its border), up to a few; beyond that it scrolls. */
+function fitHeight(input: HTMLTextAreaElement): void {
+  input.style.height = 'auto';
+  const border = input.offsetHeight - input.clientHeight;
+  input.style.height = `${Math.min(input.scrollHeight + border, MAX_INPUT_HEIGHT_PX)}px`;
 }
 
 /** How pasted files go: as photos when they all are and photos may be sent, else as files. */
