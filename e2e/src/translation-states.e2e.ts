@@ -9,6 +9,7 @@ import {
   type ApiAccount,
   type ChatTexts,
 } from './harness.js';
+import { expectAccessible } from './axe.js';
 import { browserSuite } from './suite.js';
 
 /**
@@ -210,6 +211,7 @@ describe.each(UIS)('translation states in %s', (language, ui) => {
     const banner = page.getByRole('complementary', { name: ui.translation });
     await banner.getByText(ui.serverCannot).waitFor();
     expect(await banner.count()).toBe(1);
+    await expectAccessible(page, 'the chat with its translation banner');
     // Nothing under way under any bubble, nor anything else: the originals alone.
     await expect.poll(() => page.locator(UNDER_BUBBLES).count()).toBe(0);
     for (const text of SPANISH) expect(await paragraphs(page, text)).toEqual([text]);
@@ -257,6 +259,7 @@ describe.each(UIS)('translation states in %s', (language, ui) => {
     await download.click();
     const progress = banner.getByRole('progressbar', { name: ui.downloadProgress });
     await progress.waitFor();
+    await expectAccessible(page, 'a language pack downloading');
     await page.evaluate(() => {
       const scope = globalThis as unknown as { deviceTranslatorControl: DeviceControl };
       scope.deviceTranslatorControl.progress?.(0.4);
