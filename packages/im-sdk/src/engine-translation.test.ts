@@ -227,6 +227,67 @@ describe('ImEngine translation', { timeout: 30_000 }, () => {
     await answer('bonjour', 'translate', () => expect(status(handle, 1)).toBe('done'));
   });
 
+  it('asks once a session again for a stored failure: another device’s retry shows here too', async () => {
+    await world.send(bonjour);
+    const { engine, handle } = await translating();
+    handle.translate([1]);
+    await until(() => expect(status(handle, 1)).toBe('pending'));
+    await answer('bonjour', 'fail', () => expect(status(handle, 1)).toBe('failed'));
+    // Shown again in the same session: the failure stands, nothing is asked.
+    handle.translate([1]);
+    expect(await askedBefore(handle)).toEqual([asked([1])]);
+
+    // While this device is closed, another of the same person retries, and it is made.
+    const reloaded = await world.restart(engine);
+    provider.mode = 'translate';
+    provider.release();
+    await world.call(
+      'POST',
+      '/translations',
+      { conversationId: world.conversationId, seqs: [1], lang: 'en', retry: true },
+      world.me,
+    );
+    await server.t.ctx.services.translations.drain();
+    provider.mode = 'hang';
+    await reloaded.start();
+    reloaded.setMotherTongue('en');
+    const again = reloaded.conversation(world.conversationId);
+    await until(() => expect(status(again, 1)).toBe('failed'));
+    again.translate([1]);
+    await until(() =>
+      expect(again.getSnapshot().translations.get(1)).toMatchObject({
+        status: 'done',
+        text: '[en] bonjour',
+      }),
+    );
+  });
+
+  it('shows a translation the server refused to make as failed, not pending, until a retry', async () => {
+    await world.send(bonjour);
+    const { handle } = await translating();
+    world.network.translateRefusal = { status: 429, code: 'RATE_LIMITED' };
+    handle.translate([1]);
+    await until(() =>
+      expect(handle.getSnapshot().translations.get(1)).toMatchObject({
+        seq: 1,
+        lang: 'en',
+        from: 'fr',
+        status: 'failed',
+        text: null,
+        error: 'RATE_LIMITED',
+      }),
+    );
+    world.network.translateRefusal = null;
+    // Shown again, it is not asked for by itself: only on a retry.
+    handle.translate([1]);
+    expect(await askedBefore(handle)).toEqual([]);
+    const retried = handle.retranslate(1);
+    await until(() => expect(status(handle, 1)).not.toBe('failed'));
+    await retried;
+    expect(world.network.translateBodies.at(-1)).toEqual({ ...asked([1]), retry: true });
+    await answer('bonjour', 'translate', () => expect(status(handle, 1)).toBe('done'));
+  });
+
   it('follows the conversation switch and target, and drops a revoked message’s translation', async () => {
     const id = world.conversationId;
     provider.mode = 'translate';

@@ -20,6 +20,8 @@ export class DeviceNetwork {
   readonly frames: ClientFrame[] = [];
   /** Every socket the engines opened, in order. */
   readonly sockets: WebSocket[] = [];
+  /** While set, translation requests are answered with this error instead of reaching the server. */
+  translateRefusal: { status: number; code: string } | null = null;
 
   /** The browser's WebSocket as the engines get it: `ws`, through this network. */
   readonly WebSocket: typeof globalThis.WebSocket;
@@ -37,6 +39,16 @@ export class DeviceNetwork {
     // As fetch fails with no network.
     if (!this.up) return Promise.reject(new TypeError('fetch failed'));
     if (method === 'POST' && path === '/translations') {
+      const refusal = this.translateRefusal;
+      if (refusal) {
+        const body = { error: { code: refusal.code, message: 'refused' } };
+        return Promise.resolve(
+          new Response(JSON.stringify(body), {
+            status: refusal.status,
+            headers: { 'content-type': 'application/json' },
+          }),
+        );
+      }
       this.translateBodies.push(JSON.parse(init?.body as string) as TranslateBody);
     }
     return fetch(input, init);

@@ -46,6 +46,18 @@ export class TranslationSync {
     string,
     { conversationId: string; lang: string; seq: number }
   >();
+  /**
+   * Answered by the server in this session. A stored copy that is not done (failed,
+   * unavailable) is asked for again once a session, so that every device of a person
+   * comes to show what the server holds now (another device's retry, a provider added,
+   * a quota renewed), not what it last heard.
+   */
+  private readonly confirmed = new Set<string>();
+  /**
+   * Refused by the server (an error answer, not the network): shown as failed with the
+   * error's code, so that a bubble does not wait for an answer that will not come.
+   */
+  private readonly refused = new Map<string, { code: string; at: number }>();
   private stopped = false;
 
   constructor(private readonly options: TranslationSyncOptions) {}
@@ -80,6 +92,8 @@ export class TranslationSync {
     this.needNone.clear();
     this.remaking.clear();
     this.unanswered.clear();
+    this.confirmed.clear();
+    this.refused.clear();
     this.serverInfo = null;
   }
 
@@ -89,7 +103,10 @@ export class TranslationSync {
     void this.askPendingAgain().catch(this.options.onBackgroundError);
   }
 
-  /** The stored translations of shown rows; ones being made again read as pending. */
+  /**
+   * The stored translations of shown rows; ones being made again read as pending, and
+   * ones the server refused to make (with nothing stored) as failed.
+   */
   async shown(
     store: LocalStore,
     conversationId: string,
@@ -98,11 +115,30 @@ export class TranslationSync {
   ): Promise<Translation[]> {
     const seqs = rows.flatMap((row) => (row.seq === null ? [] : [row.seq]));
     const stored = await store.translationsOf(conversationId, target, seqs);
-    return stored.map((translation) =>
+    const shown: Translation[] = stored.map((translation) =>
       this.remaking.has(translationKey(conversationId, target, translation.seq))
         ? { ...translation, status: 'pending', error: null }
         : translation,
     );
+    if (this.refused.size === 0) return shown;
+    const have = new Set(stored.map((translation) => translation.seq));
+    for (const row of rows) {
+      if (row.seq === null || row.id === null || row.lang === null || have.has(row.seq)) continue;
+      const refusal = this.refused.get(translationKey(conversationId, target, row.seq));
+      if (!refusal) continue;
+      shown.push({
+        conversationId,
+        seq: row.seq,
+        messageId: row.id,
+        lang: target,
+        from: row.lang,
+        status: 'failed',
+        text: null,
+        error: refusal.code,
+        at: refusal.at,
+      });
+    }
+    return shown.sort((a, b) => a.seq - b.seq);
   }
 
   /** Queues seqs to translate; the whole tick's seqs go in one request. */
@@ -132,6 +168,7 @@ export class TranslationSync {
     if (!conversation || target === null) return;
     const key = translationKey(conversationId, target, seq);
     if (this.remaking.has(key)) return;
+    this.refused.delete(key);
     this.remaking.add(key);
     this.inFlight.add(key);
     this.options.onChange(conversationId);
@@ -161,8 +198,10 @@ export class TranslationSync {
   }
 
   /**
-   * Asks for the translations of messages that need one and have none yet (done,
-   * pending or failed: a failed one is made again only on request).
+   * Asks for the translations of messages that need one and have none yet: none stored,
+   * or a stored one that is not done and was not confirmed in this session (the server
+   * answers what it holds; a failed one is made again only on request). Pending ones are
+   * asked again on each connect (`askPendingAgain`).
    */
   private async translateNew(conversationId: string, seqs: readonly number[]): Promise<void> {
     const conversation = this.options.conversation(conversationId);
@@ -170,7 +209,10 @@ export class TranslationSync {
     if (!conversation?.translate || target === null) return;
     const keyOf = (seq: number) => translationKey(conversationId, target, seq);
     const candidates = seqs.filter(
-      (seq) => !this.inFlight.has(keyOf(seq)) && !this.needNone.has(keyOf(seq)),
+      (seq) =>
+        !this.inFlight.has(keyOf(seq)) &&
+        !this.needNone.has(keyOf(seq)) &&
+        !this.refused.has(keyOf(seq)),
     );
     if (candidates.length === 0) return;
     // Claimed before the look-up, so a request of the next tick cannot take them too.
@@ -182,7 +224,16 @@ export class TranslationSync {
           store.bySeqs(conversationId, candidates),
           store.translationsOf(conversationId, target, candidates),
         ]);
-        const have = new Set(known.map((translation) => translation.seq));
+        const have = new Set(
+          known
+            .filter(
+              (translation) =>
+                translation.status === 'done' ||
+                translation.status === 'pending' ||
+                this.confirmed.has(keyOf(translation.seq)),
+            )
+            .map((translation) => translation.seq),
+        );
         const scope = { selfId: this.options.userId, translate: true, target };
         return rows.flatMap((row) =>
           row.seq !== null && !have.has(row.seq) && needsTranslation(row, scope) ? [row.seq] : [],
@@ -228,7 +279,9 @@ export class TranslationSync {
       });
       const answered = new Set(result.translations.map((translation) => translation.seq));
       for (const seq of seqs) {
-        if (!answered.has(seq)) this.needNone.add(translationKey(conversationId, lang, seq));
+        const key = translationKey(conversationId, lang, seq);
+        this.confirmed.add(key);
+        if (!answered.has(seq)) this.needNone.add(key);
       }
       await this.options.serial((store) => this.store(store, result.translations));
     } catch (error) {
@@ -240,6 +293,13 @@ export class TranslationSync {
             seq,
           });
         }
+      } else if (error instanceof ApiError) {
+        // Answered with an error (rate limit, server failure): failed until a retry.
+        const at = Date.now();
+        for (const seq of seqs) {
+          this.refused.set(translationKey(conversationId, lang, seq), { code: error.code, at });
+        }
+        this.options.onChange(conversationId);
       }
       throw error;
     } finally {

@@ -516,7 +516,6 @@ export const pages_en_US = {
     showTranslationFirst: 'Show translation first',
     pending: 'Translating…',
     failed: 'Translation failed, tap to retry',
-    unavailable: 'Translation unavailable for {language}',
     copyOriginal: 'Copy original',
     copyTranslation: 'Copy translation',
     retranslate: 'Retranslate',
@@ -528,6 +527,22 @@ export const pages_en_US = {
     translateMessagesHint: 'Show messages in other languages translated for you',
     translateInto: 'Translate into',
     myMotherTongue: 'My mother tongue ({name})',
+    // States a person understands: the device's translator, and pairs nothing translates.
+    deviceFailed: 'Not translated on this device, tap to retry',
+    serverCannot:
+      'This server doesn’t translate {languages} into {target}, so those messages show as written.',
+    stillWorks: 'Sending, receiving and everything else in this chat work as usual.',
+    howToOne:
+      'To translate one message, press and hold it (or right-click it), copy it, and paste it into a translation app on your device.',
+    deviceCan:
+      'This server doesn’t translate {languages} into {target}, but this browser can, on your device, once it has the language pack.',
+    download: 'Download language pack',
+    downloading: 'Downloading the language pack for {languages}…',
+    downloadProgress: 'Language pack download',
+    downloadFailed:
+      'The on-device translator for {languages} did not answer, or its language pack did not download.',
+    tryAgain: 'Try again',
+    closeBanner: 'Close',
   },
   contacts: {
     title: 'Contacts',

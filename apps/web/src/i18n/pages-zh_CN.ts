@@ -502,7 +502,6 @@ export const pages_zh_CN: PagesCatalog = {
     showTranslationFirst: '译文优先显示',
     pending: '正在翻译…',
     failed: '翻译失败，点击重试',
-    unavailable: '暂无{language}翻译',
     copyOriginal: '复制原文',
     copyTranslation: '复制译文',
     retranslate: '重新翻译',
@@ -514,6 +513,19 @@ export const pages_zh_CN: PagesCatalog = {
     translateMessagesHint: '将其他语言的消息翻译后显示给你',
     translateInto: '翻译为',
     myMotherTongue: '我的母语（{name}）',
+    // States a person understands: the device's translator, and pairs nothing translates.
+    deviceFailed: '本机翻译失败，点击重试',
+    serverCannot: '本服务器暂不支持将{languages}翻译成{target}，这些消息将显示原文。',
+    stillWorks: '收发消息等聊天功能不受影响。',
+    howToOne: '如需翻译某条消息，可长按（或右键点击）该消息并复制，再粘贴到本机的翻译应用中。',
+    deviceCan:
+      '本服务器暂不支持将{languages}翻译成{target}，但下载语言包后，此浏览器可在本机翻译。',
+    download: '下载语言包',
+    downloading: '正在下载{languages}语言包…',
+    downloadProgress: '语言包下载进度',
+    downloadFailed: '{languages}的本机翻译没有响应，或语言包下载失败。',
+    tryAgain: '重试',
+    closeBanner: '关闭',
   },
   contacts: {
     title: '通讯录',

@@ -502,7 +502,6 @@ export const pages_zh_TW: PagesCatalog = {
     showTranslationFirst: '譯文優先顯示',
     pending: '正在翻譯…',
     failed: '翻譯失敗，點擊重試',
-    unavailable: '暫無{language}翻譯',
     copyOriginal: '複製原文',
     copyTranslation: '複製譯文',
     retranslate: '重新翻譯',
@@ -514,6 +513,19 @@ export const pages_zh_TW: PagesCatalog = {
     translateMessagesHint: '將其他語言的訊息翻譯後顯示給你',
     translateInto: '翻譯為',
     myMotherTongue: '我的母語（{name}）',
+    // States a person understands: the device's translator, and pairs nothing translates.
+    deviceFailed: '本機翻譯失敗，點擊重試',
+    serverCannot: '本伺服器暫不支援將{languages}翻譯成{target}，這些訊息將顯示原文。',
+    stillWorks: '收發訊息等聊天功能不受影響。',
+    howToOne: '如需翻譯某則訊息，可長按（或按右鍵點選）該訊息並複製，再貼到本機的翻譯 App 中。',
+    deviceCan:
+      '本伺服器暫不支援將{languages}翻譯成{target}，但下載語言套件後，此瀏覽器可在本機翻譯。',
+    download: '下載語言套件',
+    downloading: '正在下載{languages}語言套件…',
+    downloadProgress: '語言套件下載進度',
+    downloadFailed: '{languages}的本機翻譯沒有回應，或語言套件下載失敗。',
+    tryAgain: '重試',
+    closeBanner: '關閉',
   },
   contacts: {
     title: '通訊錄',

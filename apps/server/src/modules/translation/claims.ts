@@ -18,7 +18,8 @@ import { isConversion, TranslateError } from './translator.js';
  * Each (message, language) made once: claimed in the database as `pending` (one claimer
  * wins, on any node; the quota charged first), made by the provider chain, stored as
  * `done` or `failed`, and announced with a `translation` frame to the readers of that
- * language.
+ * language. A settled one made again (retry, retranslate) is announced `pending` first, so
+ * that all of a reader's devices show the same state.
  */
 export class TranslationClaims {
   /** Claims under way on this node, by `message\nlang`: concurrent askers share one. */
@@ -133,8 +134,11 @@ export class TranslationClaims {
       if (!claimed && characters > 0) await repo.refundUsage(chargeTo, day, characters);
     }
     if (!claimed) return this.current(message, lang, now);
+    const pending = pendingOf(message, lang, now);
+    // Made again (a retry): every reader's devices show it under way, not the old state.
+    if (row && row.status !== 'pending') this.announce(pending, message.senderId);
     this.start(message, lang, retry, leaseUntil);
-    return pendingOf(message, lang, now);
+    return pending;
   }
 
   /** What the stored row shows, for a claim someone else holds. */

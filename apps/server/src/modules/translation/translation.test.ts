@@ -191,9 +191,10 @@ describe.each(dialects)('translation on $dialect', ({ dialect }) => {
     expect(pending!.status).toBe('pending');
   });
 
-  it('reports a failed translation after delivery, and makes it again on retry', async () => {
+  it('reports a failed translation after delivery, and makes it again on retry on every device', async () => {
     provider.mode = 'fail';
     const reader = await w.connect(es);
+    const otherDevice = await w.connect(es);
     const message = await w.send(en, chat, 'This sentence will fail the first time around.');
     await reader.next(isMessage);
     const { translation } = await reader.next(isTranslation);
@@ -204,14 +205,21 @@ describe.each(dialects)('translation on $dialect', ({ dialect }) => {
     });
     // Failed stays failed until someone asks again.
     expect((await w.translate(es, chat, [message.seq]))[0]!.status).toBe('failed');
+    expect((await otherDevice.next(isTranslation)).translation.status).toBe('failed');
     provider.mode = 'translate';
     const [retried] = await w.translate(es, chat, [message.seq], { retry: true });
     expect(retried!.status).toBe('pending');
-    const { translation: done } = await reader.next(isTranslation);
-    expect(done).toMatchObject({
-      status: 'done',
-      text: `[es] ${'This sentence will fail the first time around.'}`,
-    });
+    // Each device of the reader hears that it is being made again, then how it went.
+    for (const device of [reader, otherDevice]) {
+      const frames = [
+        (await device.next(isTranslation)).translation,
+        (await device.next(isTranslation)).translation,
+      ].sort((a, b) => a.at - b.at);
+      expect(frames.map(({ status }) => status)).toEqual(['pending', 'done']);
+      expect(frames[1]).toMatchObject({
+        text: `[es] ${'This sentence will fail the first time around.'}`,
+      });
+    }
   });
 
   it('retries a provider that fails for a while, with backoff', async () => {

@@ -36,6 +36,7 @@ import { MessageList } from './message-list';
 import type { MessageRowContext, Person } from './message-row';
 import { GroupNoticeBanner } from './notice-banner';
 import { SelectBar } from './select-bar';
+import { TranslationBanner } from './translation-banner';
 import type { PreviewOptions } from './translation-preview';
 import { useConversationParam } from './use-conversation-param';
 import { useForwarding } from './use-forwarding';
@@ -255,6 +256,7 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
         {groupChat?.group ? (
           <GroupCallBanner conversationId={conversationId} selfId={selfId} />
         ) : null}
+        <TranslationBanner conversationId={conversationId} context={translation} />
         {open && snapshot && snapshot.status !== 'starting' ? (
           <>
             {rows.length === 0 && !open.snapshot.hasMore ? (

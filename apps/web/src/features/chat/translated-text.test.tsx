@@ -71,7 +71,7 @@ describe('TranslatedText', () => {
     );
   });
 
-  it('notes quietly, with no retry, a language nothing translates into', () => {
+  it('shows the original alone for a pair nothing translates: the chat’s banner says so', () => {
     const unavailable = translation({
       status: 'unavailable',
       text: null,
@@ -83,11 +83,7 @@ describe('TranslatedText', () => {
         translations: new Map([[4, unavailable]]),
       }),
     );
-    expect(html).toContain(
-      '<p class="tt-msg-translation-note">Translation unavailable for Traditional Chinese</p>',
-    );
-    expect(html).not.toContain('<button');
-    expect(html).not.toContain('Translating');
+    expect(html).toBe('<p class="tt-msg-text" dir="auto" lang="fr">bonjour</p>');
   });
 
   it('leaves a same-language message alone', () => {

@@ -1,8 +1,6 @@
 import type { LocalMessage } from '@teltlk/im-sdk';
 import type { ReactNode } from 'react';
 import { usePageTexts } from '../../i18n/pages';
-import { intlLocale, resolveUiLanguage } from '../../i18n/language';
-import { languageName } from '../../ui/languages';
 import { messageKey } from '../../ui/conversation/messages';
 import {
   isTranslationFirst,
@@ -13,9 +11,10 @@ import {
 /**
  * A received text with its translation: both, separated by a thin rule, the first in
  * normal text and the second smaller and muted; tapping the translation switches which
- * comes first. While the translation is on its way, or when it failed or cannot be
- * made, the original shows with a mark, a retry button (for a failure a retry may mend),
- * or a quiet note naming the language nothing here translates into.
+ * comes first. While the translation is on its way the original shows with a mark (the
+ * server's answer, or the device's within its time limit); after a failure, with a retry
+ * button. A pair nothing here translates shows the original alone: the chat's banner
+ * says so once, not every bubble.
  */
 export function TranslatedText({
   message,
@@ -27,18 +26,18 @@ export function TranslatedText({
   original: ReactNode;
   context: TranslationRowContext;
 }) {
-  const { t, i18n } = usePageTexts();
-  const state = useBubbleTranslation(message, context);
+  const { t } = usePageTexts();
+  const { state, retry } = useBubbleTranslation(message, context);
   const lang = message.lang ?? undefined;
   const originalText = (
     <p className="tt-msg-text" dir="auto" lang={lang}>
       {original}
     </p>
   );
-  const { seq } = message;
 
   switch (state.kind) {
     case 'none':
+    case 'unavailable':
       return originalText;
     case 'pending':
       return (
@@ -47,34 +46,16 @@ export function TranslatedText({
           <span className="tt-msg-translating" role="img" aria-label={t('translation.pending')} />
         </>
       );
-    case 'unavailable':
-      return (
-        <>
-          {originalText}
-          <p className="tt-msg-translation-note">
-            {t('translation.unavailable', {
-              language: languageName(
-                context.scope.target ?? '',
-                intlLocale(resolveUiLanguage(i18n.language)),
-              ),
-            })}
-          </p>
-        </>
-      );
     case 'failed':
       return (
         <>
           {originalText}
-          <button
-            type="button"
-            className="tt-msg-translation-retry"
-            onClick={() => {
-              if (seq !== null) context.retry(seq);
-            }}
-          >
-            {state.code === 'TRANSLATION_QUOTA_EXCEEDED'
-              ? t('error.TRANSLATION_QUOTA_EXCEEDED')
-              : t('translation.failed')}
+          <button type="button" className="tt-msg-translation-retry" onClick={retry}>
+            {state.onDevice
+              ? t('translation.deviceFailed')
+              : state.code === 'TRANSLATION_QUOTA_EXCEEDED'
+                ? t('error.TRANSLATION_QUOTA_EXCEEDED')
+                : t('translation.failed')}
           </button>
         </>
       );

@@ -1,7 +1,7 @@
 import { needsTranslation, type LocalMessage, type TranslationScope } from '@teltlk/im-sdk';
 import type { Translation } from '@teltlk/protocol';
-import { useEffect, useState } from 'react';
-import { deviceTranslator } from './device-translator';
+import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
+import { deviceTranslator, type DevicePairState, type DeviceTranslator } from './device-translator';
 import { messageKey, messageText } from '../../ui/conversation/messages';
 import {
   bubbleTranslation,
@@ -30,23 +30,48 @@ export interface TranslationRowContext {
   retry: (seq: number) => void;
 }
 
+const noSubscription = () => () => undefined;
+const noVersion = () => 0;
+
+/** Renders again on every change of the device translator's language pairs. */
+export function useDevicePairs(device: DeviceTranslator | null): void {
+  const version = device?.version ?? noVersion;
+  useSyncExternalStore(device?.subscribe ?? noSubscription, version, version);
+}
+
+interface DeviceTranslation {
+  outcome: DeviceOutcome;
+  /** Tries the device again after its translator failed or did not answer in time. */
+  retry: () => void;
+}
+
 /**
- * The device's translation of a text, started when first shown and remembered for the
- * page's life, so scrolling back shows it at once. null: disabled or not possible.
+ * The device's translation of a text, started when first shown (and its pair ready) and
+ * remembered for the page's life, so scrolling back shows it at once. Every call has a
+ * time limit, so it ends done or failed; a pair the device cannot do now (a pack to
+ * download, a failed download) shows nothing here: the chat's banner speaks of it.
  */
 function useDeviceTranslation(
   text: string,
   from: string | null,
   to: string | null,
   enabled: boolean,
-): DeviceOutcome {
+): DeviceTranslation {
   const device = enabled && from !== null && to !== null ? deviceTranslator() : null;
+  useDevicePairs(device);
+  const pair = device && from !== null && to !== null ? device.pairState(from, to) : null;
   const cached = device && from !== null && to !== null ? device.peek(text, from, to) : undefined;
-  const key = `${from ?? ''}>${to ?? ''}\u0000${text}`;
+  const [attempt, setAttempt] = useState(0);
+  const key = `${attempt}\u0000${from ?? ''}>${to ?? ''}\u0000${text}`;
   const [result, setResult] = useState<{ key: string; text: string | null } | null>(null);
+  const ready = pair?.kind === 'ready';
 
   useEffect(() => {
-    if (!device || from === null || to === null || cached !== undefined) return;
+    if (device && from !== null && to !== null) device.prepare(from, to);
+  }, [device, from, to]);
+
+  useEffect(() => {
+    if (!device || !ready || from === null || to === null || cached !== undefined) return;
     let live = true;
     void device.translate(text, from, to).then((translated) => {
       if (live) setResult({ key, text: translated });
@@ -54,19 +79,46 @@ function useDeviceTranslation(
     return () => {
       live = false;
     };
-  }, [device, from, to, text, cached, key]);
+  }, [device, ready, from, to, text, cached, key]);
 
-  if (!device) return null;
+  const retry = useCallback(() => setAttempt((count) => count + 1), []);
+
+  return {
+    outcome: deviceOutcome(pair, cached, result?.key === key ? result.text : undefined),
+    retry,
+  };
+}
+
+/**
+ * What a bubble shows of the device's work: the remembered text; pending while the pair
+ * is being checked or the text translated; the text or a failure once it answered (null
+ * from the translator: failed, or out of time); nothing where the pair is not ready.
+ */
+function deviceOutcome(
+  pair: DevicePairState | null,
+  cached: string | undefined,
+  answered: string | null | undefined,
+): DeviceOutcome {
+  if (!pair) return null;
   if (cached !== undefined) return { status: 'done', text: cached };
-  if (result?.key !== key) return { status: 'pending' };
-  return result.text === null ? null : { status: 'done', text: result.text };
+  if (pair.kind === 'checking') return { status: 'pending' };
+  if (pair.kind !== 'ready') return null;
+  if (answered === undefined) return { status: 'pending' };
+  return answered === null ? { status: 'failed' } : { status: 'done', text: answered };
+}
+
+/** What a bubble shows of its translation, and how to try again after a failure. */
+export interface BubbleTranslationState {
+  state: BubbleTranslation;
+  /** Makes a failed translation again: on the device where it failed there, else on the server. */
+  retry: () => void;
 }
 
 /** A bubble's translation; asks the server for it while the bubble is on screen. */
 export function useBubbleTranslation(
   message: LocalMessage,
   context: TranslationRowContext,
-): BubbleTranslation {
+): BubbleTranslationState {
   const needed = needsTranslation(message, context.scope);
   const { seq } = message;
   const stored = seq === null ? undefined : context.translations.get(seq);
@@ -77,14 +129,22 @@ export function useBubbleTranslation(
     needed && deviceTakesOver(stored),
   );
 
-  const ask = needed && stored === undefined && seq !== null;
+  // None yet, or one that may have changed since (the engine asks once a session).
+  const ask = needed && seq !== null && stored?.status !== 'done' && stored?.status !== 'pending';
   const { request } = context;
   const target = context.scope.target;
   useEffect(() => {
     if (ask && seq !== null) request(seq);
   }, [ask, seq, request, target]);
 
-  return bubbleTranslation({ needed, stored, device });
+  const state = bubbleTranslation({ needed, stored, device: device.outcome });
+  const onDevice = state.kind === 'failed' && state.onDevice;
+  const retry = onDevice
+    ? device.retry
+    : () => {
+        if (seq !== null) context.retry(seq);
+      };
+  return { state, retry };
 }
 
 /** The translation a bubble shows now (for "Copy translation"), or null. */

@@ -1,4 +1,5 @@
 import { needsTranslation } from '@teltlk/im-sdk';
+import type { Translation } from '@teltlk/protocol';
 import { describe, expect, it } from 'vitest';
 import {
   bubbleTranslation,
@@ -7,6 +8,7 @@ import {
   translationFirst,
   translationSource,
   translationSummary,
+  unavailableSources,
 } from './translation-view';
 import { receivedText as message, storedTranslation as stored } from './test-fixtures';
 
@@ -49,7 +51,7 @@ describe('bubbleTranslation', () => {
         ...base,
         stored: stored({ status: 'failed', text: null, error: 'TRANSLATION_QUOTA_EXCEEDED' }),
       }),
-    ).toEqual({ kind: 'failed', code: 'TRANSLATION_QUOTA_EXCEEDED' });
+    ).toEqual({ kind: 'failed', code: 'TRANSLATION_QUOTA_EXCEEDED', onDevice: false });
   });
 
   it('leaves a pair the server calls unavailable to the device, and notes when it cannot', () => {
@@ -68,6 +70,31 @@ describe('bubbleTranslation', () => {
       text: 'hi',
     });
     expect(bubbleTranslation(unavailable)).toEqual({ kind: 'unavailable' });
+    // The device's translator broke or did not answer in time: a retry goes to it.
+    expect(bubbleTranslation({ ...unavailable, device: { status: 'failed' } })).toEqual({
+      kind: 'failed',
+      code: null,
+      onDevice: true,
+    });
+  });
+
+  it('names each language the server cannot translate into the target once, in order', () => {
+    const unavailable = {
+      status: 'unavailable',
+      text: null,
+      error: 'TRANSLATION_UNAVAILABLE',
+    } as const;
+    const shown = new Map<number, Translation>([
+      [1, stored({ seq: 1, from: 'es', ...unavailable })],
+      [2, stored({ seq: 2, from: 'fr' })],
+      [3, stored({ seq: 3, from: 'de', ...unavailable })],
+      [4, stored({ seq: 4, from: 'es', ...unavailable })],
+      [5, stored({ seq: 5, from: 'it', lang: 'de', ...unavailable })],
+      [6, stored({ seq: 6, from: 'ja', status: 'failed', text: null })],
+    ]);
+    expect(unavailableSources(shown, 'en')).toEqual(['es', 'de']);
+    expect(unavailableSources(shown, 'zh')).toEqual([]);
+    expect(unavailableSources(new Map(), 'en')).toEqual([]);
   });
 
   it('takes the source from the server info and the browser', () => {

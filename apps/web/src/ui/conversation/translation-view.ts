@@ -16,8 +16,14 @@ export function translationSource(
   return deviceAvailable ? 'device' : 'none';
 }
 
-/** What the device translator made of a message: still working, a text, or nothing. */
-export type DeviceOutcome = { status: 'pending' } | { status: 'done'; text: string } | null;
+/**
+ * What the device translator made of a message: under way (within its time limit), a
+ * text, a failure (it broke or did not answer in time: a tap tries again), or nothing to
+ * show (no translator, a pair it cannot do, or a language pack not downloaded yet, which
+ * the chat's banner speaks of).
+ */
+export type DeviceOutcome =
+  { status: 'pending' } | { status: 'done'; text: string } | { status: 'failed' } | null;
 
 /** What a bubble shows besides the original. */
 export type BubbleTranslation =
@@ -25,9 +31,15 @@ export type BubbleTranslation =
   | { kind: 'none' }
   | { kind: 'pending' }
   | { kind: 'done'; text: string }
-  /** `code`: why (e.g. TRANSLATION_QUOTA_EXCEEDED), when the server said. */
-  | { kind: 'failed'; code: string | null }
-  /** A quiet note: nothing translates the pair, neither the server nor the device. */
+  /**
+   * `code`: why (e.g. TRANSLATION_QUOTA_EXCEEDED), when the server said; `onDevice`: the
+   * device's translator failed, and a retry goes to it.
+   */
+  | { kind: 'failed'; code: string | null; onDevice: boolean }
+  /**
+   * Nothing here translates the pair now, neither the server nor the device: the bubble
+   * shows the original alone, and the chat's banner says why, once.
+   */
   | { kind: 'unavailable' };
 
 export interface BubbleTranslationInput {
@@ -51,14 +63,43 @@ export function bubbleTranslation(input: BubbleTranslationInput): BubbleTranslat
     case 'done':
       return stored.text === null ? { kind: 'pending' } : { kind: 'done', text: stored.text };
     case 'failed':
-      return { kind: 'failed', code: stored.error };
+      return { kind: 'failed', code: stored.error, onDevice: false };
     case 'unavailable':
-      if (device?.status === 'done') return { kind: 'done', text: device.text };
-      return device ? { kind: 'pending' } : { kind: 'unavailable' };
+      return deviceTranslation(device);
     case 'pending':
     case undefined:
       return { kind: 'pending' };
   }
+}
+
+/** A bubble's state where the server has no provider for its pair: the device's. */
+function deviceTranslation(device: DeviceOutcome): BubbleTranslation {
+  if (!device) return { kind: 'unavailable' };
+  switch (device.status) {
+    case 'done':
+      return { kind: 'done', text: device.text };
+    case 'pending':
+      return { kind: 'pending' };
+    case 'failed':
+      return { kind: 'failed', code: null, onDevice: true };
+  }
+}
+
+/**
+ * The source languages of shown messages that the server has no provider for into the
+ * chat's target, each once, in the order they first appear: what the chat's banner names.
+ */
+export function unavailableSources(
+  translations: ReadonlyMap<number, Translation>,
+  target: string | null,
+): string[] {
+  const sources = new Set<string>();
+  for (const translation of translations.values()) {
+    if (translation.status === 'unavailable' && translation.lang === target) {
+      sources.add(translation.from);
+    }
+  }
+  return [...sources];
 }
 
 /** Whether the device should try a message: the server has no provider for its pair. */
