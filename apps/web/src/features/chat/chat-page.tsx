@@ -37,6 +37,7 @@ import type { MessageRowContext, Person } from './message-row';
 import { GroupNoticeBanner } from './notice-banner';
 import { SelectBar } from './select-bar';
 import type { PreviewOptions } from './translation-preview';
+import { useChatKeys } from './use-chat-keys';
 import { useConversationParam } from './use-conversation-param';
 import { useForwarding } from './use-forwarding';
 import { useGroupChat } from './use-group-chat';
@@ -229,6 +230,17 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
   );
 
   const { selected } = forwarding;
+  useChatKeys({
+    messages,
+    selfId,
+    composing: text.reply !== null || text.editing !== null || selected !== null,
+    onEdit: text.startEdit,
+    onCancel: () => {
+      text.cancelReply();
+      text.cancelEdit();
+      forwarding.cancelSelecting();
+    },
+  });
   return (
     <div className="tt-chat">
       <ChatHeader
