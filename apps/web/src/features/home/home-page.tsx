@@ -1,4 +1,5 @@
 import type { ConversationView } from '@teltlk/im-sdk';
+import { groupConversationId } from '@teltlk/protocol';
 import { MessageOutline, SearchOutline, UserAddOutline } from 'antd-mobile-icons';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -105,12 +106,13 @@ function HomeHeader() {
 
 /**
  * The conversation open beside the list, marked in the list: its chat (the current page),
- * or a page of it (its settings, a search in it); none on the list's own page.
+ * or a page of it (its settings, a group's, a search in it); none on the list's own page.
  */
 function useOpenConversation(): { id: string; mark: OpenMark } | null {
   const { pathname } = useLocation();
   const [search] = useSearchParams();
-  const id = search.get('conversationId');
+  const groupId = search.get('groupId');
+  const id = search.get('conversationId') ?? (groupId ? groupConversationId(groupId) : null);
   if (!id || pathname === paths.root || pathname === paths.home) return null;
   if (sectionOf(pathname) !== 'home') return null;
   return { id, mark: pathname === paths.chat ? 'page' : 'true' };
