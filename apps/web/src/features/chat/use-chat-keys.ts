@@ -58,12 +58,18 @@ export function useChatKeys({ messages, selfId, composing, onEdit, onCancel }: C
   latest.current = { messages, composing, onEdit, onCancel, goBack };
 
   useEffect(() => {
+    // Whether something was open over the chat as the key went down: seen before anything
+    // handles it, since what closes on Escape is gone by the time the key reaches here.
+    let overOverlay = false;
+    const onKeyDownFirst = (event: KeyboardEvent) => {
+      overOverlay = event.key === 'Escape' && overlayOpen();
+    };
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.defaultPrevented || event.isComposing) return;
       if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
       const now = latest.current;
       if (event.key === 'Escape') {
-        if (overlayOpen()) return;
+        if (overOverlay) return;
         event.preventDefault();
         if (now.composing) now.onCancel();
         else if (besideList) void navigate(paths.home);
@@ -77,7 +83,11 @@ export function useChatKeys({ messages, selfId, composing, onEdit, onCancel }: C
         now.onEdit(edit);
       }
     };
+    document.addEventListener('keydown', onKeyDownFirst, true);
     document.addEventListener('keydown', onKeyDown);
-    return () => document.removeEventListener('keydown', onKeyDown);
+    return () => {
+      document.removeEventListener('keydown', onKeyDownFirst, true);
+      document.removeEventListener('keydown', onKeyDown);
+    };
   }, [navigate, besideList, selfId]);
 }
