@@ -10,9 +10,12 @@ import { PageSpinner } from '../ui/spinner';
 import { useEngine, useEngineLifecycle, useSelfId } from './engine';
 import { useShortcuts } from './shortcuts';
 import { TabBar } from './tab-bar';
+
+// The rail of a desktop, from this chunk (wide-frame.tsx): with the tab bar, not apart.
+export { NavRail } from './tab-bar';
 import { useTabBadges } from './tab-badges';
 import { useUserEvents } from './user-events';
-import { useDesktop } from './wide-split';
+import { useDesktop } from './screen';
 
 /*
  * What only a signed-in person needs, in a module of its own: the sign-in page loads
@@ -116,7 +119,7 @@ function useMessageAlerts(): void {
 
 /**
  * The four tab pages share the bottom tab bar; the bar stays while a tab loads. A desktop
- * has the navigation rail instead (wide-split.tsx), on every page.
+ * has the navigation rail instead (wide-frame.tsx), on every page.
  */
 export function TabLayout({ children }: { children?: ReactNode }) {
   const home = useTabBadges((state) => state.home);

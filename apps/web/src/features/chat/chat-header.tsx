@@ -3,7 +3,7 @@ import { LeftOutline, MoreOutline, PhoneFill, VideoOutline } from 'antd-mobile-i
 import { useEffect } from 'react';
 import { usePageTexts } from '../../i18n/pages';
 import { Link } from 'react-router';
-import { useDesktop } from '../../app/wide-split';
+import { useDesktop } from '../../app/screen';
 import { useGoBack } from '../../ui/page-header';
 import { setPageTitle } from '../../ui/page-title';
 

@@ -2,7 +2,7 @@ import type { LocalMessage } from '@teltlk/im-sdk';
 import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
 import { paths } from '../../app/paths';
-import { useScreen } from '../../app/wide-split';
+import { useScreen } from '../../app/screen';
 import { canEdit } from '../../ui/conversation/messages';
 import { useGoBack } from '../../ui/page-header';
 import type { EditTarget } from './composer';

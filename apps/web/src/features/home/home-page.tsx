@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { useEngine, useEngineSnapshot, useSelfId } from '../../app/engine';
 import { paths, sectionOf } from '../../app/paths';
-import { useDesktop } from '../../app/wide-split';
+import { useDesktop } from '../../app/screen';
 import { EmptyState } from '../../ui/empty-state';
 import { PageSpinner } from '../../ui/spinner';
 import { useRemarks } from '../../api/use-remarks';
@@ -137,7 +137,7 @@ function NoChatOpen() {
 /**
  * `/pages/home/home` (and `/` when signed in): the chat list. `beside` when it sits next
  * to the page on the right (a chat) on a wide screen: that page holds the main landmark
- * then. On a desktop the list is always beside (wide-split.tsx), and this page's place
+ * then. On a desktop the list is always beside (wide-frame.tsx), and this page's place
  * asks for a chat to open.
  */
 export function HomePage({ beside = false }: { beside?: boolean }) {
