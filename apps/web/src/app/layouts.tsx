@@ -5,6 +5,7 @@ import { preloadFeedback } from '../ui/feedback-loader';
 import { PageSpinner } from '../ui/spinner';
 import { useSignedIn } from './guards';
 import { PageLoadBar } from './page-loads';
+import { ScreenFrame } from './wide-split';
 import '../ui/list.css';
 import '../ui/empty-state.css';
 
@@ -63,17 +64,22 @@ function useVersionChecks(): void {
 
 const VERSION_CHECK_DELAY_MS = 3_000;
 
-/** The app column: capped at 600 px and centred on wide screens. */
+/**
+ * The app column: capped at 600 px and centred on wide screens; a chat beside the chat list
+ * on wider ones, and a desktop's layout on the widest (ScreenFrame).
+ */
 export function AppLayout() {
   const signedIn = useSignedIn();
   useVersionChecks();
   return (
     <div className="tt-app">
       <PageLoadBar />
-      <Suspense fallback={<PageSpinner />}>
-        <Outlet />
-        <PreloadFeedback />
-      </Suspense>
+      <ScreenFrame>
+        <Suspense fallback={<PageSpinner />}>
+          <Outlet />
+          <PreloadFeedback />
+        </Suspense>
+      </ScreenFrame>
       <ScrollRestoration />
       {signedIn ? (
         <Suspense fallback={null}>

@@ -91,6 +91,21 @@ export const paths = {
   verification: '/verification',
 } as const;
 
+/** The four tabs, each the first page of a section of the app. */
+export type Section = 'home' | 'contacts' | 'find' | 'user';
+
+/**
+ * The tab a page belongs to, by its path: the chat list, a chat and the pages under it are
+ * the chats'; null for pages of no tab (a device's approval, the upgrade notice).
+ */
+export function sectionOf(pathname: string): Section | null {
+  if (pathname === paths.root) return 'home';
+  const folder = /^\/pages\/(home|contacts|find|user)\//.exec(pathname)?.[1];
+  return folder === 'home' || folder === 'contacts' || folder === 'find' || folder === 'user'
+    ? folder
+    : null;
+}
+
 /** A path with query parameters; empty values are left out. */
 export function withQuery(path: string, params: Record<string, string | null | undefined>): string {
   const query = new URLSearchParams();

@@ -6,7 +6,6 @@ import { NotFoundPage } from './not-found-page';
 import { trackPageLoad } from './page-loads';
 import { paths } from './paths';
 import { RouteError } from './route-error';
-import { WideSplit } from './wide-split';
 
 /** A route-level chunk: each page downloads when first visited, with the bar meanwhile. */
 function page<K extends string, P extends object = object>(
@@ -201,14 +200,7 @@ export const routes: RouteObject[] = [
               { path: paths.user, element: <MinePage /> },
             ],
           },
-          {
-            path: paths.chat,
-            element: (
-              <WideSplit>
-                <ChatPage />
-              </WideSplit>
-            ),
-          },
+          { path: paths.chat, element: <ChatPage /> },
           { path: paths.chatSetting, element: <ChatSettingPage /> },
           { path: paths.tongue, element: <TonguePage /> },
           { path: paths.setUserTogue, element: <SetUserToguePage /> },

@@ -8,9 +8,14 @@ import { ConnectionBanner } from '../features/chat/connection-banner';
 import { useMiningNotices } from '../features/discover/mining-notices';
 import { PageSpinner } from '../ui/spinner';
 import { useEngine, useEngineLifecycle, useSelfId } from './engine';
+import { useShortcuts } from './shortcuts';
 import { TabBar } from './tab-bar';
+
+// The rail of a desktop, from this chunk (wide-frame.tsx): with the tab bar, not apart.
+export { NavRail } from './tab-bar';
 import { useTabBadges } from './tab-badges';
 import { useUserEvents } from './user-events';
+import { useDesktop } from './screen';
 
 /*
  * What only a signed-in person needs, in a module of its own: the sign-in page loads
@@ -42,6 +47,7 @@ export function SessionServices() {
   useEngineLifecycle();
   useMiningNotices();
   useMessageAlerts();
+  useShortcuts();
   const latest = useLatestSecurityEvent();
   return (
     <>
@@ -111,15 +117,19 @@ function useMessageAlerts(): void {
   }, [engine, notifications]);
 }
 
-/** The four tab pages share the bottom tab bar; the bar stays while a tab loads. */
+/**
+ * The four tab pages share the bottom tab bar; the bar stays while a tab loads. A desktop
+ * has the navigation rail instead (wide-frame.tsx), on every page.
+ */
 export function TabLayout({ children }: { children?: ReactNode }) {
   const home = useTabBadges((state) => state.home);
   const contacts = useTabBadges((state) => state.contacts);
+  const desktop = useDesktop();
   return (
-    <div className="tt-tab-layout">
+    <div className={desktop ? 'tt-tab-layout' : 'tt-tab-layout tt-tab-layout-bar'}>
       <ConnectionBanner />
       <Suspense fallback={<PageSpinner />}>{children ?? <Outlet />}</Suspense>
-      <TabBar badges={{ home, contacts }} />
+      {desktop ? null : <TabBar badges={{ home, contacts }} />}
       <ContactsSync />
     </div>
   );

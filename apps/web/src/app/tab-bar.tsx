@@ -2,10 +2,10 @@ import { CompassOutline, MessageOutline, UserContactOutline, UserOutline } from 
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
-import { paths } from './paths';
-import { badgeText } from './tab-badges';
+import { paths, sectionOf, type Section } from './paths';
+import { badgeText, useTabBadges } from './tab-badges';
 
-export type TabKey = 'home' | 'contacts' | 'find' | 'user';
+export type TabKey = Section;
 
 const tabs: { key: TabKey; path: string; icon: ReactNode }[] = [
   { key: 'home', path: paths.home, icon: <MessageOutline /> },
@@ -18,16 +18,24 @@ export interface TabBarProps {
   badges?: Partial<Record<TabKey, number>>;
 }
 
-/** The bottom tab bar: 50 px high, selected colour #F39800, 24 px icons, 10 px labels. */
-export function TabBar({ badges = {} }: TabBarProps) {
+/**
+ * The tabs as links: `page` marks the tab whose page is open, `true` (the rail's) the tab
+ * whose section a page further in belongs to.
+ */
+function Tabs({
+  className,
+  badges,
+  current,
+}: {
+  className: string;
+  badges: Partial<Record<TabKey, number>>;
+  current: (tab: (typeof tabs)[number]) => 'page' | 'true' | undefined;
+}) {
   const { t } = useTranslation();
-  const { pathname } = useLocation();
   return (
-    <nav className="tt-tabbar" aria-label={t('tab.nav')}>
+    <nav className={className} aria-label={t('tab.nav')}>
       <ul>
         {tabs.map((tab) => {
-          // The root page is the chat list when signed in.
-          const current = pathname === tab.path || (tab.key === 'home' && pathname === paths.root);
           const badge = badgeText(badges[tab.key]);
           const badgeId = `tab-badge-${tab.key}`;
           return (
@@ -36,7 +44,7 @@ export function TabBar({ badges = {} }: TabBarProps) {
                 className="tt-tab"
                 to={tab.path}
                 replace
-                aria-current={current ? 'page' : undefined}
+                aria-current={current(tab)}
                 aria-describedby={badge ? badgeId : undefined}
               >
                 <span className="tt-tab-icon" aria-hidden>
@@ -56,5 +64,46 @@ export function TabBar({ badges = {} }: TabBarProps) {
         })}
       </ul>
     </nav>
+  );
+}
+
+/** The bottom tab bar: 50 px high, selected colour #F39800, 24 px icons, 10 px labels. */
+export function TabBar({ badges = {} }: TabBarProps) {
+  const { pathname } = useLocation();
+  return (
+    <Tabs
+      className="tt-tabbar"
+      badges={badges}
+      // The root page is the chat list when signed in.
+      current={(tab) =>
+        pathname === tab.path || (tab.key === 'home' && pathname === paths.root)
+          ? 'page'
+          : undefined
+      }
+    />
+  );
+}
+
+/**
+ * The desktop's navigation rail down the left edge, in place of the tab bar and on every
+ * page: it marks the section the page belongs to (a chat is in Chats).
+ */
+export function NavRail() {
+  const { pathname } = useLocation();
+  const home = useTabBadges((state) => state.home);
+  const contacts = useTabBadges((state) => state.contacts);
+  const section = sectionOf(pathname);
+  return (
+    <Tabs
+      className="tt-rail"
+      badges={{ home, contacts }}
+      current={(tab) =>
+        pathname === tab.path || (tab.key === 'home' && pathname === paths.root)
+          ? 'page'
+          : section === tab.key
+            ? 'true'
+            : undefined
+      }
+    />
   );
 }

@@ -1,45 +1,24 @@
-import { lazy, Suspense, useSyncExternalStore, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { PageSpinner } from '../ui/spinner';
+import { useSignedIn } from './guards';
+import { useScreen } from './screen';
 
-const HomePageBeside = lazy(() =>
-  import('../features/home/home-page').then(({ HomePage }) => ({
-    default: () => <HomePage beside />,
-  })),
+// Only a wide screen downloads it: a phone's first screen goes without.
+const WideFrame = lazy(() =>
+  import('./wide-frame').then(({ WideFrame }) => ({ default: WideFrame })),
 );
 
-/** Wide enough for the chat list and a chat side by side (the spec's 960 design maximum). */
-const WIDE = '(min-width: 960px)';
-
-function subscribe(listener: () => void): () => void {
-  const query = window.matchMedia(WIDE);
-  query.addEventListener('change', listener);
-  return () => query.removeEventListener('change', listener);
-}
-
-function useWide(): boolean {
-  return useSyncExternalStore(
-    subscribe,
-    () => window.matchMedia(WIDE).matches,
-    () => false,
-  );
-}
-
 /**
- * A chat on a wide screen: the chat list beside it, in a frame capped at 960 px and
- * centred; on a phone, the chat alone.
+ * The page's frame: on a phone (or signed out), the page alone; on a wide screen, the
+ * chat list beside a chat, and on a desktop the navigation rail too (wide-frame.tsx).
  */
-export function WideSplit({ children }: { children: ReactNode }) {
-  const { t } = useTranslation();
-  if (!useWide()) return children;
+export function ScreenFrame({ children }: { children: ReactNode }) {
+  const screen = useScreen();
+  const signedIn = useSignedIn();
+  if (screen === 'phone' || !signedIn) return children;
   return (
-    <div className="tt-split">
-      <aside className="tt-split-list" aria-label={t('home.title')}>
-        <Suspense fallback={<PageSpinner />}>
-          <HomePageBeside />
-        </Suspense>
-      </aside>
-      <div className="tt-split-main">{children}</div>
-    </div>
+    <Suspense fallback={<PageSpinner />}>
+      <WideFrame desktop={screen === 'desktop'}>{children}</WideFrame>
+    </Suspense>
   );
 }

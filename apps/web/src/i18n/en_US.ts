@@ -280,6 +280,7 @@ export const en_US = {
     unmute: 'Unmute',
     delete: 'Delete',
     actions: 'Actions for {name}',
+    pickChat: 'Select a chat to start messaging',
   },
   search: {
     open: 'Search messages',

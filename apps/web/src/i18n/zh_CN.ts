@@ -269,6 +269,7 @@ export const zh_CN: Catalog = {
     unmute: '取消免打扰',
     delete: '删除',
     actions: '{name} 的操作',
+    pickChat: '选择一个聊天，开始发消息',
   },
   search: {
     open: '搜索聊天记录',

@@ -269,6 +269,7 @@ export const zh_TW: Catalog = {
     unmute: '取消勿擾',
     delete: '刪除',
     actions: '{name} 的操作',
+    pickChat: '選擇一個聊天，開始傳訊息',
   },
   search: {
     open: '搜尋聊天記錄',

@@ -58,11 +58,13 @@ export function ChoiceList({
   );
 
   useEffect(() => {
-    // Bring the current choice into view once, when the list first has it.
-    if (scrolled.current || choices.length === 0) return;
+    // A searchable list is a picker of many (countries, languages): it brings the current
+    // choice into view once, when it first has it. A few choices among a page's settings
+    // leave the page at its top.
+    if (!searchable || scrolled.current || choices.length === 0) return;
     scrolled.current = true;
     listRef.current?.querySelector('[data-current="true"]')?.scrollIntoView?.({ block: 'center' });
-  }, [choices.length]);
+  }, [searchable, choices.length]);
 
   return (
     <>

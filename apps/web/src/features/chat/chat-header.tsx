@@ -3,6 +3,7 @@ import { LeftOutline, MoreOutline, PhoneFill, VideoOutline } from 'antd-mobile-i
 import { useEffect } from 'react';
 import { usePageTexts } from '../../i18n/pages';
 import { Link } from 'react-router';
+import { useDesktop } from '../../app/screen';
 import { useGoBack } from '../../ui/page-header';
 import { setPageTitle } from '../../ui/page-title';
 
@@ -13,7 +14,8 @@ const CALL_BUTTONS = [
 
 /**
  * The chat's header: back, whom the chat is with (and whether they are typing), a voice
- * and a video call, settings.
+ * and a video call, settings. No back on a desktop: the list is beside the chat, the rail
+ * beside both (and Escape closes the chat).
  */
 export function ChatHeader({
   title,
@@ -29,6 +31,7 @@ export function ChatHeader({
 }) {
   const { t } = usePageTexts();
   const goBack = useGoBack();
+  const desktop = useDesktop();
   const appName = t('common.appName');
   useEffect(() => {
     setPageTitle(`${title} · ${appName}`);
@@ -36,14 +39,16 @@ export function ChatHeader({
   return (
     <header className="tt-header">
       <div className="tt-header-side">
-        <button
-          type="button"
-          className="tt-icon-button"
-          aria-label={t('common.back')}
-          onClick={goBack}
-        >
-          <LeftOutline aria-hidden />
-        </button>
+        {desktop ? null : (
+          <button
+            type="button"
+            className="tt-icon-button"
+            aria-label={t('common.back')}
+            onClick={goBack}
+          >
+            <LeftOutline aria-hidden />
+          </button>
+        )}
       </div>
       <div className="tt-chat-heading">
         <h1 className="tt-header-title" dir="auto">

@@ -38,6 +38,7 @@ import { GroupNoticeBanner } from './notice-banner';
 import { SelectBar } from './select-bar';
 import { TranslationBanner } from './translation-banner';
 import type { PreviewOptions } from './translation-preview';
+import { useChatKeys } from './use-chat-keys';
 import { useConversationParam } from './use-conversation-param';
 import { useForwarding } from './use-forwarding';
 import { useGroupChat } from './use-group-chat';
@@ -230,6 +231,17 @@ function ChatScreen({ conversationId, selfId }: { conversationId: string; selfId
   );
 
   const { selected } = forwarding;
+  useChatKeys({
+    messages,
+    selfId,
+    composing: text.reply !== null || text.editing !== null || selected !== null,
+    onEdit: text.startEdit,
+    onCancel: () => {
+      text.cancelReply();
+      text.cancelEdit();
+      forwarding.cancelSelecting();
+    },
+  });
   return (
     <div className="tt-chat">
       <ChatHeader

@@ -19,6 +19,9 @@ import './home.css';
 
 export type RowAction = 'pin' | 'mute' | 'delete';
 
+/** How a row is marked as open beside the list: its chat, or a page of it (`aria-current`). */
+export type OpenMark = 'page' | 'true';
+
 interface ConversationRowProps {
   conversation: ConversationView;
   selfId: string;
@@ -29,6 +32,8 @@ interface ConversationRowProps {
   /** The swipe actions' wrapper, once loaded (`useRowSwipe`); rows show without it first. */
   Swipe: typeof RowSwipe | null;
   remarks: ReadonlyMap<string, string | null>;
+  /** Marks the conversation open beside the list (wide screens). */
+  open?: OpenMark;
 }
 
 /** The actions of a row, in the order both the swipe and the sheet show them. */
@@ -130,6 +135,7 @@ export function ConversationRow({
   onMenu,
   remarks,
   Swipe,
+  open,
 }: ConversationRowProps) {
   const { t } = useTranslation();
   const locale = useUiLocale();
@@ -156,6 +162,7 @@ export function ConversationRow({
     <Link
       className="tt-chat-row"
       to={withQuery(paths.chat, { conversationId: conversation.id })}
+      aria-current={open}
       {...longPress}
     >
       <span className="tt-chat-avatar">

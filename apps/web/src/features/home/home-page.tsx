@@ -1,15 +1,17 @@
 import type { ConversationView } from '@teltlk/im-sdk';
+import { groupConversationId } from '@teltlk/protocol';
 import { MessageOutline, SearchOutline, UserAddOutline } from 'antd-mobile-icons';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useLocation, useSearchParams } from 'react-router';
 import { useEngine, useEngineSnapshot, useSelfId } from '../../app/engine';
-import { paths } from '../../app/paths';
+import { paths, sectionOf } from '../../app/paths';
+import { useDesktop } from '../../app/screen';
 import { EmptyState } from '../../ui/empty-state';
 import { PageSpinner } from '../../ui/spinner';
 import { useRemarks } from '../../api/use-remarks';
 import { orderConversations } from '../../ui/conversation/chat-list';
-import { ConversationRow, type RowAction } from './conversation-row';
+import { ConversationRow, type OpenMark, type RowAction } from './conversation-row';
 import type { RowSwipe } from './row-swipe';
 import { toastModifyFailure } from '../../ui/failure-toast';
 import { onFirstUse } from '../../ui/first-use';
@@ -103,11 +105,49 @@ function HomeHeader() {
 }
 
 /**
+ * The conversation open beside the list, marked in the list: its chat (the current page),
+ * or a page of it (its settings, a group's, a search in it); none on the list's own page.
+ */
+function useOpenConversation(): { id: string; mark: OpenMark } | null {
+  const { pathname } = useLocation();
+  const [search] = useSearchParams();
+  const groupId = search.get('groupId');
+  const id = search.get('conversationId') ?? (groupId ? groupConversationId(groupId) : null);
+  if (!id || pathname === paths.root || pathname === paths.home) return null;
+  if (sectionOf(pathname) !== 'home') return null;
+  return { id, mark: pathname === paths.chat ? 'page' : 'true' };
+}
+
+/** The desktop's chats tab with no chat open: the list is beside, this asks to pick one. */
+function NoChatOpen() {
+  const { t } = useTranslation();
+  const title = t('home.title');
+  const appName = t('common.appName');
+  useEffect(() => {
+    setPageTitle(`${title} · ${appName}`);
+  }, [title, appName]);
+  return (
+    <main className="tt-no-chat">
+      <MessageOutline aria-hidden />
+      <p>{t('home.pickChat')}</p>
+    </main>
+  );
+}
+
+/**
  * `/pages/home/home` (and `/` when signed in): the chat list. `beside` when it sits next
- * to an open chat on a wide screen: the chat holds the page's main landmark then.
+ * to the page on the right (a chat) on a wide screen: that page holds the main landmark
+ * then. On a desktop the list is always beside (wide-frame.tsx), and this page's place
+ * asks for a chat to open.
  */
 export function HomePage({ beside = false }: { beside?: boolean }) {
+  const desktop = useDesktop();
+  return desktop && !beside ? <NoChatOpen /> : <ChatList beside={beside} />;
+}
+
+function ChatList({ beside }: { beside: boolean }) {
   const { t } = useTranslation();
+  const open = useOpenConversation();
   const engine = useEngine();
   const snapshot = useEngineSnapshot();
   const loaded = snapshot !== null && snapshot.status !== 'starting';
@@ -159,6 +199,7 @@ export function HomePage({ beside = false }: { beside?: boolean }) {
             now={now}
             onAction={act}
             onMenu={setMenuFor}
+            open={conversation.id === open?.id ? open.mark : undefined}
             remarks={remarks}
             Swipe={swipe}
           />
