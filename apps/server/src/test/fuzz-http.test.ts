@@ -68,7 +68,10 @@ class Checker {
     if (!this.ready) await this.watch.reset();
     this.ready = true;
     const response = await this.t.app.inject({ ...request, remoteAddress: randomIp() });
-    // Work a request started (translations) is done before the database is compared.
+    // Work a request started (sends' later writes, calls, translations) is done before the
+    // database is compared.
+    await this.t.ctx.services.messages.drain();
+    await this.t.ctx.services.calls.drain();
     await this.t.ctx.services.translations.drain();
     const changes = await this.watch.changes();
     const logged = this.logged.splice(0);

@@ -284,11 +284,16 @@ export class CallService {
 
   private closing = false;
 
+  /** Resolves once the work under way is done (record messages, rooms closed, devices gone). */
+  async drain(): Promise<void> {
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+  }
+
   /** Timers off, then waits for work under way (record messages, rooms closed). */
   async close(): Promise<void> {
     this.closing = true;
     this.timers.close();
-    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+    await this.drain();
   }
 
   // -------------------------------------------------------------------------- internals
