@@ -88,7 +88,16 @@ const ENGLISH: MenuTexts = { menu: 'Message actions', more: 'More actions' };
  * marked. Returns the names of its entries.
  */
 async function openMenu(page: Page, bubble: Locator, ui: MenuTexts = ENGLISH): Promise<string[]> {
-  await bubble.scrollIntoViewIfNeeded();
+  // The list may render its rows again while it settles (a message arriving, its bottom
+  // kept): the bubble is scrolled to and clicked as it is found at that moment.
+  await expect
+    .poll(() =>
+      bubble.scrollIntoViewIfNeeded({ timeout: 2_000 }).then(
+        () => true,
+        () => false,
+      ),
+    )
+    .toBe(true);
   await bubble.click({ button: 'right' });
   const menu = page.getByRole('menu', { name: ui.menu });
   await menu.waitFor();
