@@ -169,6 +169,8 @@ describe('calls in the engine, against the server', { timeout: 30_000 }, () => {
     socketsOf.get(bobPhone)?.at(-1)?.terminate();
     await until(() => expect(['connecting', 'offline']).toContain(bobPhone.getSnapshot().status));
     const declined = bobPhone.calls.reject(call.id);
+    // Back at once rather than after the backoff's wait, as a tap on "retry" does.
+    bobPhone.reconnectNow();
     await expect(declined).resolves.toMatchObject({ state: 'ended', outcome: 'rejected' });
     // The call screens hear the socket came back (a call going on says so again).
     expect(back).toHaveLength(1);

@@ -140,8 +140,7 @@ export class CallsClient {
     switch (frame.t) {
       case 'call': {
         this.put(frame.call);
-        const pending = frame.rid === null ? undefined : this.pending.get(frame.rid);
-        if (pending && frame.rid !== null) this.settle(frame.rid)?.resolve(frame.call);
+        if (frame.rid !== null) this.settle(frame.rid)?.resolve(frame.call);
         return true;
       }
       case 'callAnswered':
@@ -212,11 +211,7 @@ export class CallsClient {
   }
 
   private isMine(call: Call): boolean {
-    return call.participants.some(
-      (participant) =>
-        participant.state === 'ringing' ||
-        (participant.state === 'joined' && participant.sessionId === this.sessionId),
-    );
+    return call.participants.some((p) => p.state === 'ringing') || this.joinedHere(call.id);
   }
 
   private request(frame: CallRequest): Promise<Call> {

@@ -301,7 +301,13 @@ export class CallSession {
       this.close();
       return;
     }
-    if (!this.link && this.view.local) void this.connect(call);
+    if (!this.link && this.view.local) {
+      // A failed start (the ICE servers or the SFU not answering) is tried again on the
+      // call's next change, rather than left as an unhandled rejection.
+      void this.connect(call).catch(() => {
+        this.connecting = false;
+      });
+    }
     if (call.kind === 'group') this.pruneRemotes(call);
   }
 
